@@ -1,0 +1,88 @@
+package workload
+
+// Unset marks a numeric request field the trace did not give.
+const Unset = -1
+
+// Job is one request as a trace records it. Times are seconds since the
+// trace epoch (the SWF UnixStartTime, or the first submit for sacct), and
+// Runtime is what the job ran on the trace's reference CPU type, so the
+// simulator can stretch or shrink it on other hardware.
+type Job struct {
+	ID        int64 // trace job number (SWF field 1, sacct JobIDRaw)
+	Submit    int64 // submit time
+	Eligible  int64 // earliest begin time (sacct Eligible); Unset = at submit
+	Wait      int64 // wait recorded in the trace, for comparison; Unset if unknown
+	Runtime   int64 // actual run time on the reference CPU
+	CPUs      int   // processors requested (allocated when the request is missing)
+	Nodes     int   // nodes requested; Unset lets the scheduler choose
+	MemPerCPU int64 // memory per CPU in MB; Unset when not given
+	TimeLimit int64 // requested wall time; Unset when not given
+	Status    int   // SWF status: 1 completed, 0 failed, 5 cancelled, Unset unknown
+
+	User      int32 // index into Names.Users
+	Group     int32 // index into Names.Groups; Unset when none
+	Account   int32 // index into Names.Accounts; Unset when the trace has none
+	Partition int32 // index into Names.Partitions; Unset when none
+	QOS       int32 // index into Names.QOS; Unset when none
+	Feature   int32 // index into Names.Features (a CPU-type constraint); Unset for any
+
+	Queue      int     // SWF queue number (field 15); Unset when none
+	Executable int     // SWF application number (field 14); Unset when none
+	UsedCPU    float64 // SWF average CPU time used per processor; Unset when none
+	UsedMemKB  float64 // SWF used memory per processor in KB; Unset when none
+	Preceding  int64   // job this one waits for (SWF field 17); Unset for none
+	ThinkTime  int64   // delay after Preceding ends (SWF field 18)
+	Line       int     // line in the source file, for error messages
+}
+
+// Names interns the strings of a trace. Index 0.. are dense so per-user or
+// per-account tables can be slices.
+type Names struct {
+	Users      Intern
+	Groups     Intern
+	Accounts   Intern
+	Partitions Intern
+	QOS        Intern
+	Features   Intern
+}
+
+// Intern maps strings to dense int32 ids, in first-seen order so that ids
+// are deterministic for a given input.
+type Intern struct {
+	ids   map[string]int32
+	names []string
+}
+
+// ID returns the id of s, adding it when new.
+func (t *Intern) ID(s string) int32 {
+	if id, ok := t.ids[s]; ok {
+		return id
+	}
+	if t.ids == nil {
+		t.ids = make(map[string]int32)
+	}
+	id := int32(len(t.names))
+	t.ids[s] = id
+	t.names = append(t.names, s)
+	return id
+}
+
+// Lookup returns the id of s without adding it.
+func (t *Intern) Lookup(s string) (int32, bool) {
+	id, ok := t.ids[s]
+	return id, ok
+}
+
+// Name returns the string of id, or "" for Unset or an unknown id.
+func (t *Intern) Name(id int32) string {
+	if id < 0 || int(id) >= len(t.names) {
+		return ""
+	}
+	return t.names[id]
+}
+
+// Len is the number of interned strings.
+func (t *Intern) Len() int { return len(t.names) }
+
+// All returns the interned strings in id order. Callers must not modify it.
+func (t *Intern) All() []string { return t.names }
