@@ -1,0 +1,280 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Slice is the part of an allocation on one node.
+type Slice struct {
+	Node  int
+	Cores int
+	MemMB int64
+}
+
+// Alloc is a job's allocation: cores and memory on one or more nodes.
+type Alloc []Slice
+
+// Cores is the total number of cores allocated.
+func (a Alloc) Cores() int {
+	n := 0
+	for _, s := range a {
+		n += s.Cores
+	}
+	return n
+}
+
+// MemMB is the total memory allocated.
+func (a Alloc) MemMB() int64 {
+	var n int64
+	for _, s := range a {
+		n += s.MemMB
+	}
+	return n
+}
+
+// Request is what a job needs from one partition.
+type Request struct {
+	CPUs      int
+	Nodes     int   // minimum node count; 0 or less lets the allocator choose
+	MemPerCPU int64 // MB; negative means a core's share of its node's memory
+	Exclusive bool  // whole nodes (OverSubscribe=EXCLUSIVE or --exclusive)
+	Type      int   // required CPU type index; negative for any
+}
+
+// Fit is the answer of a fit test, as kube-scheduler distinguishes
+// Unschedulable from UnschedulableAndUnresolvable: backfill reserves for
+// NotNow and skips Never.
+type Fit uint8
+
+// Fit outcomes.
+const (
+	FitsNow Fit = iota // resources are free now
+	NotNow             // the partition could hold it, but not with what is free
+	Never              // the partition can never hold it
+)
+
+func (f Fit) String() string {
+	return [...]string{"fits now", "not now", "never"}[f]
+}
+
+// memFor is the memory a job takes with cores on node n.
+func (c *Cluster) memFor(req *Request, n, cores int) int64 {
+	nd := &c.Nodes[n]
+	if req.Exclusive {
+		return nd.MemMB
+	}
+	if req.MemPerCPU < 0 {
+		return int64(cores) * nd.MemMB / int64(nd.Cores)
+	}
+	return int64(cores) * req.MemPerCPU
+}
+
+func (c *Cluster) typeOK(req *Request, n int) bool {
+	return req.Type < 0 || c.Nodes[n].Type == req.Type
+}
+
+// Capacity tells whether partition p could ever hold the request, and if not
+// which resource falls short. It checks necessary conditions against the
+// partition's hardware (so "Never" is always true), in time linear in the
+// partition's nodes; callers cache it per job.
+func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
+	part := &c.Parts[p]
+	var cores, nodes, bigNodes int
+	need := 1
+	if req.Nodes > 0 {
+		need = (req.CPUs + req.Nodes - 1) / req.Nodes
+	}
+	for _, n := range part.Nodes {
+		if !c.typeOK(req, n) {
+			continue
+		}
+		nd := &c.Nodes[n]
+		usable := nd.Cores
+		if req.MemPerCPU > 0 && !req.Exclusive {
+			usable = min(usable, int(nd.MemMB/req.MemPerCPU))
+		}
+		if usable <= 0 {
+			continue
+		}
+		nodes++
+		cores += usable
+		if usable >= need {
+			bigNodes++
+		}
+	}
+	switch {
+	case req.CPUs <= 0:
+		return Never, "no CPUs requested"
+	case nodes == 0 && req.Type >= 0:
+		return Never, fmt.Sprintf("no %s node can hold a CPU with the memory asked", c.Types[req.Type].Name)
+	case req.Nodes > 0 && bigNodes < req.Nodes:
+		return Never, fmt.Sprintf("%d nodes with %d CPUs each asked, partition %s has %d such nodes", req.Nodes, need, part.Name, bigNodes)
+	case cores < req.CPUs:
+		return Never, fmt.Sprintf("%d CPUs asked, partition %s can give at most %d", req.CPUs, part.Name, cores)
+	}
+	return FitsNow, ""
+}
+
+// TryAlloc finds an allocation for req on partition p with the resources
+// free now, appending it to dst. Placement is deterministic:
+//   - exclusive jobs take idle nodes in partition order (Weight, index);
+//   - jobs with a node count take the nodes with the fewest free cores that
+//     still fit (best fit), ties by partition order;
+//   - other jobs go on the single node with the fewest free cores that
+//     holds them all (best fit); when no node can, they spread over the
+//     nodes with the most free cores first, so they use as few nodes as
+//     possible.
+//
+// It reports NotNow with the short resource when nothing fits.
+func (c *Cluster) TryAlloc(req *Request, p int, dst Alloc) (Alloc, Fit, string) {
+	part := &c.Parts[p]
+	if part.FreeCores < req.CPUs {
+		return dst, NotNow, fmt.Sprintf("%d CPUs asked, %d free in %s", req.CPUs, part.FreeCores, part.Name)
+	}
+	if req.Exclusive || part.Exclusive {
+		r := *req
+		r.Exclusive = true
+		return c.allocExclusive(&r, p, dst)
+	}
+	if req.Nodes > 1 {
+		return c.allocNodes(req, p, dst)
+	}
+	// Single node, best fit.
+	best := -1
+	for _, n := range c.free {
+		nd := &c.Nodes[n]
+		if nd.FreeCores < req.CPUs || !part.member[n] || !c.typeOK(req, n) {
+			continue
+		}
+		if nd.FreeMem < c.memFor(req, n, req.CPUs) {
+			continue
+		}
+		if best < 0 || c.better(n, best, p) {
+			best = n
+		}
+	}
+	if best >= 0 {
+		return append(dst, Slice{best, req.CPUs, c.memFor(req, best, req.CPUs)}), FitsNow, ""
+	}
+	// Spread: most free cores first.
+	cand := c.scratch[:0]
+	for _, n := range c.free {
+		if part.member[n] && c.typeOK(req, n) && c.coresWithMem(req, n) > 0 {
+			cand = append(cand, n)
+		}
+	}
+	slices.SortFunc(cand, func(a, b int) int {
+		fa, fb := c.coresWithMem(req, a), c.coresWithMem(req, b)
+		if fa != fb {
+			return fb - fa
+		}
+		return c.order(a, b)
+	})
+	c.scratch = cand
+	left := req.CPUs
+	start := len(dst)
+	for _, n := range cand {
+		k := min(left, c.coresWithMem(req, n))
+		dst = append(dst, Slice{n, k, c.memFor(req, n, k)})
+		left -= k
+		if left == 0 {
+			return dst, FitsNow, ""
+		}
+	}
+	return dst[:start], NotNow, fmt.Sprintf("%d CPUs asked, %d free with the memory asked in %s", req.CPUs, req.CPUs-left, part.Name)
+}
+
+// coresWithMem is how many cores of node n a job could use now, given its
+// memory per CPU.
+func (c *Cluster) coresWithMem(req *Request, n int) int {
+	nd := &c.Nodes[n]
+	k := nd.FreeCores
+	if req.MemPerCPU > 0 { // a core's share of its node's memory always fits
+		k = min(k, int(nd.FreeMem/req.MemPerCPU))
+	}
+	return max(k, 0)
+}
+
+// better reports whether node a is a better single-node fit than b: fewer
+// free cores, then partition order.
+func (c *Cluster) better(a, b, p int) bool {
+	fa, fb := c.Nodes[a].FreeCores, c.Nodes[b].FreeCores
+	if fa != fb {
+		return fa < fb
+	}
+	return c.order(a, b) < 0
+}
+
+// order is the allocation order of nodes: Weight, then index.
+func (c *Cluster) order(a, b int) int {
+	wa, wb := c.Nodes[a].Weight, c.Nodes[b].Weight
+	if wa != wb {
+		return wa - wb
+	}
+	return a - b
+}
+
+func (c *Cluster) allocNodes(req *Request, p int, dst Alloc) (Alloc, Fit, string) {
+	part := &c.Parts[p]
+	per := (req.CPUs + req.Nodes - 1) / req.Nodes
+	cand := c.scratch[:0]
+	for _, n := range c.free {
+		if part.member[n] && c.typeOK(req, n) && c.coresWithMem(req, n) >= per {
+			cand = append(cand, n)
+		}
+	}
+	if len(cand) < req.Nodes {
+		c.scratch = cand
+		return dst, NotNow, fmt.Sprintf("%d nodes with %d free CPUs asked, %d in %s", req.Nodes, per, len(cand), part.Name)
+	}
+	slices.SortFunc(cand, func(a, b int) int {
+		fa, fb := c.Nodes[a].FreeCores, c.Nodes[b].FreeCores
+		if fa != fb {
+			return fa - fb
+		}
+		return c.order(a, b)
+	})
+	c.scratch = cand
+	left := req.CPUs
+	for i := 0; i < req.Nodes; i++ {
+		k := req.CPUs / req.Nodes
+		if i < req.CPUs%req.Nodes {
+			k++
+		}
+		left -= k
+		n := cand[i]
+		dst = append(dst, Slice{n, k, c.memFor(req, n, k)})
+	}
+	return dst, FitsNow, ""
+}
+
+func (c *Cluster) allocExclusive(req *Request, p int, dst Alloc) (Alloc, Fit, string) {
+	part := &c.Parts[p]
+	start := len(dst)
+	cores, nodes := 0, 0
+	for _, n := range part.Nodes { // already in (Weight, index) order
+		nd := &c.Nodes[n]
+		if nd.FreeCores != nd.Cores || !c.typeOK(req, n) || nd.FreeMem != nd.MemMB {
+			continue
+		}
+		dst = append(dst, Slice{n, nd.Cores, nd.MemMB})
+		cores += nd.Cores
+		nodes++
+		if cores >= req.CPUs && nodes >= max(req.Nodes, 1) {
+			return dst, FitsNow, ""
+		}
+	}
+	return dst[:start], NotNow, fmt.Sprintf("whole nodes for %d CPUs asked, %d idle CPUs on %d idle nodes in %s", req.CPUs, cores, nodes, part.Name)
+}
+
+// apply takes or returns an allocation's resources.
+func (c *Cluster) apply(a Alloc, take bool) {
+	for _, s := range a {
+		if take {
+			c.take(s.Node, s.Cores, s.MemMB)
+		} else {
+			c.give(s.Node, s.Cores, s.MemMB)
+		}
+	}
+}

@@ -1,0 +1,296 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Unlimited marks a time limit (MaxTime, DefaultTime) that is not set,
+// Slurm's UNLIMITED/INFINITE.
+const Unlimited int64 = -1
+
+// Node is one compute node. Free counters change as jobs start and end.
+type Node struct {
+	Name      string
+	Type      int   // index into Cluster.Types
+	Cores     int   // CPUs Slurm may allocate
+	MemMB     int64 // RealMemory
+	Weight    int   // Slurm node Weight: lower is allocated first
+	FreeCores int
+	FreeMem   int64
+	parts     []int // partitions that contain the node
+	freePos   int   // position in Cluster.free, -1 when fully busy
+}
+
+// Partition is a named set of nodes with its Slurm attributes.
+type Partition struct {
+	Name              string
+	Nodes             []int // node indices, in allocation order (Weight, then index)
+	PriorityTier      int   // queue order and partition_prio preemption (default 1)
+	PriorityJobFactor int   // the partition priority factor (default 1)
+	MaxTime           int64 // seconds, Unlimited when not set
+	DefaultTime       int64 // seconds, Unlimited when not set
+	Exclusive         bool  // OverSubscribe=EXCLUSIVE: jobs get whole nodes
+	PreemptMode       string
+	QOS               string
+	Default           bool
+	// BillingWeights holds TRESBillingWeights as given, for the policy
+	// layer; empty means per-CPU-type defaults.
+	BillingWeights string
+
+	TotalCores   int
+	MaxNodeCores int
+	FreeCores    int
+	member       []bool // indexed by node
+}
+
+// Cluster is the hardware: CPU types, nodes and partitions.
+type Cluster struct {
+	Types []CPUType
+	Nodes []Node
+	Parts []Partition
+	// RefSpeed is the speed of the CPU type the trace was measured on.
+	RefSpeed float64
+	// ScaleRuntime stretches runtimes by RefSpeed/node speed when true.
+	ScaleRuntime bool
+
+	TotalCores int
+	FreeCores  int
+	free       []int // nodes with at least one free core
+	scratch    []int
+	partIndex  map[string]int
+}
+
+// NodeSpec describes a group of identical nodes for NewCluster.
+type NodeSpec struct {
+	Names  []string
+	Type   string // CPU type name or alias
+	Cores  int
+	MemMB  int64
+	Weight int
+}
+
+// PartitionSpec describes a partition for NewCluster. Nodes lists node
+// names; nil means all nodes.
+type PartitionSpec struct {
+	Partition
+	NodeNames []string
+}
+
+// NewCluster validates and builds a cluster. Types lists the CPU types in
+// use (registry entries, possibly with overridden weights or speeds).
+func NewCluster(types []CPUType, nodes []NodeSpec, parts []PartitionSpec, refType string, scale bool) (*Cluster, error) {
+	c := &Cluster{Types: types, ScaleRuntime: scale, partIndex: map[string]int{}}
+	typeIdx := map[string]int{}
+	for i, t := range types {
+		if t.Speed <= 0 {
+			return nil, fmt.Errorf("CPU type %s: speed %g must be positive", t.Name, t.Speed)
+		}
+		typeIdx[t.Name] = i
+	}
+	ref, err := LookupCPUType(refType)
+	if err != nil {
+		return nil, fmt.Errorf("reference CPU: %w", err)
+	}
+	c.RefSpeed = ref.Speed
+	if i, ok := typeIdx[ref.Name]; ok {
+		c.RefSpeed = types[i].Speed
+	}
+	nodeIdx := map[string]int{}
+	for _, ns := range nodes {
+		t, err := LookupCPUType(ns.Type)
+		if err != nil {
+			return nil, fmt.Errorf("nodes %s: %w", firstName(ns.Names), err)
+		}
+		ti, ok := typeIdx[t.Name]
+		if !ok {
+			return nil, fmt.Errorf("nodes %s: CPU type %s is not among the cluster's types", firstName(ns.Names), t.Name)
+		}
+		if ns.Cores <= 0 {
+			return nil, fmt.Errorf("nodes %s: CPUs must be positive, got %d", firstName(ns.Names), ns.Cores)
+		}
+		if ns.MemMB < 0 {
+			return nil, fmt.Errorf("nodes %s: RealMemory must not be negative, got %d", firstName(ns.Names), ns.MemMB)
+		}
+		for _, name := range ns.Names {
+			if _, dup := nodeIdx[name]; dup {
+				return nil, fmt.Errorf("node %s defined twice", name)
+			}
+			nodeIdx[name] = len(c.Nodes)
+			c.Nodes = append(c.Nodes, Node{Name: name, Type: ti, Cores: ns.Cores, MemMB: ns.MemMB,
+				Weight: ns.Weight, FreeCores: ns.Cores, FreeMem: ns.MemMB})
+		}
+	}
+	if len(c.Nodes) == 0 {
+		return nil, fmt.Errorf("cluster has no nodes")
+	}
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("cluster has no partitions")
+	}
+	for _, ps := range parts {
+		p := ps.Partition
+		if _, dup := c.partIndex[p.Name]; dup {
+			return nil, fmt.Errorf("partition %s defined twice", p.Name)
+		}
+		p.member = make([]bool, len(c.Nodes))
+		p.Nodes = nil
+		if ps.NodeNames == nil {
+			for i := range c.Nodes {
+				p.Nodes = append(p.Nodes, i)
+			}
+		} else {
+			for _, n := range ps.NodeNames {
+				i, ok := nodeIdx[n]
+				if !ok {
+					return nil, fmt.Errorf("partition %s: unknown node %s", p.Name, n)
+				}
+				if !p.member[i] {
+					p.Nodes = append(p.Nodes, i)
+				}
+				p.member[i] = true
+			}
+		}
+		if len(p.Nodes) == 0 {
+			return nil, fmt.Errorf("partition %s has no nodes", p.Name)
+		}
+		sort.SliceStable(p.Nodes, func(a, b int) bool {
+			na, nb := &c.Nodes[p.Nodes[a]], &c.Nodes[p.Nodes[b]]
+			if na.Weight != nb.Weight {
+				return na.Weight < nb.Weight
+			}
+			return p.Nodes[a] < p.Nodes[b]
+		})
+		for _, i := range p.Nodes {
+			p.member[i] = true
+			p.TotalCores += c.Nodes[i].Cores
+			p.MaxNodeCores = max(p.MaxNodeCores, c.Nodes[i].Cores)
+		}
+		p.FreeCores = p.TotalCores
+		if p.PriorityTier == 0 {
+			p.PriorityTier = 1
+		}
+		if p.PriorityJobFactor == 0 {
+			p.PriorityJobFactor = 1
+		}
+		c.partIndex[p.Name] = len(c.Parts)
+		c.Parts = append(c.Parts, p)
+	}
+	for pi := range c.Parts {
+		for _, n := range c.Parts[pi].Nodes {
+			c.Nodes[n].parts = append(c.Nodes[n].parts, pi)
+		}
+	}
+	for i := range c.Nodes {
+		c.TotalCores += c.Nodes[i].Cores
+		c.Nodes[i].freePos = len(c.free)
+		c.free = append(c.free, i)
+	}
+	c.FreeCores = c.TotalCores
+	return c, nil
+}
+
+func firstName(names []string) string {
+	if len(names) == 0 {
+		return "(unnamed)"
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return names[0] + "…"
+}
+
+// Partition returns the index of the named partition.
+func (c *Cluster) Partition(name string) (int, bool) {
+	i, ok := c.partIndex[name]
+	return i, ok
+}
+
+// DefaultPartition is the partition marked Default, else the first.
+func (c *Cluster) DefaultPartition() int {
+	for i := range c.Parts {
+		if c.Parts[i].Default {
+			return i
+		}
+	}
+	return 0
+}
+
+// InPartition reports whether node n belongs to partition p.
+func (c *Cluster) InPartition(p, n int) bool { return c.Parts[p].member[n] }
+
+// Speed is the per-core speed of node n.
+func (c *Cluster) Speed(n int) float64 { return c.Types[c.Nodes[n].Type].Speed }
+
+// take and give move resources in and out of use, keeping the free-node
+// set and the per-partition free-core counts in step.
+func (c *Cluster) take(n, cores int, mem int64) {
+	nd := &c.Nodes[n]
+	nd.FreeCores -= cores
+	nd.FreeMem -= mem
+	c.FreeCores -= cores
+	for _, p := range nd.parts {
+		c.Parts[p].FreeCores -= cores
+	}
+	if nd.FreeCores == 0 && nd.freePos >= 0 {
+		last := c.free[len(c.free)-1]
+		c.free[nd.freePos] = last
+		c.Nodes[last].freePos = nd.freePos
+		c.free = c.free[:len(c.free)-1]
+		nd.freePos = -1
+	}
+}
+
+func (c *Cluster) give(n, cores int, mem int64) {
+	nd := &c.Nodes[n]
+	nd.FreeCores += cores
+	nd.FreeMem += mem
+	c.FreeCores += cores
+	for _, p := range nd.parts {
+		c.Parts[p].FreeCores += cores
+	}
+	if nd.FreeCores > 0 && nd.freePos < 0 {
+		nd.freePos = len(c.free)
+		c.free = append(c.free, n)
+	}
+}
+
+// HeaderCluster builds the cluster an SWF header describes: maxNodes nodes
+// sharing maxProcs cores (when they do not divide evenly, the first
+// maxProcs mod maxNodes nodes get one more core, so the total is exact), of
+// one CPU type, in one partition named "batch". memPerCore sizes node
+// memory (MB per core).
+func HeaderCluster(maxNodes, maxProcs int, cpuType string, memPerCore int64) (*Cluster, error) {
+	if maxNodes <= 0 && maxProcs <= 0 {
+		return nil, fmt.Errorf("the trace header gives neither MaxNodes nor MaxProcs: give a scenario with a cluster")
+	}
+	if maxNodes <= 0 {
+		maxNodes = maxProcs
+	}
+	if maxProcs <= 0 {
+		maxProcs = maxNodes
+	}
+	if maxProcs < maxNodes {
+		return nil, fmt.Errorf("the trace header gives MaxProcs %d < MaxNodes %d", maxProcs, maxNodes)
+	}
+	t, err := LookupCPUType(cpuType)
+	if err != nil {
+		return nil, err
+	}
+	per, extra := maxProcs/maxNodes, maxProcs%maxNodes
+	width := len(fmt.Sprint(maxNodes))
+	var specs []NodeSpec
+	for i := 0; i < maxNodes; i++ {
+		cores := per
+		if i < extra {
+			cores++
+		}
+		name := fmt.Sprintf("node%0*d", width, i+1)
+		if n := len(specs); n > 0 && specs[n-1].Cores == cores {
+			specs[n-1].Names = append(specs[n-1].Names, name)
+			continue
+		}
+		specs = append(specs, NodeSpec{Names: []string{name}, Type: t.Name, Cores: cores, MemMB: int64(cores) * memPerCore, Weight: 1})
+	}
+	parts := []PartitionSpec{{Partition: Partition{Name: "batch", Default: true, MaxTime: Unlimited, DefaultTime: Unlimited}}}
+	return NewCluster([]CPUType{t}, specs, parts, t.Name, false)
+}

@@ -1,0 +1,91 @@
+package sim
+
+// EventKind orders simultaneous events: a job that ends frees its cores
+// before the priority tick charges usage, submissions arrive before the
+// scheduler passes that consider them, and samples see the outcome.
+type EventKind uint8
+
+// Event kinds, in rank order.
+const (
+	EvJobEnd   EventKind = iota // a job completes or hits its time limit
+	EvCalc                      // priority calc tick (PriorityCalcPeriod)
+	EvSubmit                    // a job arrives
+	EvEligible                  // a job's begin time or dependency is met
+	EvPass                      // a main scheduler pass (Job holds the PassKind)
+	EvBackfill                  // a backfill pass
+	EvSample                    // a metrics sample
+)
+
+// Event is value-typed so the heap holds no pointers and allocates nothing
+// per event.
+type Event struct {
+	T    int64
+	Kind EventKind
+	Job  int32  // job index, or a pass kind for EvPass
+	Gen  uint32 // the job's generation when queued; stale events are dropped
+	seq  uint64
+}
+
+// less orders events by (time, kind rank, job index, sequence).
+func (a *Event) less(b *Event) bool {
+	if a.T != b.T {
+		return a.T < b.T
+	}
+	if a.Kind != b.Kind {
+		return a.Kind < b.Kind
+	}
+	if a.Job != b.Job {
+		return a.Job < b.Job
+	}
+	return a.seq < b.seq
+}
+
+// eventHeap is a binary min-heap in a slice, written out rather than
+// through container/heap to avoid boxing each event in an interface.
+type eventHeap struct {
+	ev  []Event
+	seq uint64
+}
+
+func (h *eventHeap) Len() int { return len(h.ev) }
+
+func (h *eventHeap) push(e Event) {
+	h.seq++
+	e.seq = h.seq
+	h.ev = append(h.ev, e)
+	i := len(h.ev) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.ev[i].less(&h.ev[p]) {
+			break
+		}
+		h.ev[i], h.ev[p] = h.ev[p], h.ev[i]
+		i = p
+	}
+}
+
+func (h *eventHeap) peek() *Event { return &h.ev[0] }
+
+func (h *eventHeap) pop() Event {
+	top := h.ev[0]
+	n := len(h.ev) - 1
+	h.ev[0] = h.ev[n]
+	h.ev = h.ev[:n]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h.ev[r].less(&h.ev[l]) {
+			m = r
+		}
+		if !h.ev[m].less(&h.ev[i]) {
+			break
+		}
+		h.ev[i], h.ev[m] = h.ev[m], h.ev[i]
+		i = m
+	}
+	return top
+}

@@ -1,0 +1,82 @@
+package sim
+
+import "fairsim/workload"
+
+// JobState is a job's state, named as sacct names them.
+type JobState uint8
+
+// Job states.
+const (
+	Pending   JobState = iota
+	Running            // started, not ended
+	Completed          // ran to its end (trace status 1 or unknown)
+	Failed             // ran to its end; the trace says it failed (status 0)
+	Cancelled          // ran to its end; the trace says cancelled (status 5), or cancelled by preemption
+	Timeout            // killed at its time limit
+	Rejected           // refused at submit (bigger than its partition, over MaxTime)
+)
+
+var stateNames = [...]string{"PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "REJECTED"}
+
+func (s JobState) String() string { return stateNames[s] }
+
+// Final reports whether the job is done.
+func (s JobState) Final() bool { return s >= Completed }
+
+// StartKind records which pass started a job.
+type StartKind uint8
+
+// How a job started.
+const (
+	NotStarted StartKind = iota
+	ByMain               // the main (or FIFO) pass
+	ByBackfill           // a backfill pass
+)
+
+func (k StartKind) String() string {
+	return [...]string{"", "main", "backfill"}[k]
+}
+
+// Job is a request being simulated: the trace's request plus everything
+// the simulation decides about it.
+type Job struct {
+	workload.Job
+	Idx       int     // index in arrival order
+	Part      int     // partition index
+	Req       Request // what it asks of the partition
+	State     JobState
+	Eligible  int64 // begin time: submit, Eligible, or when its dependency ended
+	Start     int64 // -1 until started
+	End       int64 // -1 until ended
+	Alloc     Alloc
+	RunTime   int64 // actual runtime on its allocation (scaled by CPU speed)
+	NodeType  int   // CPU type of the slowest node it ran on
+	StartedBy StartKind
+	Reason    string // why it was rejected, or why it pends (for explain)
+
+	// Set by the policy layer.
+	Assoc       int     // fair-share association, -1 for none
+	QOSIdx      int     // QOS index, -1 for none
+	Priority    uint32  // current priority (higher runs first)
+	Accrue      int64   // age accrues from here; 0 = not accruing
+	Billing     float64 // TRES billing per second of the allocation
+	ExpectStart int64   // backfill's latest expected start, -1 when none
+
+	Preemptions  int
+	LostCoreSecs float64 // work thrown away by requeues
+	LostBilling  float64
+
+	gen     uint32
+	eligOK  bool // eligible event seen
+	pendIdx int  // position in the pending list, -1 when not there
+	runIdx  int  // position in the running list, -1 when not running
+	origin  int  // the trace's line
+}
+
+// Wait is start minus submit, or -1 when it never started.
+func (j *Job) Wait() int64 {
+	if j.Start < 0 {
+		return -1
+	}
+	return j.Start - j.Submit
+}

@@ -1,0 +1,550 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+
+	"fairsim/workload"
+)
+
+// Options are the simulator's own settings (not Slurm's).
+type Options struct {
+	// MissingLimit says what a job with no time limit gets when its
+	// partition has no DefaultTime: "runtime" (its actual runtime, the
+	// usual choice for replays) or "maxtime" (the partition MaxTime, as
+	// Slurm would do).
+	MissingLimit string
+	// FailImpossible makes a job that can never run (bigger than its
+	// partition, over MaxTime) an error instead of a counted rejection.
+	FailImpossible bool
+	// IgnoreDependencies ignores SWF fields 17-18 (preceding job, think time).
+	IgnoreDependencies bool
+	// SampleInterval is the period of utilisation samples (default 3600 s).
+	SampleInterval int64
+	// Progress, when set, is called now and then with the simulated time
+	// and the number of jobs submitted so far.
+	Progress func(now int64, submitted int)
+	// File names the trace in error messages.
+	File string
+	// StallLimit ends a run whose remaining pending jobs have not moved for
+	// this long with nothing running and nothing left to arrive (they can
+	// never start); default 366 days. They stay PENDING in the results.
+	StallLimit int64
+}
+
+// Sample is one point of the utilisation time series.
+type Sample struct {
+	T         int64
+	BusyCores int
+	Running   int
+	Pending   int
+	ByType    []int // busy cores per CPU type
+}
+
+// Result is everything a run produced, for the report layer.
+type Result struct {
+	Cluster   *Cluster
+	Jobs      []*Job // in arrival order
+	Samples   []Sample
+	Read      *workload.ReadStats
+	Header    *workload.Header
+	Names     *workload.Names
+	Rejected  workload.Tally // jobs refused at submit, by reason
+	Defaulted workload.Tally // values the simulator filled in
+	First     int64          // first submit
+	Last      int64          // last end
+	Scheduler string
+}
+
+// Simulator runs one simulation. It is single-use.
+type Simulator struct {
+	c     *Cluster
+	sched Scheduler
+	pol   Policy
+	src   workload.Source
+	opt   Options
+	trig  Triggers
+
+	now     int64
+	heap    eventHeap
+	jobs    []*Job
+	byID    map[int64]int
+	waiters map[int][]int // predecessor index -> dependent job indices
+	pend    []*Job
+	holes   int
+	running []*Job
+	version uint64
+
+	srcDone       bool
+	lastSubmit    int64
+	nextEventPass int64
+	rejected      workload.Tally
+	defaulted     workload.Tally
+	samples       []Sample
+	ctx           Context
+	realEvents    int   // queued submit, eligible and end events
+	lastProgress  int64 // last submit, start or end
+	waitingDeps   int
+	err           error
+}
+
+// New prepares a simulation. pol may be nil (no priorities, no usage).
+func New(c *Cluster, sched Scheduler, pol Policy, src workload.Source, opt Options) *Simulator {
+	if opt.SampleInterval <= 0 {
+		opt.SampleInterval = 3600
+	}
+	if opt.StallLimit <= 0 {
+		opt.StallLimit = 366 * 86400
+	}
+	if opt.MissingLimit == "" {
+		opt.MissingLimit = "runtime"
+	}
+	s := &Simulator{c: c, sched: sched, pol: pol, src: src, opt: opt, trig: sched.Triggers(),
+		byID: map[int64]int{}, waiters: map[int][]int{}, rejected: workload.Tally{},
+		defaulted: workload.Tally{}, nextEventPass: -1}
+	s.ctx = Context{Cluster: c, s: s}
+	return s
+}
+
+// Run simulates until every job has ended and returns the result.
+func (s *Simulator) Run() (*Result, error) {
+	if s.opt.MissingLimit != "runtime" && s.opt.MissingLimit != "maxtime" {
+		return nil, fmt.Errorf("missing time limit policy %q: want runtime or maxtime", s.opt.MissingLimit)
+	}
+	if !s.readNext() {
+		if err := s.src.Err(); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: the trace has no jobs", s.opt.File)
+	}
+	t0 := s.jobs[len(s.jobs)-1].Submit
+	s.arm(t0)
+	events := 0
+	for s.heap.Len() > 0 {
+		e := s.heap.pop()
+		if e.Kind == EvSubmit || e.Kind == EvEligible || e.Kind == EvJobEnd {
+			s.realEvents--
+		}
+		s.now = e.T
+		s.ctx.Now = e.T
+		switch e.Kind {
+		case EvSubmit:
+			s.submit(s.jobs[e.Job])
+			if !s.readNext() && s.src.Err() != nil {
+				return nil, s.src.Err()
+			}
+		case EvEligible:
+			j := s.jobs[e.Job]
+			if j.State == Pending && e.Gen == j.gen && j.pendIdx < 0 {
+				s.makeEligible(j)
+			}
+		case EvJobEnd:
+			j := s.jobs[e.Job]
+			if j.State == Running && e.Gen == j.gen {
+				s.end(j)
+			}
+		case EvCalc:
+			if s.pol != nil {
+				s.pol.Tick(s.now, s.running, s.pendingList())
+				s.version++
+			}
+			s.rearm(e, s.pol.CalcPeriod())
+		case EvPass:
+			kind := PassKind(e.Job)
+			if kind == PassEvent {
+				if e.T == s.nextEventPass {
+					s.nextEventPass = -1
+				}
+				s.pass(kind)
+			} else {
+				s.pass(kind)
+				s.rearm(e, s.trig.Interval)
+			}
+		case EvBackfill:
+			s.pass(PassBackfill)
+			s.rearm(e, s.trig.BackfillInterval)
+		case EvSample:
+			s.sample()
+			s.rearm(e, s.opt.SampleInterval)
+		}
+		if s.err != nil {
+			return nil, s.err
+		}
+		events++
+		if s.opt.Progress != nil && events&0xffff == 0 {
+			s.opt.Progress(s.now, len(s.jobs))
+		}
+	}
+	if s.opt.Progress != nil {
+		s.opt.Progress(s.now, len(s.jobs))
+	}
+	return s.result(), nil
+}
+
+// arm queues the first periodic events.
+func (s *Simulator) arm(t0 int64) {
+	if s.pol != nil && s.pol.CalcPeriod() > 0 {
+		s.heap.push(Event{T: t0, Kind: EvCalc})
+	}
+	if s.trig.Interval > 0 {
+		s.heap.push(Event{T: t0 + s.trig.Interval, Kind: EvPass, Job: int32(PassFull)})
+	}
+	if s.trig.BackfillInterval > 0 {
+		s.heap.push(Event{T: t0 + s.trig.BackfillInterval, Kind: EvBackfill})
+	}
+	s.heap.push(Event{T: t0, Kind: EvSample})
+}
+
+// busy reports whether anything is left to simulate, so periodic events
+// stop once the last job has ended, or once the jobs left pending have
+// been stuck on an idle cluster for StallLimit.
+func (s *Simulator) busy() bool {
+	if !s.srcDone || len(s.running) > 0 || s.realEvents > 0 || s.waitingDeps > 0 {
+		return true
+	}
+	return len(s.pend) > s.holes && s.now-s.lastProgress <= s.opt.StallLimit
+}
+
+// push queues an event that belongs to a job (not a periodic one).
+func (s *Simulator) push(e Event) {
+	s.realEvents++
+	s.heap.push(e)
+}
+
+func (s *Simulator) rearm(e Event, period int64) {
+	if period > 0 && s.busy() {
+		e.T += period
+		s.heap.push(e)
+	}
+}
+
+// readNext pulls the next job from the source and queues its submission.
+func (s *Simulator) readNext() bool {
+	if s.srcDone {
+		return false
+	}
+	var w workload.Job
+	if !s.src.Next(&w) {
+		s.srcDone = true
+		return false
+	}
+	if len(s.jobs) > 0 && w.Submit < s.lastSubmit {
+		s.err = &workload.Error{File: s.opt.File, Line: w.Line, Field: "submit time",
+			Msg: fmt.Sprintf("job %d is submitted at %d, before the previous job (%d): the trace must be sorted by submit time", w.ID, w.Submit, s.lastSubmit)}
+		s.srcDone = true
+		return false
+	}
+	s.lastSubmit = w.Submit
+	j := &Job{Job: w, Idx: len(s.jobs), Start: -1, End: -1, pendIdx: -1, runIdx: -1,
+		Assoc: -1, QOSIdx: -1, ExpectStart: -1, origin: w.Line}
+	s.jobs = append(s.jobs, j)
+	s.push(Event{T: w.Submit, Kind: EvSubmit, Job: int32(j.Idx)})
+	return true
+}
+
+// submit places a new job in its partition, resolves its time limit, and
+// rejects it when it can never run.
+func (s *Simulator) submit(j *Job) {
+	s.version++
+	s.lastProgress = s.now
+	if _, dup := s.byID[j.ID]; !dup {
+		s.byID[j.ID] = j.Idx
+	}
+	c := s.c
+	j.Part = -1
+	if name := s.src.Names().Partitions.Name(j.Partition); name != "" {
+		if p, ok := c.Partition(name); ok {
+			j.Part = p
+		} else {
+			s.defaulted.Add("partition not in the cluster: default partition used")
+		}
+	}
+	if j.Part < 0 {
+		j.Part = c.DefaultPartition()
+	}
+	part := &c.Parts[j.Part]
+	j.Req = Request{CPUs: j.CPUs, Nodes: j.Nodes, MemPerCPU: j.MemPerCPU, Exclusive: part.Exclusive, Type: -1}
+	if j.MemPerCPU == workload.Unset {
+		j.Req.MemPerCPU = -1
+	}
+	if f := s.src.Names().Features.Name(j.Feature); f != "" {
+		if t, err := LookupCPUType(f); err == nil {
+			for i := range c.Types {
+				if c.Types[i].Name == t.Name {
+					j.Req.Type = i
+				}
+			}
+		}
+		if j.Req.Type < 0 {
+			s.defaulted.Add("constraint names no CPU type of the cluster: ignored")
+		}
+	}
+	if j.TimeLimit == workload.Unset {
+		switch {
+		case part.DefaultTime != Unlimited:
+			j.TimeLimit = part.DefaultTime
+			s.defaulted.Add("time limit from partition DefaultTime")
+		case s.opt.MissingLimit == "runtime":
+			j.TimeLimit = max(j.Runtime, 1)
+			s.defaulted.Add("time limit from actual run time")
+		case part.MaxTime != Unlimited:
+			j.TimeLimit = part.MaxTime
+			s.defaulted.Add("time limit from partition MaxTime")
+		default:
+			j.TimeLimit = 0 // unlimited
+			s.defaulted.Add("time limit UNLIMITED")
+		}
+	}
+	if part.MaxTime != Unlimited && j.TimeLimit > part.MaxTime {
+		s.reject(j, "time limit over partition MaxTime", fmt.Sprintf("time limit %ds over MaxTime %ds of %s", j.TimeLimit, part.MaxTime, part.Name))
+		return
+	}
+	if fit, why := c.Capacity(&j.Req, j.Part); fit == Never {
+		s.reject(j, "bigger than its partition", why)
+		return
+	}
+	if s.pol != nil {
+		s.pol.Submit(j, s.now)
+	}
+	begin := j.Submit
+	if j.Job.Eligible > begin {
+		begin = j.Job.Eligible
+	}
+	if j.Preceding != workload.Unset && !s.opt.IgnoreDependencies {
+		pi, ok := s.byID[j.Preceding]
+		switch {
+		case !ok || pi == j.Idx:
+			s.defaulted.Add("dependency on a job not in the trace: ignored")
+		case s.jobs[pi].State.Final():
+			begin = max(begin, s.jobs[pi].End+j.ThinkTime)
+		default:
+			s.waiters[pi] = append(s.waiters[pi], j.Idx)
+			s.waitingDeps++
+			return
+		}
+	}
+	if begin > s.now {
+		s.push(Event{T: begin, Kind: EvEligible, Job: int32(j.Idx), Gen: j.gen})
+		return
+	}
+	s.makeEligible(j)
+}
+
+func (s *Simulator) reject(j *Job, class, why string) {
+	if s.opt.FailImpossible && s.err == nil {
+		s.err = &workload.Error{File: s.opt.File, Line: j.origin, Field: fmt.Sprintf("job %d", j.ID), Msg: why}
+	}
+	j.State = Rejected
+	j.Reason = why
+	j.End = s.now
+	s.rejected.Add(class)
+	s.finish(j)
+}
+
+// makeEligible puts a job in the pending list and triggers a pass.
+func (s *Simulator) makeEligible(j *Job) {
+	j.Eligible = s.now
+	j.pendIdx = len(s.pend)
+	s.pend = append(s.pend, j)
+	s.version++
+	if s.trig.SubmitDelay >= 0 {
+		s.wantPass(s.now + s.trig.SubmitDelay)
+	}
+}
+
+func (s *Simulator) wantPass(t int64) {
+	if s.nextEventPass >= s.now && s.nextEventPass <= t {
+		return
+	}
+	s.nextEventPass = t
+	s.heap.push(Event{T: t, Kind: EvPass, Job: int32(PassEvent)})
+}
+
+// pendingList compacts the pending list (started jobs leave holes) and
+// returns it.
+func (s *Simulator) pendingList() []*Job {
+	if s.holes > 0 {
+		k := 0
+		for _, j := range s.pend {
+			if j.pendIdx >= 0 {
+				j.pendIdx = k
+				s.pend[k] = j
+				k++
+			}
+		}
+		clear(s.pend[k:])
+		s.pend = s.pend[:k]
+		s.holes = 0
+	}
+	return s.pend
+}
+
+func (s *Simulator) pass(kind PassKind) {
+	if len(s.pend)-s.holes == 0 {
+		return
+	}
+	if s.pol != nil {
+		s.pol.Queue(s.now, s.pendingList())
+	}
+	s.sched.Schedule(&s.ctx, kind)
+}
+
+// start validates and applies a scheduler's decision.
+func (s *Simulator) start(j *Job, a Alloc, by StartKind) error {
+	if j.State != Pending || j.pendIdx < 0 {
+		return fmt.Errorf("job %d is not pending and eligible", j.ID)
+	}
+	if len(a) == 0 || a.Cores() < j.CPUs {
+		return fmt.Errorf("job %d: allocation of %d CPUs for %d asked", j.ID, a.Cores(), j.CPUs)
+	}
+	c := s.c
+	for i, sl := range a {
+		if sl.Node < 0 || sl.Node >= len(c.Nodes) || !c.InPartition(j.Part, sl.Node) {
+			return fmt.Errorf("job %d: node %d is not in partition %s", j.ID, sl.Node, c.Parts[j.Part].Name)
+		}
+		for _, prev := range a[:i] {
+			if prev.Node == sl.Node {
+				return fmt.Errorf("job %d: node %s allocated twice", j.ID, c.Nodes[sl.Node].Name)
+			}
+		}
+		nd := &c.Nodes[sl.Node]
+		if sl.Cores <= 0 || sl.Cores > nd.FreeCores || sl.MemMB > nd.FreeMem || sl.MemMB < 0 {
+			return fmt.Errorf("job %d: node %s has %d CPUs and %d MB free, %d and %d asked",
+				j.ID, nd.Name, nd.FreeCores, nd.FreeMem, sl.Cores, sl.MemMB)
+		}
+	}
+	c.apply(a, true)
+	j.Alloc = append(j.Alloc[:0], a...)
+	j.State = Running
+	j.Start = s.now
+	j.StartedBy = by
+	j.ExpectStart = -1
+	j.pendIdx = -1
+	s.holes++
+	slow := a[0].Node
+	for _, sl := range a[1:] {
+		if c.Speed(sl.Node) < c.Speed(slow) {
+			slow = sl.Node
+		}
+	}
+	j.NodeType = c.Nodes[slow].Type
+	rt := j.Runtime
+	if c.ScaleRuntime {
+		rt = int64(math.Ceil(float64(j.Runtime) * c.RefSpeed / c.Speed(slow)))
+	}
+	j.RunTime = rt
+	end := s.now + rt
+	if j.TimeLimit > 0 && rt > j.TimeLimit {
+		end = s.now + j.TimeLimit
+	}
+	j.End = end
+	j.runIdx = len(s.running)
+	s.running = append(s.running, j)
+	s.lastProgress = s.now
+	s.version++
+	if s.pol != nil {
+		s.pol.Started(j, s.now)
+	}
+	s.push(Event{T: end, Kind: EvJobEnd, Job: int32(j.Idx), Gen: j.gen})
+	return nil
+}
+
+func (s *Simulator) removeRunning(j *Job) {
+	last := s.running[len(s.running)-1]
+	s.running[j.runIdx] = last
+	last.runIdx = j.runIdx
+	s.running = s.running[:len(s.running)-1]
+	j.runIdx = -1
+	s.c.apply(j.Alloc, false)
+}
+
+// end completes a running job at its end event.
+func (s *Simulator) end(j *Job) {
+	s.removeRunning(j)
+	switch {
+	case j.TimeLimit > 0 && j.RunTime > j.TimeLimit:
+		j.State = Timeout
+	case j.Status == 0:
+		j.State = Failed
+	case j.Status == 5:
+		j.State = Cancelled
+	default:
+		j.State = Completed
+	}
+	j.End = s.now
+	if s.pol != nil {
+		s.pol.Ended(j, s.now)
+	}
+	s.version++
+	s.finish(j)
+	if s.trig.OnEnd {
+		s.wantPass(s.now)
+	}
+}
+
+// finish releases jobs that depend on j (afterany).
+func (s *Simulator) finish(j *Job) {
+	s.lastProgress = s.now
+	for _, d := range s.waiters[j.Idx] {
+		dj := s.jobs[d]
+		s.waitingDeps--
+		s.push(Event{T: max(s.now+dj.ThinkTime, dj.Submit, dj.Job.Eligible), Kind: EvEligible, Job: int32(d), Gen: dj.gen})
+	}
+	delete(s.waiters, j.Idx)
+}
+
+// preempt ends a running job early, requeueing or cancelling it.
+func (s *Simulator) preempt(j *Job, requeue bool) {
+	if j.State != Running {
+		return
+	}
+	ran := s.now - j.Start
+	j.Preemptions++
+	j.LostCoreSecs += float64(ran) * float64(j.Alloc.Cores())
+	j.LostBilling += float64(ran) * j.Billing
+	s.removeRunning(j)
+	j.gen++ // its end event is now stale
+	if s.pol != nil {
+		s.pol.Ended(j, s.now)
+	}
+	s.version++
+	if requeue {
+		j.State = Pending
+		j.Start, j.End = -1, -1
+		j.Alloc = j.Alloc[:0]
+		j.StartedBy = NotStarted
+		j.pendIdx = len(s.pend)
+		s.pend = append(s.pend, j)
+		j.Eligible = s.now
+		return
+	}
+	j.State = Cancelled
+	j.End = s.now
+	s.finish(j)
+}
+
+func (s *Simulator) sample() {
+	sm := Sample{T: s.now, BusyCores: s.c.TotalCores - s.c.FreeCores, Running: len(s.running),
+		Pending: len(s.pend) - s.holes, ByType: make([]int, len(s.c.Types))}
+	for _, j := range s.running {
+		for _, sl := range j.Alloc {
+			sm.ByType[s.c.Nodes[sl.Node].Type] += sl.Cores
+		}
+	}
+	s.samples = append(s.samples, sm)
+}
+
+func (s *Simulator) result() *Result {
+	r := &Result{Cluster: s.c, Jobs: s.jobs, Samples: s.samples, Read: s.src.Stats(), Header: s.src.Header(),
+		Names: s.src.Names(), Rejected: s.rejected, Defaulted: s.defaulted, Scheduler: s.sched.Name()}
+	if len(s.jobs) > 0 {
+		r.First = s.jobs[0].Submit
+	}
+	for _, j := range s.jobs {
+		r.Last = max(r.Last, j.End)
+	}
+	if s.waitingDeps > 0 {
+		s.defaulted["jobs left waiting on a dependency"] = s.waitingDeps
+	}
+	return r
+}
