@@ -14,10 +14,16 @@ type Job struct {
 	Wait      int64 // wait recorded in the trace, for comparison; Unset if unknown
 	Runtime   int64 // actual run time on the reference CPU
 	CPUs      int   // processors requested (allocated when the request is missing)
+	AllocCPUs int   // processors the trace says were allocated (SWF field 5, sacct NCPUS), for conversion and comparison; Unset if unknown
 	Nodes     int   // nodes requested; Unset lets the scheduler choose
 	MemPerCPU int64 // memory per CPU in MB; Unset when not given
 	TimeLimit int64 // requested wall time; Unset when not given
 	Status    int   // SWF status: 1 completed, 0 failed, 5 cancelled, Unset unknown
+	// CancelledPending marks a job cancelled before it ever started (sacct
+	// CANCELLED with no Start, or Start == End and Elapsed 0): it stays
+	// queued until Submit+Wait, then leaves without running. A bool rather
+	// than a cancel time so that the zero Job means "ran".
+	CancelledPending bool
 
 	User      int32 // index into Names.Users
 	Group     int32 // index into Names.Groups; Unset when none

@@ -82,6 +82,10 @@ type SWFOptions struct {
 	// FailImpossible makes impossible records (negative run time) errors
 	// instead of counted skips.
 	FailImpossible bool
+	// KeepIncomplete keeps records whose run time or processors are unknown
+	// (-1), with Unset there, counting them in Defaulted instead of Skipped:
+	// a format conversion must not lose them, a simulation cannot use them.
+	KeepIncomplete bool
 }
 
 // maxErrors bounds how many problems a strict read collects before it stops.
@@ -373,15 +377,24 @@ func (s *SWFReader) parse(t []byte, j *Job) (ok bool, field int, msg string) {
 	}
 	j.Runtime = iv(swfRun)
 	if j.Runtime == Unset {
-		return false, 0, "run time unknown (-1)"
+		if !s.opts.KeepIncomplete {
+			return false, 0, "run time unknown (-1)"
+		}
+		s.stats.Defaulted.Add("kept incomplete: run time unknown (-1)")
 	}
+	j.AllocCPUs = int(iv(swfAllocProcs))
 	j.CPUs = int(iv(swfReqProcs))
 	if j.CPUs <= 0 {
 		j.CPUs = int(iv(swfAllocProcs))
 		if j.CPUs <= 0 {
-			return false, 0, "processors unknown (-1 requested and allocated)"
+			if !s.opts.KeepIncomplete {
+				return false, 0, "processors unknown (-1 requested and allocated)"
+			}
+			j.CPUs = Unset
+			s.stats.Defaulted.Add("kept incomplete: processors unknown (-1 requested and allocated)")
+		} else {
+			s.stats.Defaulted.Add("requested processors from allocated")
 		}
-		s.stats.Defaulted.Add("requested processors from allocated")
 	}
 	j.Wait = iv(swfWait)
 	j.Eligible = Unset
