@@ -1,0 +1,280 @@
+package policy
+
+// AccrueMode says which of Slurm's three accrue-time rules applies
+// (acct_policy_handle_accrue_time).
+type AccrueMode uint8
+
+// Accrue modes.
+const (
+	// AccrueAtBegin: AccountingStorageEnforce lacks "limits"; a job accrues
+	// from its begin (eligible) time, whatever its state.
+	AccrueAtBegin AccrueMode = iota
+	// AccrueLimits: AccountingStorageEnforce has "limits"; the QOS accrue
+	// caps decide which eligible pending jobs accrue.
+	AccrueLimits
+	// AccrueAlways: PriorityFlags=ACCRUE_ALWAYS; a job accrues from its
+	// submit time, ignoring holds, dependencies and caps.
+	AccrueAlways
+)
+
+// AccrueModeFor derives the mode from PriorityFlags and whether
+// AccountingStorageEnforce includes "limits"; ACCRUE_ALWAYS wins.
+func AccrueModeFor(flags PriorityFlags, enforceLimits bool) AccrueMode {
+	switch {
+	case flags&FlagAccrueAlways != 0:
+		return AccrueAlways
+	case enforceLimits:
+		return AccrueLimits
+	}
+	return AccrueAtBegin
+}
+
+// AccrueJob is what the tracker needs to know of one pending job. ID is a
+// small dense integer (such as the job's index in arrival order): the
+// tracker keeps per-job state in slices indexed by it. User, Account and
+// QOS are small dense integers too; a negative QOS means the job has none.
+type AccrueJob struct {
+	ID      int
+	User    int
+	Account int
+	QOS     int
+	Submit  int64 // submit time
+	Begin   int64 // begin (eligible) time; 0 until the job is eligible
+	// Held is a job with priority 0; Dependent one waiting on a dependency.
+	Held      bool
+	Dependent bool
+}
+
+// MaxAccrueJobID bounds job IDs, which size the tracker's per-job slice;
+// jobs with larger (or negative) IDs are ignored and never accrue.
+const MaxAccrueJobID = 1<<26 - 1
+
+type accrueState struct {
+	accrue  int64
+	qos     int32
+	account int32
+	user    int32
+	counted bool // holds a slot in the accrue counters
+}
+
+// AccrueTracker assigns accrue times as Slurm does each time it builds the
+// job queue (every main-scheduler and backfill pass). The simulator calls
+// Update with the pending jobs in creation order, reads AccrueTime, and
+// calls Release when a job stops pending (starts or is cancelled).
+//
+// With AccrueLimits it counts accruing jobs per QOS (GrpJobsAccrue), per
+// QOS and account (MaxJobsAccruePA) and per QOS and user
+// (MaxJobsAccruePU), for the job's own QOS only; association accrue limits
+// are not modelled. Counters are slices indexed by the small ints, so
+// Update does no hashing and, once the slices have grown, no allocation.
+type AccrueTracker struct {
+	mode  AccrueMode
+	qos   *QOSSet
+	jobs  []accrueState
+	grp   []int   // by QOS
+	acct  [][]int // by QOS, then account
+	user  [][]int // by QOS, then user
+	nJobs int     // accruing jobs holding a slot
+}
+
+// NewAccrueTracker returns a tracker for mode; qos supplies the caps and
+// may be nil (no caps).
+func NewAccrueTracker(mode AccrueMode, qos *QOSSet) *AccrueTracker {
+	return &AccrueTracker{mode: mode, qos: qos}
+}
+
+// AccrueTime returns job id's accrue time (0: not accruing), the value the
+// age factor measures from.
+func (t *AccrueTracker) AccrueTime(id int) int64 {
+	if id < 0 || id >= len(t.jobs) {
+		return 0
+	}
+	return t.jobs[id].accrue
+}
+
+// Accruing returns how many pending jobs hold an accrue slot.
+func (t *AccrueTracker) Accruing() int { return t.nJobs }
+
+// Counts returns the accrue counters of a QOS: the whole QOS, one account
+// in it and one user in it.
+func (t *AccrueTracker) Counts(qos, account, user int) (grp, perAccount, perUser int) {
+	if qos < 0 || qos >= len(t.grp) {
+		return 0, 0, 0
+	}
+	return t.grp[qos], at(t.acct[qos], account), at(t.user[qos], user)
+}
+
+func at(s []int, i int) int {
+	if i < 0 || i >= len(s) {
+		return 0
+	}
+	return s[i]
+}
+
+// Update visits the pending jobs, which must be in creation (submit)
+// order, at time now, and sets accrue times per slurm-semantics.md §1.2.1:
+//
+//   - AccrueAlways: accrue = submit time, once.
+//   - AccrueAtBegin: accrue = begin time, once the job has one.
+//   - AccrueLimits: held, dependent and not-yet-eligible jobs (begin 0 or in
+//     the future) are skipped. A job that already accrues keeps its time.
+//     Otherwise the first cap set on the job's QOS, in the order
+//     GrpJobsAccrue, MaxJobsAccruePA, MaxJobsAccruePU, decides: with no cap
+//     the job accrues from its begin time; with room under that cap it
+//     accrues from now, the moment room was found; at the cap it waits.
+//     Each accruing job takes a slot at once, so earlier-created jobs win.
+//
+// Only the first cap that is set counts, exactly as Slurm's
+// _get_accrue_create_cnt stops at the first limit it finds: a QOS with
+// GrpJobsAccrue=10 and MaxJobsAccruePU=2 lets one user accrue 10 jobs.
+// (slurm-semantics.md calls this "the most restrictive" limit; the code
+// does not compare them.)
+func (t *AccrueTracker) Update(now int64, pending []AccrueJob) {
+	for i := range pending {
+		j := &pending[i]
+		if j.ID < 0 || j.ID > MaxAccrueJobID {
+			continue
+		}
+		st := t.state(j.ID)
+		if st.accrue != 0 {
+			continue
+		}
+		switch t.mode {
+		case AccrueAlways:
+			st.accrue = j.Submit
+			continue
+		case AccrueAtBegin:
+			st.accrue = j.Begin
+			continue
+		}
+		if j.Held || j.Dependent || j.Begin == 0 || j.Begin > now {
+			continue
+		}
+		limit, used := t.firstCap(j)
+		switch {
+		case limit == Unset:
+			st.accrue = j.Begin
+		case used < limit:
+			st.accrue = now
+		default:
+			continue
+		}
+		t.take(st, j)
+	}
+}
+
+// firstCap returns the first accrue cap set on the job's QOS and the count
+// it is measured against, or Unset.
+func (t *AccrueTracker) firstCap(j *AccrueJob) (limit, used int) {
+	if t.qos == nil || j.QOS < 0 || j.QOS >= t.qos.Len() {
+		return Unset, 0
+	}
+	q := t.qos.QOS(j.QOS)
+	t.grow(j.QOS, j.Account, j.User)
+	switch {
+	case q.GrpJobsAccrue != Unset:
+		return q.GrpJobsAccrue, t.grp[j.QOS]
+	case q.MaxJobsAccruePA != Unset && j.Account >= 0:
+		return q.MaxJobsAccruePA, t.acct[j.QOS][j.Account]
+	case q.MaxJobsAccruePU != Unset && j.User >= 0:
+		return q.MaxJobsAccruePU, t.user[j.QOS][j.User]
+	}
+	return Unset, 0
+}
+
+// take counts an accruing job in every counter of its QOS, as Slurm does
+// whether or not a cap is set.
+func (t *AccrueTracker) take(st *accrueState, j *AccrueJob) {
+	st.counted = true
+	st.qos, st.account, st.user = int32(j.QOS), int32(j.Account), int32(j.User)
+	t.nJobs++
+	if j.QOS < 0 || t.qos == nil || j.QOS >= t.qos.Len() {
+		st.qos = -1
+		return
+	}
+	t.grow(j.QOS, j.Account, j.User)
+	t.grp[j.QOS]++
+	if j.Account >= 0 {
+		t.acct[j.QOS][j.Account]++
+	}
+	if j.User >= 0 {
+		t.user[j.QOS][j.User]++
+	}
+}
+
+// Release is called when job id stops pending (it started or was
+// cancelled): its slot is freed for the next queue build. Its accrue time
+// is kept, as Slurm keeps it on the job record. Releasing twice, or a job
+// that never accrued, does nothing.
+func (t *AccrueTracker) Release(id int) {
+	if id < 0 || id >= len(t.jobs) {
+		return
+	}
+	st := &t.jobs[id]
+	if !st.counted {
+		return
+	}
+	st.counted = false
+	t.nJobs--
+	if q := int(st.qos); q >= 0 && q < len(t.grp) {
+		dec(&t.grp[q])
+		if a := int(st.account); a >= 0 && a < len(t.acct[q]) {
+			dec(&t.acct[q][a])
+		}
+		if u := int(st.user); u >= 0 && u < len(t.user[q]) {
+			dec(&t.user[q][u])
+		}
+	}
+}
+
+// Reset frees job id's slot and clears its accrue time, for a job that
+// stays pending but must start accruing afresh (held, or requeued), as
+// acct_policy_remove_accrue_time does.
+func (t *AccrueTracker) Reset(id int) {
+	t.Release(id)
+	if id >= 0 && id < len(t.jobs) {
+		t.jobs[id].accrue = 0
+	}
+}
+
+func dec(p *int) {
+	if *p > 0 {
+		*p--
+	}
+}
+
+func (t *AccrueTracker) state(id int) *accrueState {
+	if id >= len(t.jobs) {
+		n := 2 * len(t.jobs)
+		if n <= id {
+			n = id + 1
+		}
+		grown := make([]accrueState, n)
+		copy(grown, t.jobs)
+		t.jobs = grown
+	}
+	return &t.jobs[id]
+}
+
+func (t *AccrueTracker) grow(qos, account, user int) {
+	for len(t.grp) <= qos {
+		t.grp = append(t.grp, 0)
+		t.acct = append(t.acct, nil)
+		t.user = append(t.user, nil)
+	}
+	t.acct[qos] = growTo(t.acct[qos], account)
+	t.user[qos] = growTo(t.user[qos], user)
+}
+
+func growTo(s []int, i int) []int {
+	if i < len(s) {
+		return s
+	}
+	n := 2 * len(s)
+	if n <= i {
+		n = i + 1
+	}
+	g := make([]int, n)
+	copy(g, s)
+	return g
+}

@@ -1,0 +1,293 @@
+package policy
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// QOSFlags is a QOS's Flags attribute as a bit set.
+type QOSFlags uint32
+
+// QOS flags, named as sacctmgr prints them.
+const (
+	QOSDenyOnLimit QOSFlags = 1 << iota
+	QOSEnforceUsageThreshold
+	QOSNoDecay // QOS usage is never decayed (it is still reset)
+	QOSNoReserve
+	QOSOverPartQOS
+	QOSPartitionMaxNodes
+	QOSPartitionMinNodes
+	QOSPartitionTimeLimit
+	QOSRelative
+	QOSRequiresReservation
+	QOSUsageFactorSafe
+)
+
+var qosFlagNames = []struct {
+	name string
+	bit  QOSFlags
+}{
+	{"DenyOnLimit", QOSDenyOnLimit},
+	{"EnforceUsageThreshold", QOSEnforceUsageThreshold},
+	{"NoDecay", QOSNoDecay},
+	{"NoReserve", QOSNoReserve},
+	{"OverPartQOS", QOSOverPartQOS},
+	{"PartitionMaxNodes", QOSPartitionMaxNodes},
+	{"PartitionMinNodes", QOSPartitionMinNodes},
+	{"PartitionTimeLimit", QOSPartitionTimeLimit},
+	{"Relative", QOSRelative},
+	{"RequiresReservation", QOSRequiresReservation},
+	{"UsageFactorSafe", QOSUsageFactorSafe},
+}
+
+// ParseQOSFlags parses a comma list of QOS flags, case-insensitively.
+func ParseQOSFlags(s string) (QOSFlags, error) {
+	var f QOSFlags
+	for _, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		found := false
+		for _, k := range qosFlagNames {
+			if strings.EqualFold(item, k.name) {
+				f |= k.bit
+				found = true
+				break
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("unknown QOS flag %q", item)
+		}
+	}
+	return f, nil
+}
+
+func (f QOSFlags) String() string {
+	var parts []string
+	for _, k := range qosFlagNames {
+		if f&k.bit != 0 {
+			parts = append(parts, k.name)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// PreemptMode is a QOS's PreemptMode. The zero value, PreemptCluster, means
+// "use the cluster-wide PreemptMode", which sacctmgr prints as "cluster".
+type PreemptMode uint16
+
+// PreemptMode bits. PreemptOff is explicit so it can be told apart from the
+// unset PreemptCluster.
+const (
+	PreemptCluster PreemptMode = 0
+	PreemptOff     PreemptMode = 1 << iota
+	PreemptCancel
+	PreemptRequeue
+	PreemptSuspend
+	PreemptGang
+	PreemptWithin
+	PreemptPriority
+)
+
+var preemptModeNames = []struct {
+	name string
+	bit  PreemptMode
+}{
+	{"OFF", PreemptOff},
+	{"CANCEL", PreemptCancel},
+	{"REQUEUE", PreemptRequeue},
+	{"SUSPEND", PreemptSuspend},
+	{"GANG", PreemptGang},
+	{"WITHIN", PreemptWithin},
+	{"PRIORITY", PreemptPriority},
+}
+
+// ParsePreemptMode parses a PreemptMode value: "cluster" or "" for the
+// cluster default, else a comma list such as "SUSPEND,GANG".
+func ParsePreemptMode(s string) (PreemptMode, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.EqualFold(s, "cluster") {
+		return PreemptCluster, nil
+	}
+	var m PreemptMode
+	for _, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		found := false
+		for _, k := range preemptModeNames {
+			if strings.EqualFold(item, k.name) {
+				m |= k.bit
+				found = true
+				break
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("unknown preempt mode %q", item)
+		}
+	}
+	if m&PreemptOff != 0 && m != PreemptOff {
+		return 0, fmt.Errorf("preempt mode %q: OFF cannot be combined", s)
+	}
+	return m, nil
+}
+
+func (m PreemptMode) String() string {
+	if m == PreemptCluster {
+		return "cluster"
+	}
+	var parts []string
+	for _, k := range preemptModeNames {
+		if m&k.bit != 0 {
+			parts = append(parts, k.name)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// Unset is the value of an integer QOS limit that is not set (sacctmgr
+// prints a blank cell; slurmdbd stores INFINITE).
+const Unset = -1
+
+// QOS is one Quality of Service as sacctmgr defines it, reduced to the
+// attributes fairsim models (slurm-semantics.md §7.1).
+type QOS struct {
+	Name string // lower case, as slurmdbd stores it
+	// Priority feeds the QOS factor, normalised by the largest QOS
+	// priority. It plays no part in preemption.
+	Priority uint32
+	// UsageFactor multiplies all usage charged for the job's QOS (default
+	// 1; 0 charges nothing).
+	UsageFactor float64
+	// Accrue caps: how many pending jobs may accrue age at once, per user,
+	// per account and for the whole QOS. Unset (-1) means no limit.
+	MaxJobsAccruePU int
+	MaxJobsAccruePA int
+	GrpJobsAccrue   int
+	// GrpTRESMins caps the decayed TRES-minutes the QOS may use; nil means
+	// no limit. Memory is in MB-minutes.
+	GrpTRESMins []TRESCount
+	// Preempt lists the QOS (by name) whose jobs this QOS may preempt.
+	Preempt     []string
+	PreemptMode PreemptMode
+	// GraceTime is the seconds a preempted job gets before it is stopped;
+	// PreemptExemptTime the seconds a job runs before it may be preempted
+	// (Unset: use the cluster's PreemptExemptTime).
+	GraceTime         int64
+	PreemptExemptTime int64
+	Flags             QOSFlags
+	// MinPrioThreshold overrides bf_min_prio_reserve for the QOS (0: unset).
+	MinPrioThreshold uint32
+}
+
+// NewQOS returns a QOS with sacctmgr's defaults: no limits, UsageFactor 1.
+func NewQOS(name string) QOS {
+	return QOS{
+		Name:              strings.ToLower(name),
+		UsageFactor:       1,
+		MaxJobsAccruePU:   Unset,
+		MaxJobsAccruePA:   Unset,
+		GrpJobsAccrue:     Unset,
+		PreemptExemptTime: Unset,
+	}
+}
+
+// GrpTRESMinsLimit returns the GrpTRESMins limit for the named TRES.
+func (q *QOS) GrpTRESMinsLimit(name string) (uint64, bool) {
+	for _, c := range q.GrpTRESMins {
+		if strings.EqualFold(c.Name, name) {
+			return c.Count, true
+		}
+	}
+	return 0, false
+}
+
+// QOSSet holds every QOS, addressed by small dense indices so per-job code
+// stores an int instead of a name, and computes the QOS normaliser.
+type QOSSet struct {
+	list    []QOS
+	index   map[string]int
+	preempt [][]int
+	maxPrio uint32
+}
+
+// NewQOSSet checks the QOS (names unique and non-empty, Preempt targets
+// defined, UsageFactor finite and non-negative) and indexes them in the
+// given order.
+func NewQOSSet(qs []QOS) (*QOSSet, error) {
+	s := &QOSSet{list: make([]QOS, len(qs)), index: make(map[string]int, len(qs))}
+	copy(s.list, qs)
+	for i := range s.list {
+		q := &s.list[i]
+		q.Name = strings.ToLower(strings.TrimSpace(q.Name))
+		if q.Name == "" {
+			return nil, fmt.Errorf("QOS %d: empty name", i)
+		}
+		if _, dup := s.index[q.Name]; dup {
+			return nil, fmt.Errorf("QOS %q defined twice", q.Name)
+		}
+		if !(q.UsageFactor >= 0) || math.IsInf(q.UsageFactor, 1) {
+			return nil, fmt.Errorf("QOS %q: UsageFactor %v must be a non-negative number", q.Name, q.UsageFactor)
+		}
+		if q.MaxJobsAccruePU < Unset || q.MaxJobsAccruePA < Unset || q.GrpJobsAccrue < Unset {
+			return nil, fmt.Errorf("QOS %q: accrue limits must be >= 0, or -1 for none", q.Name)
+		}
+		s.index[q.Name] = i
+		if q.Priority > s.maxPrio {
+			s.maxPrio = q.Priority
+		}
+	}
+	s.preempt = make([][]int, len(s.list))
+	for i := range s.list {
+		for _, name := range s.list[i].Preempt {
+			j, ok := s.index[strings.ToLower(name)]
+			if !ok {
+				return nil, fmt.Errorf("QOS %q: Preempt names undefined QOS %q", s.list[i].Name, name)
+			}
+			s.preempt[i] = append(s.preempt[i], j)
+		}
+	}
+	return s, nil
+}
+
+// Len is the number of QOS.
+func (s *QOSSet) Len() int { return len(s.list) }
+
+// QOS returns the QOS at index i; it must be in [0, Len()).
+func (s *QOSSet) QOS(i int) *QOS { return &s.list[i] }
+
+// Index finds a QOS by name, case-insensitively.
+func (s *QOSSet) Index(name string) (int, bool) {
+	i, ok := s.index[strings.ToLower(strings.TrimSpace(name))]
+	return i, ok
+}
+
+// MaxPriority is the largest QOS Priority, the denominator of the QOS
+// factor (assoc_mgr _set_qos_norm_priority).
+func (s *QOSSet) MaxPriority() uint32 { return s.maxPrio }
+
+// NormPriority is QOS i's factor: Priority / MaxPriority, in [0, 1]; 0 when
+// every QOS has priority 0 or i is out of range.
+func (s *QOSSet) NormPriority(i int) float64 {
+	if i < 0 || i >= len(s.list) || s.maxPrio == 0 {
+		return 0
+	}
+	return float64(s.list[i].Priority) / float64(s.maxPrio)
+}
+
+// CanPreempt reports whether QOS a lists QOS b in its Preempt list
+// (preempt/qos). Out-of-range indices never preempt.
+func (s *QOSSet) CanPreempt(a, b int) bool {
+	if a < 0 || a >= len(s.preempt) {
+		return false
+	}
+	for _, j := range s.preempt[a] {
+		if j == b {
+			return true
+		}
+	}
+	return false
+}

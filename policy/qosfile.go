@@ -1,0 +1,593 @@
+package policy
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// FileError is one problem found in an input file. Field is the column it
+// concerns, empty when the problem is the line as a whole.
+type FileError struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+func (e *FileError) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: field %s: %s", e.File, e.Line, e.Field, e.Msg)
+}
+
+// ErrorList collects every problem in a file so one run reports them all,
+// in the manner of go/scanner.ErrorList.
+type ErrorList []*FileError
+
+// maxListed bounds how many errors Error spells out.
+const maxListed = 10
+
+func (l ErrorList) Error() string {
+	switch len(l) {
+	case 0:
+		return "no errors"
+	case 1:
+		return l[0].Error()
+	}
+	var b strings.Builder
+	for i, e := range l {
+		if i == maxListed {
+			fmt.Fprintf(&b, "\n(and %d more errors)", len(l)-maxListed)
+			break
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Err returns l as an error, or nil when l is empty, so callers never hold
+// a non-nil error interface wrapping an empty list.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+func (l *ErrorList) add(file string, line int, field, format string, args ...any) {
+	*l = append(*l, &FileError{File: file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
+}
+
+// qosColumn identifies a column fairsim reads from a QOS file.
+type qosColumn int
+
+const (
+	colIgnored qosColumn = iota
+	colName
+	colPriority
+	colUsageFactor
+	colMaxJobsAccruePU
+	colMaxJobsAccruePA
+	colGrpJobsAccrue
+	colGrpTRESMins
+	colPreempt
+	colPreemptMode
+	colFlags
+	colGraceTime
+	colPreemptExemptTime
+	colMinPrioThres
+	numQOSColumns
+)
+
+// qosColumnNames are the header spellings sacctmgr prints, indexed by
+// qosColumn; FormatQOSFile writes them in this order.
+var qosColumnNames = [numQOSColumns]string{
+	"", "Name", "Priority", "UsageFactor", "MaxJobsAccruePU", "MaxJobsAccruePA",
+	"GrpJobsAccrue", "GrpTRESMins", "Preempt", "PreemptMode", "Flags",
+	"GraceTime", "PreemptExemptTime", "MinPrioThres",
+}
+
+// qosColumnAliases are the long format= names, accepted for hand-written files.
+var qosColumnAliases = map[string]qosColumn{
+	"maxjobsaccrueperuser":    colMaxJobsAccruePU,
+	"maxjobsaccrueperaccount": colMaxJobsAccruePA,
+	"minpriothreshold":        colMinPrioThres,
+}
+
+// ignoredQOSColumns are real sacctmgr QOS columns fairsim does not model.
+var ignoredQOSColumns = []string{
+	"ID", "Descr", "Description", "GrpJobs", "GrpSubmit", "GrpSubmitJobs", "GrpTRES",
+	"GrpTRESRunMins", "GrpWall", "LimitFactor", "MaxJobsPA", "MaxJobsPU",
+	"MaxJobsPerAccount", "MaxJobsPerUser", "MaxSubmitPA", "MaxSubmitPU",
+	"MaxSubmitJobsPerAccount", "MaxSubmitJobsPerUser", "MaxTRES", "MaxTRESMins",
+	"MaxTRESPA", "MaxTRESPU", "MaxTRESPerAccount", "MaxTRESPerUser",
+	"MaxTRESPerJob", "MaxTRESPerNode", "MaxTRESRunMinsPA", "MaxTRESRunMinsPU",
+	"MaxTRESRunMinsPerAccount", "MaxTRESRunMinsPerUser", "MaxWall", "MaxWallDurationPerJob",
+	"MinTRES", "MinTRESPerJob", "UsageThres", "UsageThreshold",
+}
+
+func lookupQOSColumn(h string) (qosColumn, bool) {
+	for c := colName; c < numQOSColumns; c++ {
+		if strings.EqualFold(h, qosColumnNames[c]) {
+			return c, true
+		}
+	}
+	if c, ok := qosColumnAliases[strings.ToLower(h)]; ok {
+		return c, true
+	}
+	for _, n := range ignoredQOSColumns {
+		if strings.EqualFold(h, n) {
+			return colIgnored, true
+		}
+	}
+	return 0, false
+}
+
+// ReadQOSFile reads a QOS file; see ParseQOSFile.
+func ReadQOSFile(path string) (*QOSSet, []string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	return ParseQOSFile(f, path)
+}
+
+// ParseQOSFile reads QOS definitions in the form `sacctmgr show qos -P`
+// prints them: a header line of '|'-separated column names, then one line
+// per QOS. Columns may come in any order and match case-insensitively; only
+// Name is required. A blank cell means unset, as sacctmgr prints unset
+// limits. Trailing '|' (sacctmgr -p), blank lines, lines starting with '#'
+// and CRLF line ends are accepted.
+//
+// Columns read: Name, Priority, UsageFactor, MaxJobsAccruePU,
+// MaxJobsAccruePA, GrpJobsAccrue, GrpTRESMins (e.g. cpu=1000,mem=2000),
+// Preempt, PreemptMode, Flags, GraceTime, PreemptExemptTime, MinPrioThres.
+// Other real sacctmgr columns are skipped and reported in warnings; an
+// unknown column is an error. Every error in the file is collected and
+// returned at once as an ErrorList of "file:line: field NAME: message".
+func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	var (
+		errs     ErrorList
+		warnings []string
+		cols     []qosColumn
+		headers  []string
+		qs       []QOS
+		lines    []int // line of each QOS, for cross-reference errors
+		seen     = map[string]int{}
+	)
+	for n, line := range strings.Split(string(data), "\n") {
+		lineNo := n + 1
+		line = strings.TrimSuffix(line, "\r")
+		if t := strings.TrimSpace(line); t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		cells := strings.Split(line, "|")
+		if cols == nil {
+			cols, headers, warnings = parseQOSHeader(cells, filename, lineNo, &errs)
+			if cols == nil {
+				break
+			}
+			continue
+		}
+		if len(cells) == len(cols)+1 && strings.TrimSpace(cells[len(cols)]) == "" {
+			cells = cells[:len(cols)]
+		}
+		if len(cells) != len(cols) {
+			errs.add(filename, lineNo, "", "%d fields, header has %d", len(cells), len(cols))
+			continue
+		}
+		q, ok := parseQOSLine(cells, cols, headers, filename, lineNo, &errs)
+		if q.Name != "" {
+			if first, dup := seen[q.Name]; dup {
+				errs.add(filename, lineNo, headers[indexOfColumn(cols, colName)], "QOS %q already defined on line %d", q.Name, first)
+				continue
+			}
+			seen[q.Name] = lineNo
+		}
+		if ok {
+			qs = append(qs, q)
+			lines = append(lines, lineNo)
+		}
+	}
+	if cols == nil && len(errs) == 0 {
+		errs.add(filename, 1, "", "no header line")
+	}
+	if preemptCol := indexOfColumn(cols, colPreempt); preemptCol >= 0 {
+		for i := range qs {
+			for _, p := range qs[i].Preempt {
+				if _, ok := seen[p]; !ok {
+					errs.add(filename, lines[i], headers[preemptCol], "QOS %q is not defined in this file", p)
+				}
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, warnings, errs
+	}
+	set, err := NewQOSSet(qs)
+	if err != nil {
+		return nil, warnings, ErrorList{{File: filename, Line: 1, Msg: err.Error()}}
+	}
+	return set, warnings, nil
+}
+
+func indexOfColumn(cols []qosColumn, c qosColumn) int {
+	for i, x := range cols {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func parseQOSHeader(cells []string, file string, line int, errs *ErrorList) (cols []qosColumn, headers []string, warnings []string) {
+	if len(cells) > 1 && strings.TrimSpace(cells[len(cells)-1]) == "" {
+		cells = cells[:len(cells)-1] // sacctmgr -p ends every line with '|'
+	}
+	bad := false
+	have := map[qosColumn]bool{}
+	seen := map[string]bool{}
+	for _, h := range cells {
+		h = strings.TrimSpace(h)
+		c, ok := lookupQOSColumn(h)
+		switch {
+		case h == "":
+			errs.add(file, line, "", "empty column name in header")
+			bad = true
+		case !ok:
+			errs.add(file, line, h, "unknown column")
+			bad = true
+		case seen[strings.ToLower(h)] || (c != colIgnored && have[c]):
+			errs.add(file, line, h, "column given twice")
+			bad = true
+		case c == colIgnored:
+			warnings = append(warnings, fmt.Sprintf("%s:%d: column %s ignored (not modelled)", file, line, h))
+		}
+		seen[strings.ToLower(h)] = true
+		have[c] = true
+		cols = append(cols, c)
+		headers = append(headers, h)
+	}
+	if !bad && !have[colName] {
+		errs.add(file, line, "Name", "required column missing from header")
+		bad = true
+	}
+	if bad {
+		return nil, nil, warnings
+	}
+	return cols, headers, warnings
+}
+
+func parseQOSLine(cells []string, cols []qosColumn, headers []string, file string, line int, errs *ErrorList) (QOS, bool) {
+	q := NewQOS("")
+	before := len(*errs)
+	fail := func(i int, format string, args ...any) {
+		errs.add(file, line, headers[i], format, args...)
+	}
+	for i, c := range cols {
+		v := strings.TrimSpace(cells[i])
+		switch c {
+		case colName:
+			if v == "" {
+				fail(i, "empty")
+			} else if strings.ContainsAny(v, ", \t") || strings.HasPrefix(v, "#") {
+				fail(i, "%q: a QOS name cannot contain commas or spaces, or start with '#'", v)
+			} else {
+				q.Name = strings.ToLower(v)
+			}
+		case colPriority:
+			if v != "" {
+				p, err := strconv.ParseUint(v, 10, 32)
+				if err != nil {
+					fail(i, "%q: want an integer in [0, %d]", v, uint32(math.MaxUint32))
+				}
+				q.Priority = uint32(p)
+			}
+		case colUsageFactor:
+			if v != "" {
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil || !(f >= 0) || math.IsInf(f, 0) {
+					fail(i, "%q: want a non-negative number", v)
+				} else {
+					q.UsageFactor = f
+				}
+			}
+		case colMaxJobsAccruePU, colMaxJobsAccruePA, colGrpJobsAccrue:
+			n, err := parseLimit(v)
+			if err != nil {
+				fail(i, "%v", err)
+			}
+			switch c {
+			case colMaxJobsAccruePU:
+				q.MaxJobsAccruePU = n
+			case colMaxJobsAccruePA:
+				q.MaxJobsAccruePA = n
+			default:
+				q.GrpJobsAccrue = n
+			}
+		case colGrpTRESMins:
+			t, err := parseTRESCounts(v)
+			if err != nil {
+				fail(i, "%v", err)
+			}
+			q.GrpTRESMins = t
+		case colPreempt:
+			for _, p := range strings.Split(v, ",") {
+				if p = strings.ToLower(strings.TrimSpace(p)); p != "" {
+					q.Preempt = append(q.Preempt, p)
+				}
+			}
+		case colPreemptMode:
+			m, err := ParsePreemptMode(v)
+			if err != nil {
+				fail(i, "%v", err)
+			}
+			q.PreemptMode = m
+		case colFlags:
+			f, err := ParseQOSFlags(v)
+			if err != nil {
+				fail(i, "%v", err)
+			}
+			q.Flags = f
+		case colGraceTime, colPreemptExemptTime:
+			if v == "" {
+				continue
+			}
+			d, err := parseDuration(v)
+			if err != nil {
+				fail(i, "%v", err)
+			}
+			if c == colGraceTime {
+				q.GraceTime = d
+			} else {
+				q.PreemptExemptTime = d
+			}
+		case colMinPrioThres:
+			if v != "" {
+				p, err := strconv.ParseUint(v, 10, 32)
+				if err != nil {
+					fail(i, "%q: want an integer in [0, %d]", v, uint32(math.MaxUint32))
+				}
+				q.MinPrioThreshold = uint32(p)
+			}
+		}
+	}
+	return q, len(*errs) == before
+}
+
+// parseLimit reads a job-count limit: blank or -1 is Unset.
+func parseLimit(v string) (int, error) {
+	if v == "" {
+		return Unset, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 32)
+	if err != nil || n < Unset {
+		return Unset, fmt.Errorf("%q: want a count >= 0, or blank for no limit", v)
+	}
+	return int(n), nil
+}
+
+// parseTRESCounts reads a TRES limit list such as "cpu=1000,mem=2000M,
+// gres/gpu=50" as sacctmgr prints GrpTRESMins. Memory may carry a unit
+// (base MB); other TRES may carry K…P as powers of 1024, as sacctmgr's
+// exact unit conversion can print them. A value of -1 means no limit for
+// that TRES and is dropped. Blank means no limits (nil).
+func parseTRESCounts(v string) ([]TRESCount, error) {
+	var out []TRESCount
+	for _, item := range strings.Split(v, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		key, val, ok := strings.Cut(item, "=")
+		if !ok {
+			return nil, fmt.Errorf("%q: want TRES=count", item)
+		}
+		typ, name, named := strings.Cut(strings.TrimSpace(key), "/")
+		kind, known := lookupTRESKind(typ)
+		switch {
+		case !known:
+			return nil, fmt.Errorf("%q: unknown TRES type %q", item, typ)
+		case kind.Named() && (!named || name == ""):
+			return nil, fmt.Errorf("%q: TRES type %s needs a name", item, kind)
+		case !kind.Named() && named:
+			return nil, fmt.Errorf("%q: TRES type %s takes no name", item, kind)
+		}
+		canon := kind.String()
+		if named {
+			canon += "/" + strings.ToLower(name)
+		}
+		val = strings.TrimSpace(val)
+		if val == "-1" {
+			continue
+		}
+		n, err := parseTRESAmount(val, kind.baseUnitMega())
+		if err != nil {
+			return nil, fmt.Errorf("%q: %v", item, err)
+		}
+		for _, c := range out {
+			if c.Name == canon {
+				return nil, fmt.Errorf("%q: TRES %s given twice", item, canon)
+			}
+		}
+		out = append(out, TRESCount{Name: canon, Count: n})
+	}
+	return out, nil
+}
+
+// parseTRESAmount reads an unsigned count with an optional K/M/G/T/P unit,
+// relative to a base of MB (megaBase) or of one item.
+func parseTRESAmount(v string, megaBase bool) (uint64, error) {
+	num := strings.TrimRight(v, "KMGTPkmgtp")
+	unit := v[len(num):]
+	n, err := strconv.ParseUint(num, 10, 64)
+	if err != nil || len(unit) > 1 {
+		return 0, fmt.Errorf("amount %q: want a non-negative integer with an optional K, M, G, T or P", v)
+	}
+	if unit == "" {
+		return n, nil
+	}
+	pow := strings.IndexByte("KMGTP", upper(unit[0])) + 1
+	if megaBase {
+		pow -= 2
+	}
+	for ; pow < 0; pow++ { // e.g. K on memory: 1024 K = 1 MB
+		if n%1024 != 0 {
+			return 0, fmt.Errorf("amount %q is not a whole number of MB", v)
+		}
+		n /= 1024
+	}
+	for ; pow > 0; pow-- {
+		if n > math.MaxUint64/1024 {
+			return 0, fmt.Errorf("amount %q is too large", v)
+		}
+		n *= 1024
+	}
+	return n, nil
+}
+
+// parseDuration reads a Slurm time string in seconds (time_str2secs): M,
+// M:S, H:M:S, D-H, D-H:M or D-H:M:S. It accepts only finite values, since
+// GraceTime and PreemptExemptTime are plain second counts.
+func parseDuration(v string) (int64, error) {
+	bad := fmt.Errorf("%q: want a time such as 00:05:00 or 2-00:00:00", v)
+	var days int64
+	rest := v
+	hasDays := false
+	if d, r, ok := strings.Cut(v, "-"); ok {
+		n, err := parseSmallUint(d)
+		if err != nil {
+			return 0, bad
+		}
+		days, rest, hasDays = n, r, true
+	}
+	parts := strings.Split(rest, ":")
+	if len(parts) > 3 {
+		return 0, bad
+	}
+	var f [3]int64
+	for i, p := range parts {
+		n, err := parseSmallUint(p)
+		if err != nil {
+			return 0, bad
+		}
+		f[i] = n
+	}
+	var secs int64
+	switch {
+	case hasDays && len(parts) == 1: // D-H
+		secs = f[0] * 3600
+	case hasDays && len(parts) == 2: // D-H:M
+		secs = f[0]*3600 + f[1]*60
+	case len(parts) == 3: // [D-]H:M:S
+		secs = f[0]*3600 + f[1]*60 + f[2]
+	case len(parts) == 2: // M:S
+		secs = f[0]*60 + f[1]
+	default: // M
+		secs = f[0] * 60
+	}
+	return days*86400 + secs, nil
+}
+
+// parseSmallUint reads a non-negative decimal below 10^9, so no time
+// computation built from it can overflow.
+func parseSmallUint(s string) (int64, error) {
+	if s == "" || len(s) > 9 {
+		return 0, fmt.Errorf("bad number %q", s)
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return 0, fmt.Errorf("bad number %q", s)
+		}
+		n = n*10 + int64(s[i]-'0')
+	}
+	return n, nil
+}
+
+// formatDuration prints seconds as sacctmgr does: [D-]HH:MM:SS.
+func formatDuration(s int64) string {
+	d, s := s/86400, s%86400
+	h, s := s/3600, s%3600
+	m, s := s/60, s%60
+	if d > 0 {
+		return fmt.Sprintf("%d-%02d:%02d:%02d", d, h, m, s)
+	}
+	return fmt.Sprintf("%02d:%02d:%02d", h, m, s)
+}
+
+// FormatQOSFile writes s in the format ParseQOSFile reads, with every
+// column fairsim models, so a scenario's QOS can be saved and reloaded.
+func FormatQOSFile(s *QOSSet) string {
+	var b strings.Builder
+	b.WriteString(strings.Join(qosColumnNames[colName:], "|"))
+	b.WriteByte('\n')
+	for i := range s.list {
+		q := &s.list[i]
+		cells := make([]string, 0, numQOSColumns-1)
+		cells = append(cells,
+			q.Name,
+			strconv.FormatUint(uint64(q.Priority), 10),
+			formatUsageFactor(q.UsageFactor),
+			formatLimit(q.MaxJobsAccruePU),
+			formatLimit(q.MaxJobsAccruePA),
+			formatLimit(q.GrpJobsAccrue),
+			formatTRESCounts(q.GrpTRESMins),
+			strings.Join(q.Preempt, ","),
+			q.PreemptMode.String(),
+			q.Flags.String(),
+			formatDuration(q.GraceTime),
+		)
+		if q.PreemptExemptTime == Unset {
+			cells = append(cells, "")
+		} else {
+			cells = append(cells, formatDuration(q.PreemptExemptTime))
+		}
+		if q.MinPrioThreshold == 0 {
+			cells = append(cells, "")
+		} else {
+			cells = append(cells, strconv.FormatUint(uint64(q.MinPrioThreshold), 10))
+		}
+		b.WriteString(strings.Join(cells, "|"))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// formatUsageFactor prints sacctmgr's %f form when it is exact, else the
+// shortest form that reads back to the same value.
+func formatUsageFactor(f float64) string {
+	s := strconv.FormatFloat(f, 'f', 6, 64)
+	if back, err := strconv.ParseFloat(s, 64); err == nil && back == f {
+		return s
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+func formatLimit(n int) string {
+	if n == Unset {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+func formatTRESCounts(c []TRESCount) string {
+	parts := make([]string, len(c))
+	for i, t := range c {
+		parts[i] = t.Name + "=" + strconv.FormatUint(t.Count, 10)
+	}
+	return strings.Join(parts, ",")
+}
