@@ -1,0 +1,263 @@
+package policy
+
+import (
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestReadQOSFileTestdata(t *testing.T) {
+	s, warnings, err := ReadQOSFile("testdata/qos.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != 5 {
+		t.Fatalf("%d QOS, want 5", s.Len())
+	}
+	get := func(name string) *QOS {
+		i, ok := s.Index(name)
+		if !ok {
+			t.Fatalf("QOS %s missing", name)
+		}
+		return s.QOS(i)
+	}
+	normal := get("normal")
+	if normal.Priority != 100000 || normal.UsageFactor != 1 || normal.MaxJobsAccruePU != 4 || normal.MaxJobsAccruePA != 4 ||
+		normal.GrpJobsAccrue != Unset || normal.PreemptMode != PreemptCluster || !reflect.DeepEqual(normal.Preempt, []string{"standby"}) ||
+		normal.PreemptExemptTime != Unset || normal.GrpTRESMins != nil {
+		t.Errorf("normal = %+v", *normal)
+	}
+	standby := get("standby")
+	if standby.Priority != 0 || standby.UsageFactor != 0.5 || standby.GraceTime != 120 || standby.PreemptMode != PreemptRequeue ||
+		standby.Flags != QOSNoReserve || standby.MaxJobsAccruePU != Unset {
+		t.Errorf("standby = %+v", *standby)
+	}
+	debug := get("debug")
+	if debug.PreemptExemptTime != 600 || debug.Flags != QOSDenyOnLimit || debug.Priority != 200000 {
+		t.Errorf("debug = %+v", *debug)
+	}
+	credit := get("credit")
+	// mem=2000000M is 2,000,000 MB-minutes.
+	wantMins := []TRESCount{{"cpu", 1000000}, {"mem", 2000000}, {"gres/gpu", 5000}}
+	if !reflect.DeepEqual(credit.GrpTRESMins, wantMins) || credit.Flags != QOSDenyOnLimit|QOSNoDecay {
+		t.Errorf("credit = %+v", *credit)
+	}
+	high := get("high")
+	if high.GrpJobsAccrue != 20 || high.UsageFactor != 2 || high.PreemptMode != PreemptSuspend|PreemptGang ||
+		high.PreemptExemptTime != 3600 || high.MinPrioThreshold != 500000 || high.Flags != QOSOverPartQOS {
+		t.Errorf("high = %+v", *high)
+	}
+	if s.MaxPriority() != 300000 {
+		t.Errorf("MaxPriority %d", s.MaxPriority())
+	}
+	hi, _ := s.Index("high")
+	st, _ := s.Index("standby")
+	if !s.CanPreempt(hi, st) || s.CanPreempt(st, hi) {
+		t.Error("preempt lists not resolved")
+	}
+	// 17 real sacctmgr columns are not modelled.
+	if len(warnings) != 17 {
+		t.Errorf("%d warnings, want 17: %q", len(warnings), warnings)
+	}
+	if len(warnings) > 0 && warnings[0] != "testdata/qos.txt:1: column UsageThres ignored (not modelled)" {
+		t.Errorf("first warning %q", warnings[0])
+	}
+}
+
+func TestParseQOSFileForms(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []QOS
+	}{
+		{"name only", "Name\nnormal\n", []QOS{NewQOS("normal")}},
+		{"any column order, any case, -p trailing bar, CRLF, comments",
+			"# exported by hand\r\n\r\nmaxjobsaccruepu|PRIORITY|name|\r\n2|10|Normal|\r\n|0|Low|\r\n",
+			[]QOS{qosWith("normal", func(q *QOS) { q.MaxJobsAccruePU, q.Priority = 2, 10 }), NewQOS("low")}},
+		{"long column names",
+			"Name|MaxJobsAccruePerUser|MaxJobsAccruePerAccount|MinPrioThreshold\na|1|2|3\n",
+			[]QOS{qosWith("a", func(q *QOS) { q.MaxJobsAccruePU, q.MaxJobsAccruePA, q.MinPrioThreshold = 1, 2, 3 })}},
+		{"-1 means unset, blank keeps defaults",
+			"Name|GrpJobsAccrue|UsageFactor|GrpTRESMins|GraceTime\na|-1|||1-00:00:00\nb|0|0|cpu=-1,node=5|90\n",
+			[]QOS{qosWith("a", func(q *QOS) { q.GraceTime = 86400 }),
+				qosWith("b", func(q *QOS) {
+					q.GrpJobsAccrue, q.UsageFactor, q.GraceTime = 0, 0, 5400
+					q.GrpTRESMins = []TRESCount{{"node", 5}}
+				})}},
+		{"TRES-minute units",
+			"Name|GrpTRESMins\na|mem=2G,cpu=3K,bb/cray=1T,mem=4096K\n", nil}, // mem twice: error case below
+	}
+	for _, tt := range tests {
+		if tt.want == nil {
+			continue
+		}
+		s, _, err := ParseQOSFile(strings.NewReader(tt.in), "x")
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		var got []QOS
+		for i := 0; i < s.Len(); i++ {
+			got = append(got, *s.QOS(i))
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", tt.name, got, tt.want)
+		}
+	}
+	s, _, err := ParseQOSFile(strings.NewReader("Name|GrpTRESMins\na|mem=2G,cpu=3K,bb/cray=1T,gres/gpu:a100=7\n"), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []TRESCount{{"mem", 2048}, {"cpu", 3072}, {"bb/cray", 1 << 20}, {"gres/gpu:a100", 7}}
+	if got := s.QOS(0).GrpTRESMins; !reflect.DeepEqual(got, want) {
+		t.Errorf("GrpTRESMins with units = %v, want %v", got, want)
+	}
+}
+
+func TestParseQOSFileErrors(t *testing.T) {
+	in := strings.Join([]string{
+		"Name|Priority|UsageFactor|MaxJobsAccruePU|MaxJobsAccruePA|GrpJobsAccrue|GrpTRESMins|Preempt|PreemptMode|Flags|GraceTime|PreemptExemptTime|MinPrioThres",
+		"good|1|1|||||||||||",
+		"p|abc|1||||||||||",            // line 3
+		"u|1|-0.5||||||||||",           // line 4
+		"a|1|1|x|-2|||||||||",          // line 5: two bad fields
+		"t|1|1||||cpu=abc||||||",       // line 6
+		"w|1|1",                        // line 7: field count is wrong
+		"m|1|1|||||||Bogus|1:2:3:4||",  // line 8
+		"good|1|1||||||||||",           // line 9: duplicate
+		"r|1|1|||||nosuch|||||",        // line 10: undefined preempt target
+		"|1|1||||||||||",               // line 11: empty name
+		"s p|1|1||||||||||99999999999", // line 12: two bad fields
+	}, "\n")
+	_, _, err := ParseQOSFile(strings.NewReader(in), "bad.txt")
+	var list ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("error %v (%T), want an ErrorList", err, err)
+	}
+	want := []string{
+		"bad.txt:3: field Priority: ",
+		"bad.txt:4: field UsageFactor: ",
+		"bad.txt:5: field MaxJobsAccruePU: ",
+		"bad.txt:5: field MaxJobsAccruePA: ",
+		"bad.txt:6: field GrpTRESMins: ",
+		"bad.txt:7: 3 fields, header has 13",
+		"bad.txt:8: field Flags: ",
+		"bad.txt:8: field GraceTime: ",
+		"bad.txt:9: field Name: ",
+		"bad.txt:11: field Name: empty",
+		"bad.txt:12: field Name: ",
+		"bad.txt:12: field MinPrioThres: ",
+		"bad.txt:10: field Preempt: ",
+	}
+	if len(list) != len(want) {
+		t.Fatalf("%d errors, want %d:\n%v", len(list), len(want), err)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(list[i].Error(), w) {
+			t.Errorf("error %d = %q, want prefix %q", i, list[i].Error(), w)
+		}
+	}
+	if !strings.Contains(list[8].Error(), `already defined on line 2`) || !strings.Contains(list[12].Error(), `"nosuch"`) {
+		t.Errorf("messages lack detail: %q, %q", list[8], list[12])
+	}
+	if !strings.Contains(err.Error(), "(and 3 more errors)") {
+		t.Errorf("long list not summarised:\n%v", err)
+	}
+}
+
+func TestParseQOSFileHeaderErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", "h.txt:1: no header line"},
+		{"\n# nothing\n", "h.txt:1: no header line"},
+		{"Name|Priorty\nx|1\n", "h.txt:1: field Priorty: unknown column"},
+		{"Priority|UsageFactor\n1|1\n", "h.txt:1: field Name: required column missing from header"},
+		{"Name|Priority|priority\nx|1|1\n", "h.txt:1: field priority: column given twice"},
+		{"Name|MaxJobsAccruePU|MaxJobsAccruePerUser\nx|1|1\n", "h.txt:1: field MaxJobsAccruePerUser: column given twice"},
+		{"Name||Priority\nx||1\n", "h.txt:1: empty column name in header"},
+	}
+	for _, tt := range tests {
+		_, _, err := ParseQOSFile(strings.NewReader(tt.in), "h.txt")
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("ParseQOSFile(%q) error %v, want %q", tt.in, err, tt.want)
+		}
+	}
+	if _, _, err := ReadQOSFile("testdata/does-not-exist.txt"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+	if (ErrorList{}).Err() != nil || (ErrorList{}).Error() != "no errors" {
+		t.Error("empty ErrorList must be no error")
+	}
+}
+
+func TestFormatQOSFileRoundTrip(t *testing.T) {
+	s, _, err := ReadQOSFile("testdata/qos.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := FormatQOSFile(s)
+	back, warnings, err := ParseQOSFile(strings.NewReader(out), "formatted")
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("re-reading formatted file: %v, %v\n%s", err, warnings, out)
+	}
+	assertSameQOS(t, s, back)
+	if !strings.Contains(out, "\nhigh|300000|2.000000|||20||normal,standby|SUSPEND,GANG|OverPartQOS|00:00:00|01:00:00|500000\n") {
+		t.Errorf("unexpected format:\n%s", out)
+	}
+}
+
+func assertSameQOS(t *testing.T, a, b *QOSSet) {
+	t.Helper()
+	if a.Len() != b.Len() {
+		t.Fatalf("%d QOS vs %d", a.Len(), b.Len())
+	}
+	for i := 0; i < a.Len(); i++ {
+		x, y := *a.QOS(i), *b.QOS(i)
+		if len(x.Preempt) == 0 && len(y.Preempt) == 0 {
+			x.Preempt, y.Preempt = nil, nil
+		}
+		if len(x.GrpTRESMins) == 0 && len(y.GrpTRESMins) == 0 {
+			x.GrpTRESMins, y.GrpTRESMins = nil, nil
+		}
+		if !reflect.DeepEqual(x, y) {
+			t.Fatalf("QOS %d differs:\n%+v\n%+v", i, x, y)
+		}
+	}
+}
+
+// FuzzQOSFile checks that no input panics, that every error is an
+// ErrorList whose entries name the file and a line of it, and that an
+// accepted file survives FormatQOSFile unchanged.
+func FuzzQOSFile(f *testing.F) {
+	seed, err := os.ReadFile("testdata/qos.txt")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(seed))
+	f.Add("Name\nnormal\n")
+	f.Add("Name|Priority|GrpTRESMins|GraceTime\r\nx|1|mem=2G,gres/gpu=3|1-02:03:04\r\n")
+	f.Add("Name|Preempt|\nA|b|\nB||\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		s, _, err := ParseQOSFile(strings.NewReader(in), "fuzz")
+		if err != nil {
+			var list ErrorList
+			if !errors.As(err, &list) || len(list) == 0 {
+				t.Fatalf("error %v (%T) is not a non-empty ErrorList", err, err)
+			}
+			lines := strings.Count(in, "\n") + 1
+			for _, e := range list {
+				if e.File != "fuzz" || e.Line < 1 || e.Line > lines {
+					t.Fatalf("error %q names line %d of %d", e, e.Line, lines)
+				}
+			}
+			return
+		}
+		out := FormatQOSFile(s)
+		back, _, err := ParseQOSFile(strings.NewReader(out), "formatted")
+		if err != nil {
+			t.Fatalf("formatted output rejected: %v\ninput %q\noutput %q", err, in, out)
+		}
+		assertSameQOS(t, s, back)
+	})
+}
