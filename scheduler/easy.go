@@ -38,7 +38,7 @@ func (e *EASY) Schedule(ctx *sim.Context, _ sim.PassKind) {
 	for ; i < len(e.queue); i++ {
 		j := e.queue[i]
 		var fit sim.Fit
-		e.alloc, fit, _ = c.TryAlloc(&j.Req, j.Part, e.alloc[:0])
+		e.alloc, fit = c.TryAlloc(&j.Req, j.Part, e.alloc[:0])
 		if fit != sim.FitsNow {
 			break
 		}
@@ -53,8 +53,12 @@ func (e *EASY) Schedule(ctx *sim.Context, _ sim.PassKind) {
 		if c.Parts[j.Part].FreeCores < j.CPUs {
 			continue
 		}
+		endsInTime := j.TimeLimit > 0 && ctx.Now+j.TimeLimit <= shadow
+		if !endsInTime && j.Part == head.Part && j.CPUs > extra {
+			continue // all its cores would be the reserved job's: no need to place it
+		}
 		var fit sim.Fit
-		e.alloc, fit, _ = c.TryAlloc(&j.Req, j.Part, e.alloc[:0])
+		e.alloc, fit = c.TryAlloc(&j.Req, j.Part, e.alloc[:0])
 		if fit != sim.FitsNow {
 			continue
 		}
@@ -64,7 +68,6 @@ func (e *EASY) Schedule(ctx *sim.Context, _ sim.PassKind) {
 				inHead += s.Cores
 			}
 		}
-		endsInTime := j.TimeLimit > 0 && ctx.Now+j.TimeLimit <= shadow
 		if !endsInTime && inHead > extra {
 			continue
 		}

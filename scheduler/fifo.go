@@ -21,7 +21,11 @@ func byArrival(a, b *sim.Job) int {
 // sortedQueue copies the pending jobs into buf in arrival order.
 func sortedQueue(ctx *sim.Context, buf []*sim.Job) []*sim.Job {
 	buf = append(buf[:0], ctx.Pending()...)
-	slices.SortFunc(buf, byArrival)
+	// The pending list is nearly always in arrival order already (it is
+	// in eligibility order); checking is linear, sorting is not.
+	if !slices.IsSortedFunc(buf, byArrival) {
+		slices.SortFunc(buf, byArrival)
+	}
 	return buf
 }
 
@@ -43,7 +47,7 @@ func (f *FIFO) Schedule(ctx *sim.Context, _ sim.PassKind) {
 	f.queue = sortedQueue(ctx, f.queue)
 	for _, j := range f.queue {
 		var fit sim.Fit
-		f.alloc, fit, _ = ctx.Cluster.TryAlloc(&j.Req, j.Part, f.alloc[:0])
+		f.alloc, fit = ctx.Cluster.TryAlloc(&j.Req, j.Part, f.alloc[:0])
 		if fit != sim.FitsNow {
 			return
 		}

@@ -76,8 +76,8 @@ func (c *Cluster) typeOK(req *Request, n int) bool {
 
 // Capacity tells whether partition p could ever hold the request, and if not
 // which resource falls short. It checks necessary conditions against the
-// partition's hardware (so "Never" is always true), in time linear in the
-// partition's nodes; callers cache it per job.
+// partition's hardware (so "Never" is always true), over the partition's
+// few node shapes rather than its nodes.
 func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 	part := &c.Parts[p]
 	var cores, nodes, bigNodes int
@@ -85,35 +85,42 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 	if req.Nodes > 0 {
 		need = (req.CPUs + req.Nodes - 1) / req.Nodes
 	}
-	for _, n := range part.Nodes {
-		if !c.typeOK(req, n) {
+	for _, sh := range part.shapes {
+		if req.Type >= 0 && sh.typ != req.Type {
 			continue
 		}
-		nd := &c.Nodes[n]
-		usable := nd.Cores
+		usable := sh.cores
 		if req.MemPerCPU > 0 && !req.Exclusive {
-			usable = min(usable, int(nd.MemMB/req.MemPerCPU))
+			usable = min(usable, int(sh.mem/req.MemPerCPU))
 		}
 		if usable <= 0 {
 			continue
 		}
-		nodes++
-		cores += usable
+		nodes += sh.count
+		cores += usable * sh.count
 		if usable >= need {
-			bigNodes++
+			bigNodes += sh.count
 		}
 	}
 	switch {
 	case req.CPUs <= 0:
 		return Never, "no CPUs requested"
 	case nodes == 0 && req.Type >= 0:
-		return Never, fmt.Sprintf("no %s node can hold a CPU with the memory asked", c.Types[req.Type].Name)
+		return Never, fmt.Sprintf("no %s node in %s can hold a CPU with the memory asked", c.Types[req.Type].Name, part.Name)
+	case nodes == 0:
+		return Never, fmt.Sprintf("no node in %s can hold a CPU with the memory asked", part.Name)
 	case req.Nodes > 0 && bigNodes < req.Nodes:
 		return Never, fmt.Sprintf("%d nodes with %d CPUs each asked, partition %s has %d such nodes", req.Nodes, need, part.Name, bigNodes)
 	case cores < req.CPUs:
 		return Never, fmt.Sprintf("%d CPUs asked, partition %s can give at most %d", req.CPUs, part.Name, cores)
 	}
 	return FitsNow, ""
+}
+
+// shape is a class of identical nodes in a partition.
+type shape struct {
+	typ, cores, count int
+	mem               int64
 }
 
 // TryAlloc finds an allocation for req on partition p with the resources
@@ -126,11 +133,12 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 //     nodes with the most free cores first, so they use as few nodes as
 //     possible.
 //
-// It reports NotNow with the short resource when nothing fits.
-func (c *Cluster) TryAlloc(req *Request, p int, dst Alloc) (Alloc, Fit, string) {
+// It reports NotNow when nothing fits; Short tells which resource is short.
+// It formats nothing, so failed tests in a pass cost no allocation.
+func (c *Cluster) TryAlloc(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	part := &c.Parts[p]
 	if part.FreeCores < req.CPUs {
-		return dst, NotNow, fmt.Sprintf("%d CPUs asked, %d free in %s", req.CPUs, part.FreeCores, part.Name)
+		return dst, NotNow
 	}
 	if req.Exclusive || part.Exclusive {
 		r := *req
@@ -155,34 +163,51 @@ func (c *Cluster) TryAlloc(req *Request, p int, dst Alloc) (Alloc, Fit, string) 
 		}
 	}
 	if best >= 0 {
-		return append(dst, Slice{best, req.CPUs, c.memFor(req, best, req.CPUs)}), FitsNow, ""
+		return append(dst, Slice{best, req.CPUs, c.memFor(req, best, req.CPUs)}), FitsNow
 	}
-	// Spread: most free cores first.
-	cand := c.scratch[:0]
+	// Spread: most usable cores first, then allocation order. Sorting
+	// packed integer keys avoids a comparison closure on this hot path.
+	keys := c.keys[:0]
 	for _, n := range c.free {
-		if part.member[n] && c.typeOK(req, n) && c.coresWithMem(req, n) > 0 {
-			cand = append(cand, n)
+		if part.member[n] && c.typeOK(req, n) {
+			if k := c.coresWithMem(req, n); k > 0 {
+				keys = append(keys, uint64(c.maxCores-k)<<44|uint64(c.Nodes[n].Weight)<<24|uint64(n))
+			}
 		}
 	}
-	slices.SortFunc(cand, func(a, b int) int {
-		fa, fb := c.coresWithMem(req, a), c.coresWithMem(req, b)
-		if fa != fb {
-			return fb - fa
-		}
-		return c.order(a, b)
-	})
-	c.scratch = cand
+	slices.Sort(keys)
+	c.keys = keys
 	left := req.CPUs
 	start := len(dst)
-	for _, n := range cand {
+	for _, key := range keys {
+		n := int(key & (1<<24 - 1))
 		k := min(left, c.coresWithMem(req, n))
 		dst = append(dst, Slice{n, k, c.memFor(req, n, k)})
 		left -= k
 		if left == 0 {
-			return dst, FitsNow, ""
+			return dst, FitsNow
 		}
 	}
-	return dst[:start], NotNow, fmt.Sprintf("%d CPUs asked, %d free with the memory asked in %s", req.CPUs, req.CPUs-left, part.Name)
+	return dst[:start], NotNow
+}
+
+// Short explains why req does not fit partition p now, for pending reasons
+// and explain; it is not on the scheduling hot path.
+func (c *Cluster) Short(req *Request, p int) string {
+	part := &c.Parts[p]
+	if part.FreeCores < req.CPUs {
+		return fmt.Sprintf("%d CPUs asked, %d free in %s", req.CPUs, part.FreeCores, part.Name)
+	}
+	if req.Exclusive || part.Exclusive {
+		return fmt.Sprintf("whole nodes for %d CPUs asked, not enough idle nodes in %s", req.CPUs, part.Name)
+	}
+	if req.Nodes > 1 {
+		return fmt.Sprintf("%d nodes with %d free CPUs each asked, not enough in %s", req.Nodes, (req.CPUs+req.Nodes-1)/req.Nodes, part.Name)
+	}
+	if req.Type >= 0 {
+		return fmt.Sprintf("%d %s CPUs with the memory asked not free in %s", req.CPUs, c.Types[req.Type].Name, part.Name)
+	}
+	return fmt.Sprintf("%d CPUs with the memory asked not free in %s", req.CPUs, part.Name)
 }
 
 // coresWithMem is how many cores of node n a job could use now, given its
@@ -215,41 +240,32 @@ func (c *Cluster) order(a, b int) int {
 	return a - b
 }
 
-func (c *Cluster) allocNodes(req *Request, p int, dst Alloc) (Alloc, Fit, string) {
+func (c *Cluster) allocNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	part := &c.Parts[p]
 	per := (req.CPUs + req.Nodes - 1) / req.Nodes
-	cand := c.scratch[:0]
+	keys := c.keys[:0]
 	for _, n := range c.free {
 		if part.member[n] && c.typeOK(req, n) && c.coresWithMem(req, n) >= per {
-			cand = append(cand, n)
+			keys = append(keys, uint64(c.Nodes[n].FreeCores)<<44|uint64(c.Nodes[n].Weight)<<24|uint64(n))
 		}
 	}
-	if len(cand) < req.Nodes {
-		c.scratch = cand
-		return dst, NotNow, fmt.Sprintf("%d nodes with %d free CPUs asked, %d in %s", req.Nodes, per, len(cand), part.Name)
+	c.keys = keys
+	if len(keys) < req.Nodes {
+		return dst, NotNow
 	}
-	slices.SortFunc(cand, func(a, b int) int {
-		fa, fb := c.Nodes[a].FreeCores, c.Nodes[b].FreeCores
-		if fa != fb {
-			return fa - fb
-		}
-		return c.order(a, b)
-	})
-	c.scratch = cand
-	left := req.CPUs
+	slices.Sort(keys) // fewest free cores first (best fit), then allocation order
 	for i := 0; i < req.Nodes; i++ {
 		k := req.CPUs / req.Nodes
 		if i < req.CPUs%req.Nodes {
 			k++
 		}
-		left -= k
-		n := cand[i]
+		n := int(keys[i] & (1<<24 - 1))
 		dst = append(dst, Slice{n, k, c.memFor(req, n, k)})
 	}
-	return dst, FitsNow, ""
+	return dst, FitsNow
 }
 
-func (c *Cluster) allocExclusive(req *Request, p int, dst Alloc) (Alloc, Fit, string) {
+func (c *Cluster) allocExclusive(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	part := &c.Parts[p]
 	start := len(dst)
 	cores, nodes := 0, 0
@@ -262,10 +278,10 @@ func (c *Cluster) allocExclusive(req *Request, p int, dst Alloc) (Alloc, Fit, st
 		cores += nd.Cores
 		nodes++
 		if cores >= req.CPUs && nodes >= max(req.Nodes, 1) {
-			return dst, FitsNow, ""
+			return dst, FitsNow
 		}
 	}
-	return dst[:start], NotNow, fmt.Sprintf("whole nodes for %d CPUs asked, %d idle CPUs on %d idle nodes in %s", req.CPUs, cores, nodes, part.Name)
+	return dst[:start], NotNow
 }
 
 // apply takes or returns an allocation's resources.

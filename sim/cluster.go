@@ -41,7 +41,8 @@ type Partition struct {
 	TotalCores   int
 	MaxNodeCores int
 	FreeCores    int
-	member       []bool // indexed by node
+	member       []bool  // indexed by node
+	shapes       []shape // classes of identical nodes, for Capacity
 }
 
 // Cluster is the hardware: CPU types, nodes and partitions.
@@ -56,8 +57,9 @@ type Cluster struct {
 
 	TotalCores int
 	FreeCores  int
-	free       []int // nodes with at least one free core
-	scratch    []int
+	free       []int    // nodes with at least one free core
+	keys       []uint64 // scratch for sorting candidate nodes
+	maxCores   int
 	partIndex  map[string]int
 }
 
@@ -106,8 +108,8 @@ func NewCluster(types []CPUType, nodes []NodeSpec, parts []PartitionSpec, refTyp
 		if !ok {
 			return nil, fmt.Errorf("nodes %s: CPU type %s is not among the cluster's types", firstName(ns.Names), t.Name)
 		}
-		if ns.Cores <= 0 {
-			return nil, fmt.Errorf("nodes %s: CPUs must be positive, got %d", firstName(ns.Names), ns.Cores)
+		if ns.Cores <= 0 || ns.Cores >= 1<<20 {
+			return nil, fmt.Errorf("nodes %s: CPUs must be in 1..%d, got %d", firstName(ns.Names), 1<<20-1, ns.Cores)
 		}
 		if ns.MemMB < 0 {
 			return nil, fmt.Errorf("nodes %s: RealMemory must not be negative, got %d", firstName(ns.Names), ns.MemMB)
@@ -161,9 +163,20 @@ func NewCluster(types []CPUType, nodes []NodeSpec, parts []PartitionSpec, refTyp
 			return p.Nodes[a] < p.Nodes[b]
 		})
 		for _, i := range p.Nodes {
+			nd := &c.Nodes[i]
 			p.member[i] = true
-			p.TotalCores += c.Nodes[i].Cores
-			p.MaxNodeCores = max(p.MaxNodeCores, c.Nodes[i].Cores)
+			p.TotalCores += nd.Cores
+			p.MaxNodeCores = max(p.MaxNodeCores, nd.Cores)
+			found := false
+			for k := range p.shapes {
+				if sh := &p.shapes[k]; sh.typ == nd.Type && sh.cores == nd.Cores && sh.mem == nd.MemMB {
+					sh.count++
+					found = true
+				}
+			}
+			if !found {
+				p.shapes = append(p.shapes, shape{typ: nd.Type, cores: nd.Cores, count: 1, mem: nd.MemMB})
+			}
 		}
 		p.FreeCores = p.TotalCores
 		if p.PriorityTier == 0 {
@@ -180,7 +193,14 @@ func NewCluster(types []CPUType, nodes []NodeSpec, parts []PartitionSpec, refTyp
 			c.Nodes[n].parts = append(c.Nodes[n].parts, pi)
 		}
 	}
+	if len(c.Nodes) >= 1<<24 || len(c.Types) > 255 {
+		return nil, fmt.Errorf("cluster too large: %d nodes (at most %d)", len(c.Nodes), 1<<24-1)
+	}
 	for i := range c.Nodes {
+		if c.Nodes[i].Weight < 0 || c.Nodes[i].Weight >= 1<<20 {
+			return nil, fmt.Errorf("node %s: Weight %d out of range 0..%d", c.Nodes[i].Name, c.Nodes[i].Weight, 1<<20-1)
+		}
+		c.maxCores = max(c.maxCores, c.Nodes[i].Cores)
 		c.TotalCores += c.Nodes[i].Cores
 		c.Nodes[i].freePos = len(c.free)
 		c.free = append(c.free, i)

@@ -140,8 +140,12 @@ func (s *Simulator) Run() (*Result, error) {
 			}
 		case EvJobEnd:
 			j := s.jobs[e.Job]
-			if j.State == Running && e.Gen == j.gen {
+			switch {
+			case e.Gen != j.gen:
+			case j.State == Running:
 				s.end(j)
+			case j.State == Pending && j.CancelledPending:
+				s.cancelPending(j)
 			}
 		case EvCalc:
 			if s.pol != nil {
@@ -305,6 +309,11 @@ func (s *Simulator) submit(j *Job) {
 	}
 	if s.pol != nil {
 		s.pol.Submit(j, s.now)
+	}
+	if j.CancelledPending {
+		// The trace says the user gave up waiting: leave the queue then,
+		// unless the simulated schedule started it sooner.
+		s.push(Event{T: j.Submit + max(j.Job.Wait, 0), Kind: EvJobEnd, Job: int32(j.Idx), Gen: j.gen})
 	}
 	begin := j.Submit
 	if j.Job.Eligible > begin {
@@ -491,6 +500,19 @@ func (s *Simulator) finish(j *Job) {
 		s.push(Event{T: max(s.now+dj.ThinkTime, dj.Submit, dj.Job.Eligible), Kind: EvEligible, Job: int32(d), Gen: dj.gen})
 	}
 	delete(s.waiters, j.Idx)
+}
+
+// cancelPending removes a job that was cancelled while it waited.
+func (s *Simulator) cancelPending(j *Job) {
+	if j.pendIdx >= 0 {
+		j.pendIdx = -1
+		s.holes++
+	}
+	j.State = Cancelled
+	j.End = s.now
+	j.Reason = "cancelled while pending (trace)"
+	s.version++
+	s.finish(j)
 }
 
 // preempt ends a running job early, requeueing or cancelling it.

@@ -1,0 +1,10 @@
+package main
+
+import "github.com/urfave/cli/v2"
+
+// commands is the literal list of subcommands.
+func commands() []*cli.Command {
+	return []*cli.Command{
+		runCommand(),
+	}
+}

@@ -1,0 +1,39 @@
+// Command fairsim simulates a Slurm-scheduled HPC cluster: it replays
+// workload traces through Slurm's scheduling and fair-share policies and
+// writes CSV results and plots.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+)
+
+func main() {
+	if err := newApp().Run(os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, "fairsim:", err)
+		os.Exit(1)
+	}
+}
+
+func newApp() *cli.App {
+	return &cli.App{
+		Name:  "fairsim",
+		Usage: "discrete-event simulator of a Slurm-scheduled cluster: priorities, fair-share, backfill",
+		Description: `fairsim replays workload traces (Standard Workload Format, Slurm sacct -P dumps)
+or synthetic workloads on a simulated cluster of mixed CPU types, scheduled the way
+slurmctld schedules (main + backfill passes, priority/multifactor, Fair Tree), and
+writes per-job CSV, a summary and plots under results/<run>/.
+
+Run with no arguments to simulate the embedded default scenario.`,
+		Commands: commands(),
+		// With no subcommand, run the default scenario, as README promises.
+		Action: func(c *cli.Context) error {
+			if c.Args().Len() > 0 {
+				return fmt.Errorf("unknown command %q (see fairsim --help)", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+	}
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"fairsim/config"
+	"fairsim/report"
+	"fairsim/scheduler"
+	"fairsim/sim"
+)
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "simulate a scenario or replay a trace, writing results/<run>/",
+		ArgsUsage: " ",
+		Description: `Runs one simulation and writes jobs.csv, summary.csv, utilization.csv, wait.png,
+utilization.png and scenario.resolved.yaml (every setting in force, defaults included).
+
+  fairsim run                                   the embedded default scenario
+  fairsim run --scenario scenarios/odyssey.yaml
+  fairsim run --trace KTH-SP2-1996-2.1-cln.swf.gz --scheduler easy
+
+With --trace and no scenario the cluster is built from the trace header: MaxNodes
+nodes sharing MaxProcs cores, of the reference CPU type, in one partition "batch".
+Jobs without a time limit get their actual runtime (sim.missing_time_limit).`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Usage: "scenario YAML `FILE` (default: the embedded default scenario)"},
+			&cli.StringFlag{Name: "trace", Aliases: []string{"t"}, Usage: "workload trace `FILE` (SWF, plain or .gz); overrides the scenario's"},
+			&cli.StringFlag{Name: "scheduler", Usage: "scheduling policy: " + strings.Join(scheduler.Names(), ", ")},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (default results/<scenario name>)"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar, no summary on stdout"},
+			&cli.BoolFlag{Name: "skip-invalid", Usage: "count malformed trace records by reason instead of failing"},
+			&cli.BoolFlag{Name: "fail-impossible", Usage: "fail on a job that can never run (bigger than its partition, over MaxTime) instead of counting it"},
+		},
+		Action: func(c *cli.Context) error {
+			sc, err := loadScenario(c)
+			if err != nil {
+				return err
+			}
+			out := c.String("out")
+			if out == "" {
+				out = filepath.Join("results", sc.Name)
+			}
+			res, err := simulate(sc, c.Bool("quiet"))
+			if err != nil {
+				return err
+			}
+			if err := report.WriteRun(out, res, sc); err != nil {
+				return err
+			}
+			if !c.Bool("quiet") {
+				printSummary(c.App.Writer, res, out)
+			}
+			return nil
+		},
+	}
+}
+
+// loadScenario builds the scenario the flags ask for and resolves it.
+func loadScenario(c *cli.Context) (*config.Scenario, error) {
+	var sc *config.Scenario
+	var err error
+	switch {
+	case c.String("scenario") != "":
+		sc, err = config.Load(c.String("scenario"))
+	case c.String("trace") != "":
+		name := filepath.Base(c.String("trace"))
+		for _, ext := range []string{".gz", ".swf", ".txt", ".sacct"} {
+			name = strings.TrimSuffix(name, ext)
+		}
+		sc = &config.Scenario{Name: name, Cluster: config.ClusterSpec{FromTraceHeader: true}}
+	default:
+		sc, err = config.Default()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if t := c.String("trace"); t != "" {
+		sc.SetTrace(t)
+	}
+	if s := c.String("scheduler"); s != "" {
+		sc.Scheduler = s
+	}
+	if c.Bool("skip-invalid") && sc.Trace != nil {
+		sc.Trace.SkipInvalid = true
+	}
+	if c.Bool("fail-impossible") {
+		sc.Sim.FailImpossible = true
+	}
+	return sc, sc.Resolve()
+}
+
+func simulate(sc *config.Scenario, quiet bool) (*sim.Result, error) {
+	run, err := sc.Build()
+	if err != nil {
+		return nil, err
+	}
+	defer run.Close()
+	if !quiet && isTerminal(os.Stderr) {
+		var done func()
+		run.Options.Progress, done = newProgress(run.Source.Header().MaxRecords)
+		defer done()
+	}
+	return run.Simulate()
+}
+
+// isTerminal reports whether f is a character device (a terminal), so the
+// progress bar stays out of logs and pipes.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// newProgress returns a progress callback that draws a bar on stderr once
+// the run has taken more than a second, and a function that ends the line.
+func newProgress(total int64) (func(now int64, submitted int), func()) {
+	start := time.Now()
+	drawn := false
+	done := func() {
+		if drawn {
+			fmt.Fprintln(os.Stderr)
+		}
+	}
+	return func(now int64, submitted int) {
+		el := time.Since(start)
+		if el < time.Second {
+			return
+		}
+		drawn = true
+		if total > 0 {
+			frac := min(float64(submitted)/float64(total), 1)
+			n := int(frac * 30)
+			fmt.Fprintf(os.Stderr, "\r[%s%s] %3.0f%%  %d jobs  day %d  %s ", strings.Repeat("#", n), strings.Repeat(" ", 30-n), frac*100, submitted, now/86400, el.Round(time.Second))
+		} else {
+			fmt.Fprintf(os.Stderr, "\r%d jobs  day %d  %s ", submitted, now/86400, el.Round(time.Second))
+		}
+	}, done
+}
+
+func printSummary(w interface{ Write([]byte) (int, error) }, r *sim.Result, out string) {
+	m := report.Compute(r)
+	fmt.Fprintf(w, "\n%s: %d jobs (%d skipped records, %d rejected), %d started (%d by backfill)\n",
+		r.Scheduler, m.Jobs, r.Read.Skipped.Total(), m.Rejected, m.Started, m.Backfilled)
+	fmt.Fprintf(w, "utilisation %.1f%%, wait mean %s median %s p95 %s, bounded slowdown %.2f\n",
+		100*m.Utilization, dur(m.MeanWait), dur(m.MedianWait), dur(m.P95Wait), m.MeanBSLD)
+	fmt.Fprintf(w, "results in %s\n", out)
+}
+
+func dur(s float64) string {
+	return (time.Duration(s) * time.Second).Round(time.Second).String()
+}

@@ -1,0 +1,170 @@
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Scenario is what a scenario YAML file holds. Keys use Slurm's names for
+// Slurm's concepts, so a reader who knows slurm.conf finds them by grep.
+type Scenario struct {
+	Name        string `yaml:"name"`
+	Description string `yaml:"description,omitempty"`
+	// Scheduler is fifo, easy or slurm.
+	Scheduler string      `yaml:"scheduler"`
+	Trace     *TraceSpec  `yaml:"trace,omitempty"`
+	Generate  *GenSpec    `yaml:"generate,omitempty"`
+	Cluster   ClusterSpec `yaml:"cluster"`
+	Sim       SimSpec     `yaml:"sim"`
+
+	// dir is the scenario file's folder: relative paths start there.
+	dir  string
+	file string
+}
+
+// TraceSpec names a workload trace.
+type TraceSpec struct {
+	File string `yaml:"file"`
+	// Format is swf (the default) or sacct.
+	Format string `yaml:"format,omitempty"`
+	// SkipInvalid counts malformed records instead of failing.
+	SkipInvalid bool `yaml:"skip_invalid,omitempty"`
+}
+
+// GenSpec asks for a synthetic workload.
+type GenSpec struct {
+	Seed     uint64  `yaml:"seed"`
+	Jobs     int     `yaml:"jobs"`
+	Days     float64 `yaml:"days,omitempty"`
+	Users    int     `yaml:"users,omitempty"`
+	Accounts int     `yaml:"accounts,omitempty"`
+	MaxCPUs  int     `yaml:"max_cpus,omitempty"`
+	// Load scales the arrival rate so the offered load is this fraction of
+	// the cluster (0 keeps the generator's default).
+	Load float64 `yaml:"load,omitempty"`
+}
+
+// ClusterSpec is the hardware, when slurm.conf does not give it.
+type ClusterSpec struct {
+	// ReferenceCPU is the CPU type the trace's runtimes were measured on.
+	ReferenceCPU string `yaml:"reference_cpu"`
+	// ScaleRuntime stretches runtimes by reference speed / node speed.
+	ScaleRuntime *bool                  `yaml:"scale_runtime"`
+	CPUTypes     map[string]CPUTypeSpec `yaml:"cpu_types,omitempty"`
+	Nodes        []NodeGroup            `yaml:"nodes,omitempty"`
+	Partitions   []PartitionSpec        `yaml:"partitions,omitempty"`
+	// FromTraceHeader builds MaxNodes nodes of MaxProcs/MaxNodes cores.
+	FromTraceHeader bool `yaml:"from_trace_header,omitempty"`
+	// MemPerCore sizes nodes built from a trace header (e.g. "4G").
+	MemPerCore string `yaml:"mem_per_core,omitempty"`
+}
+
+// CPUTypeSpec overrides a CPU type's billing weight or speed.
+type CPUTypeSpec struct {
+	Weight float64 `yaml:"weight"`
+	Speed  float64 `yaml:"speed"`
+}
+
+// NodeGroup is a NodeName= line in YAML form.
+type NodeGroup struct {
+	NodeName   string `yaml:"NodeName"`   // hostlist, e.g. "bdw[001-032]"
+	Feature    string `yaml:"Feature"`    // the CPU type
+	CPUs       int    `yaml:"CPUs"`       // cores per node
+	RealMemory string `yaml:"RealMemory"` // per node: MB, or with a unit ("128G")
+	Weight     int    `yaml:"Weight,omitempty"`
+}
+
+// PartitionSpec is a PartitionName= line in YAML form.
+type PartitionSpec struct {
+	PartitionName      string `yaml:"PartitionName"`
+	Nodes              string `yaml:"Nodes"` // hostlist or ALL
+	Default            bool   `yaml:"Default,omitempty"`
+	PriorityTier       int    `yaml:"PriorityTier,omitempty"`
+	PriorityJobFactor  int    `yaml:"PriorityJobFactor,omitempty"`
+	MaxTime            string `yaml:"MaxTime,omitempty"`
+	DefaultTime        string `yaml:"DefaultTime,omitempty"`
+	OverSubscribe      string `yaml:"OverSubscribe,omitempty"`
+	PreemptMode        string `yaml:"PreemptMode,omitempty"`
+	TRESBillingWeights string `yaml:"TRESBillingWeights,omitempty"`
+	QOS                string `yaml:"QOS,omitempty"`
+}
+
+// SimSpec holds fairsim's own knobs.
+type SimSpec struct {
+	// MissingTimeLimit: runtime (default) or maxtime, for jobs that give
+	// no limit in a partition without DefaultTime.
+	MissingTimeLimit string `yaml:"missing_time_limit"`
+	// FailImpossible makes jobs that can never run an error.
+	FailImpossible bool `yaml:"fail_impossible"`
+	// IgnoreDependencies ignores SWF preceding-job fields.
+	IgnoreDependencies bool `yaml:"ignore_dependencies"`
+	// SampleInterval is the utilisation sampling period (a Slurm time
+	// string, default 1:00:00).
+	SampleInterval string `yaml:"sample_interval"`
+}
+
+// Load reads a scenario file. Unknown keys are errors: a typo in a policy
+// knob must not silently run the default.
+func Load(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := Parse(data, path)
+	if err != nil {
+		return nil, err
+	}
+	sc.dir = filepath.Dir(path)
+	return sc, nil
+}
+
+// Parse decodes scenario YAML; name is used in error messages.
+func Parse(data []byte, name string) (*Scenario, error) {
+	var sc Scenario
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&sc); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	sc.file = name
+	sc.dir = "."
+	return &sc, nil
+}
+
+// path resolves a path given in the scenario relative to its folder.
+func (sc *Scenario) path(p string) string {
+	if p == "" || p == "-" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(sc.dir, p)
+}
+
+// MarshalResolved renders the scenario as YAML.
+func (sc *Scenario) MarshalResolved() ([]byte, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(sc); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), enc.Close()
+}
+
+// SetTrace replaces the scenario's workload with a trace file given on the
+// command line (relative to the working directory, not the scenario).
+func (sc *Scenario) SetTrace(path string) {
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		path = abs
+	}
+	format := "swf"
+	if sc.Trace != nil && sc.Trace.Format != "" {
+		format = sc.Trace.Format
+	}
+	sc.Trace = &TraceSpec{File: path, Format: format}
+	sc.Generate = nil
+}

@@ -1,0 +1,161 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"fairsim/sim"
+)
+
+// maxPoints bounds the points of one plotted line.
+const maxPoints = 400
+
+// Series is one named line of a plot.
+type Series struct {
+	Name string
+	XY   plotter.XYs
+}
+
+// palette gives lines distinct, colour-blind-friendly colours (Okabe-Ito).
+var palette = []color.Color{
+	color.RGBA{0, 114, 178, 255}, color.RGBA{213, 94, 0, 255}, color.RGBA{0, 158, 115, 255},
+	color.RGBA{204, 121, 167, 255}, color.RGBA{230, 159, 0, 255}, color.RGBA{86, 180, 233, 255},
+	color.RGBA{240, 228, 66, 255}, color.RGBA{0, 0, 0, 255},
+}
+
+// Color returns the i-th palette colour.
+func Color(i int) color.Color { return palette[i%len(palette)] }
+
+// WaitCDF is the empirical CDF of wait times as points (wait+1 s, fraction
+// of jobs waiting at most that long); the +1 lets zero waits sit on a log
+// axis.
+func WaitCDF(waits []float64) plotter.XYs {
+	w := slices.Clone(waits)
+	slices.Sort(w)
+	n := len(w)
+	step := max(1, n/maxPoints)
+	var xy plotter.XYs
+	for i := 0; i < n; i += step {
+		xy = append(xy, plotter.XY{X: w[i] + 1, Y: float64(i+1) / float64(n)})
+	}
+	if n > 0 && (n-1)%step != 0 {
+		xy = append(xy, plotter.XY{X: w[n-1] + 1, Y: 1})
+	}
+	return xy
+}
+
+// LinePlot draws series into a PNG (or SVG, by the file's extension).
+func LinePlot(path, title, xlabel, ylabel string, logX bool, series []Series) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
+	if logX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = durationTicks{}
+	}
+	p.Add(plotter.NewGrid())
+	for i, s := range series {
+		if len(s.XY) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(s.XY)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.Name, err)
+		}
+		l.Color = Color(i)
+		l.Width = vg.Points(1.5)
+		p.Add(l)
+		if s.Name != "" {
+			p.Legend.Add(s.Name, l)
+		}
+	}
+	p.Legend.Top = true
+	p.Legend.Left = logX
+	return p.Save(8*vg.Inch, 5*vg.Inch, path)
+}
+
+// durationTicks labels a log-scaled seconds axis in units people read:
+// 1 min, 1 h, 1 day, 1 week.
+type durationTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (durationTicks) Ticks(min, max float64) []plot.Tick {
+	marks := []struct {
+		v     float64
+		label string
+	}{{1, "0"}, {10, "10 s"}, {60, "1 min"}, {600, "10 min"}, {3600, "1 h"}, {6 * 3600, "6 h"},
+		{86400, "1 d"}, {7 * 86400, "1 w"}, {30 * 86400, "30 d"}, {365 * 86400, "1 y"}}
+	var ticks []plot.Tick
+	for _, m := range marks {
+		if m.v >= min*0.999 && m.v <= max*1.001 {
+			ticks = append(ticks, plot.Tick{Value: m.v, Label: m.label})
+		}
+	}
+	if len(ticks) < 2 {
+		return plot.LogTicks{}.Ticks(min, max)
+	}
+	return ticks
+}
+
+// WaitPlot writes the wait-time distribution of started jobs, overall and
+// per partition when there are several.
+func WaitPlot(path string, r *sim.Result) error {
+	all := []float64{}
+	perPart := make([][]float64, len(r.Cluster.Parts))
+	for _, j := range r.Jobs {
+		if w := j.Wait(); w >= 0 {
+			all = append(all, float64(w))
+			perPart[j.Part] = append(perPart[j.Part], float64(w))
+		}
+	}
+	if len(all) == 0 {
+		return fmt.Errorf("no job started: nothing to plot")
+	}
+	series := []Series{{Name: fmt.Sprintf("all (%d jobs)", len(all)), XY: WaitCDF(all)}}
+	if len(r.Cluster.Parts) > 1 {
+		for i, p := range r.Cluster.Parts {
+			if len(perPart[i]) > 0 {
+				series = append(series, Series{Name: fmt.Sprintf("%s (%d)", p.Name, len(perPart[i])), XY: WaitCDF(perPart[i])})
+			}
+		}
+	}
+	return LinePlot(path, "Wait-time distribution ("+r.Scheduler+")", "wait (log scale)", "fraction of jobs waiting at most this long", true, series)
+}
+
+// UtilizationPlot writes busy-core fraction over time, in days.
+func UtilizationPlot(path string, r *sim.Result) error {
+	if len(r.Samples) == 0 {
+		return fmt.Errorf("no samples")
+	}
+	total := float64(r.Cluster.TotalCores)
+	var xy, pend plotter.XYs
+	maxPend := 1.0
+	for _, s := range r.Samples {
+		maxPend = math.Max(maxPend, float64(s.Pending))
+	}
+	// Average the samples into at most maxPoints bins: the rasteriser's
+	// cost grows steeply with a polyline's length, and a 5-inch plot shows
+	// no more.
+	step := (len(r.Samples) + maxPoints - 1) / maxPoints
+	for i := 0; i < len(r.Samples); i += step {
+		bin := r.Samples[i:min(i+step, len(r.Samples))]
+		var busy, p float64
+		for _, s := range bin {
+			busy += float64(s.BusyCores)
+			p += float64(s.Pending)
+		}
+		n := float64(len(bin))
+		d := float64(bin[0].T-r.First) / 86400
+		xy = append(xy, plotter.XY{X: d, Y: busy / n / total})
+		pend = append(pend, plotter.XY{X: d, Y: p / n / maxPend})
+	}
+	return LinePlot(path, "Utilisation ("+r.Scheduler+")", "days since first submit", "fraction",
+		false, []Series{{Name: "busy cores / total", XY: xy}, {Name: fmt.Sprintf("pending jobs / %.0f", maxPend), XY: pend}})
+}

@@ -1,0 +1,60 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"fairsim/sim"
+)
+
+// Resolver renders the settings in force; config.Scenario implements it.
+type Resolver interface {
+	MarshalResolved() ([]byte, error)
+}
+
+// WriteRun writes every output of a run into dir: jobs.csv, summary.csv,
+// utilization.csv, wait.png, utilization.png and scenario.resolved.yaml.
+func WriteRun(dir string, r *sim.Result, sc Resolver) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	m := Compute(r)
+	steps := []struct {
+		name string
+		fn   func() error
+	}{
+		{"jobs.csv", func() error { return WriteCSV(dir, "jobs.csv", JobRows(r)) }},
+		{"summary.csv", func() error { return WriteCSV(dir, "summary.csv", SummaryRows(r, m)) }},
+		{"utilization.csv", func() error { return WriteCSV(dir, "utilization.csv", UtilRows(r)) }},
+		{"wait.png", func() error { return WaitPlot(filepath.Join(dir, "wait.png"), r) }},
+		{"utilization.png", func() error { return UtilizationPlot(filepath.Join(dir, "utilization.png"), r) }},
+		{"scenario.resolved.yaml", func() error {
+			b, err := sc.MarshalResolved()
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, "scenario.resolved.yaml"), b, 0o644)
+		}},
+	}
+	// The outputs are independent: write them side by side (the CSV
+	// encoder and the plot rasteriser each take about a core), then report
+	// the first error in the fixed order above.
+	errs := make([]error, len(steps))
+	var wg sync.WaitGroup
+	for i, s := range steps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.fn()
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", filepath.Join(dir, steps[i].name), err)
+		}
+	}
+	return nil
+}

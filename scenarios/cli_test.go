@@ -1,0 +1,167 @@
+package scenarios
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// fairsim is the binary under test, built once by TestMain.
+var fairsim string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "fairsim-cli")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fairsim = filepath.Join(dir, "fairsim")
+	build := exec.Command("go", "build", "-o", fairsim, "../cmd/fairsim")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building fairsim:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// cli runs fairsim with args and returns its combined output; it fails the
+// test on a non-zero exit.
+func cli(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(fairsim, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("fairsim %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// cliFail runs fairsim expecting a non-zero exit and returns its output.
+func cliFail(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(fairsim, args...).CombinedOutput()
+	if err == nil {
+		t.Fatalf("fairsim %v succeeded, want a failure\n%s", args, out)
+	}
+	return string(out)
+}
+
+func sharedTrace(t *testing.T, name string) string {
+	t.Helper()
+	p, _ := filepath.Abs(filepath.Join("..", "..", "shared", "traces", name))
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("shared trace %s not found (../shared absent): %v", name, err)
+	}
+	return p
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rows
+}
+
+// summary reads summary.csv into a map.
+func summary(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	for _, r := range readCSV(t, filepath.Join(dir, "summary.csv"))[1:] {
+		m[r[0]] = r[1]
+	}
+	return m
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return n
+}
+
+func TestRunDefaultScenario(t *testing.T) {
+	out := t.TempDir()
+	cli(t, "run", "--out", out, "--quiet")
+	for _, f := range []string{"jobs.csv", "summary.csv", "utilization.csv", "wait.png", "utilization.png", "scenario.resolved.yaml"} {
+		st, err := os.Stat(filepath.Join(out, f))
+		if err != nil || st.Size() == 0 {
+			t.Errorf("default run: %s missing or empty (%v)", f, err)
+		}
+	}
+	jobs := readCSV(t, filepath.Join(out, "jobs.csv"))
+	s := summary(t, out)
+	if got, want := len(jobs)-1, atoi(t, s["jobs"]); got != want || got < 1000 {
+		t.Errorf("jobs.csv has %d rows, summary says %d jobs (want a few thousand)", got, want)
+	}
+	// Five CPU types, all used.
+	types := map[string]bool{}
+	col := index(jobs[0], "NodeType")
+	for _, r := range jobs[1:] {
+		types[r[col]] = true
+	}
+	for _, ty := range []string{"abudhabi", "nehalem", "sandybridge", "broadwell", "skylake"} {
+		if !types[ty] {
+			t.Errorf("no job ran on %s nodes", ty)
+		}
+	}
+}
+
+func index(hdr []string, name string) int {
+	for i, h := range hdr {
+		if h == name {
+			return i
+		}
+	}
+	panic("no column " + name)
+}
+
+func TestKTHReplayCLI(t *testing.T) {
+	kth := sharedTrace(t, "KTH-SP2-1996-2.1-cln.swf.gz")
+	a, b := t.TempDir(), t.TempDir()
+	cli(t, "run", "--trace", kth, "--scheduler", "easy", "--out", a, "--quiet")
+	cli(t, "run", "--trace", kth, "--scheduler", "easy", "--out", b, "--quiet")
+	ja, _ := os.ReadFile(filepath.Join(a, "jobs.csv"))
+	jb, _ := os.ReadFile(filepath.Join(b, "jobs.csv"))
+	if !bytes.Equal(ja, jb) {
+		t.Fatal("two identical runs wrote different jobs.csv")
+	}
+	s := summary(t, a)
+	rows := len(readCSV(t, filepath.Join(a, "jobs.csv"))) - 1
+	// One row per accepted record: 28,476 records less the skips reported.
+	if want := 28476 - atoi(t, s["records_skipped"]); rows != want || atoi(t, s["records_read"]) != 28476 {
+		t.Errorf("jobs.csv has %d rows, want %d (read %s, skipped %s)", rows, want, s["records_read"], s["records_skipped"])
+	}
+	if s["skipped: processors unknown (-1 requested and allocated)"] != "1" {
+		t.Errorf("summary does not report the one KTH record without processors: %v", s)
+	}
+}
+
+func TestBadTraceFailsWithPosition(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.swf")
+	os.WriteFile(bad, []byte("; MaxProcs: 4\n; MaxNodes: 4\n1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n2 5 0 1O 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n"), 0o644)
+	out := cliFail(t, "run", "--trace", bad, "--out", filepath.Join(dir, "o"), "--quiet")
+	if !bytes.Contains([]byte(out), []byte("bad.swf:4: field 4 (run time): not a number")) {
+		t.Errorf("error does not name file, line and field:\n%s", out)
+	}
+	cli(t, "run", "--trace", bad, "--out", filepath.Join(dir, "o"), "--quiet", "--skip-invalid")
+	if s := summary(t, filepath.Join(dir, "o")); s["records_skipped"] != "1" {
+		t.Errorf("--skip-invalid: records_skipped = %q, want 1", s["records_skipped"])
+	}
+}
