@@ -19,7 +19,8 @@ const DefaultMaxAge int64 = 7 * 24 * 3600
 // Params is the priority/multifactor configuration.
 type Params struct {
 	Weights
-	// WeightTRES is PriorityWeightTRES (nil: no TRES term).
+	// WeightTRES is PriorityWeightTRES (nil: no TRES term). Only the
+	// first MaxTRESWeights entries count; ParseTRESWeights never returns more.
 	WeightTRES TRESWeights
 	// MaxAge is PriorityMaxAge in seconds: the wait at which the age
 	// factor reaches 1.
@@ -131,7 +132,9 @@ func (f *Factors) Sum() float64 {
 }
 
 // Compute returns a job's priority at time now (the decay tick's start
-// time, or submit time) and its weighted factors. It never allocates.
+// time, or submit time) and its weighted factors. A factor whose weight is
+// 0 is not computed; the fair-share factor is taken as given (see package
+// fairshare); site and nice enter unweighted. It never allocates.
 func (p *Params) Compute(n *Normalizers, j *Job, now int64) (uint32, Factors) {
 	var f Factors
 	if p.Age != 0 {
@@ -189,8 +192,8 @@ func UpdatePriority(flags PriorityFlags, stored, computed uint32) uint32 {
 	return computed
 }
 
-// AgeFactor is the age factor in [0, 1] (PriorityMaxAge):
-// (now − accrue) / maxAge, capped at 1. It is 0 while the job does not
+// AgeFactor is the age factor in [0, 1], weighted by PriorityWeightAge:
+// (now − accrue) / PriorityMaxAge, capped at 1. It is 0 while the job does not
 // accrue (accrue == 0) or when accrue is in the future. With maxAge ≤ 0 any
 // accruing job gets 1, as in Slurm where no wait is below a zero maximum.
 func AgeFactor(accrue, now, maxAge int64) float64 {
@@ -207,7 +210,8 @@ func AgeFactor(accrue, now, maxAge int64) float64 {
 	return 1
 }
 
-// JobSizeFactor is the job-size factor, clamped to [0, 1]. With N active
+// JobSizeFactor is the job-size factor, clamped to [0, 1] and weighted by
+// PriorityWeightJobSize. With N active
 // nodes, C cluster CPUs, the job's min nodes n and CPUs c:
 //
 //   - favor large (PriorityFavorSmall=NO): n/N, averaged with c/C when c > 0.
@@ -269,7 +273,8 @@ func JobSizeFactor(j *Job, n *Normalizers, favorSmall bool, flags PriorityFlags)
 	return js
 }
 
-// PartitionFactor is the partition factor: PriorityJobFactor divided by
+// PartitionFactor is the partition factor, weighted by
+// PriorityWeightPartition: the partition's PriorityJobFactor divided by
 // the largest PriorityJobFactor of any partition (floor 1), or the raw
 // PriorityJobFactor with NO_NORMAL_PART. Normally in [0, 1].
 func PartitionFactor(jobFactor, maxJobFactor uint32, flags PriorityFlags) float64 {
@@ -285,14 +290,16 @@ func PartitionFactor(jobFactor, maxJobFactor uint32, flags PriorityFlags) float6
 	return float64(jobFactor) / float64(maxJobFactor)
 }
 
-// QOSFactor is the QOS factor: the QOS Priority divided by the largest
+// QOSFactor is the QOS factor, weighted by PriorityWeightQOS: the job's
+// QOS Priority divided by the largest
 // QOS Priority, or the raw Priority with NO_NORMAL_QOS. 0 for a QOS of
 // priority 0, or when no QOS has a priority.
 func QOSFactor(prio, maxPrio uint32, flags PriorityFlags) float64 {
 	return normalise(prio, maxPrio, flags&FlagNoNormalQOS != 0)
 }
 
-// AssocFactor is the association factor: the association's Priority
+// AssocFactor is the association factor, weighted by PriorityWeightAssoc:
+// the association's Priority
 // divided by the largest association Priority, or the raw Priority with
 // NO_NORMAL_ASSOC. Callers pass 0 for an unset (INFINITE) priority.
 func AssocFactor(prio, maxPrio uint32, flags PriorityFlags) float64 {
@@ -311,7 +318,8 @@ func normalise(v, max uint32, raw bool) float64 {
 	return float64(v) / float64(max)
 }
 
-// TRESFactor is one TRES's unweighted factor (PriorityWeightTRES): the
+// TRESFactor is one TRES's factor, weighted by that TRES's entry in
+// PriorityWeightTRES: the
 // job's amount of it divided by the partition's total, or the raw amount
 // with NO_NORMAL_TRES. It is 0 when the partition has none of it (or no
 // totals are given). Memory counts in MB.

@@ -64,6 +64,7 @@ func ParseQOSFlags(s string) (QOSFlags, error) {
 	return f, nil
 }
 
+// String prints the flags as sacctmgr does, comma-separated.
 func (f QOSFlags) String() string {
 	var parts []string
 	for _, k := range qosFlagNames {
@@ -135,6 +136,7 @@ func ParsePreemptMode(s string) (PreemptMode, error) {
 	return m, nil
 }
 
+// String prints the mode as sacctmgr does; the unset mode is "cluster".
 func (m PreemptMode) String() string {
 	if m == PreemptCluster {
 		return "cluster"

@@ -18,6 +18,8 @@ type FileError struct {
 	Msg   string
 }
 
+// Error reads "file:line: field NAME: message", the field part omitted
+// when the problem is not tied to one column.
 func (e *FileError) Error() string {
 	if e.Field == "" {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
@@ -32,6 +34,7 @@ type ErrorList []*FileError
 // maxListed bounds how many errors Error spells out.
 const maxListed = 10
 
+// Error lists the first errors one per line, then how many more there are.
 func (l ErrorList) Error() string {
 	switch len(l) {
 	case 0:

@@ -32,6 +32,7 @@ const (
 
 var tresKindNames = [numTRESKinds]string{"cpu", "mem", "energy", "node", "billing", "vmem", "pages", "gres", "license", "bb", "fs", "ic"}
 
+// String is the lower-case TRES type name Slurm prints (cpu, mem, gres…).
 func (k TRESKind) String() string {
 	if k < numTRESKinds {
 		return tresKindNames[k]
