@@ -1,0 +1,26 @@
+// Package fairshare reproduces Slurm's fair-share machinery
+// (priority/multifactor) for the fairsim discrete-event simulator.
+//
+// The package mirrors what Slurm's code does, not what its documentation
+// says where the two disagree:
+//
+//   - Tree: the association tree (root, accounts, (user, account) pairs),
+//     Fairshare=parent hoisting, level shares and normalised shares
+//     (assoc_mgr.c).
+//   - Engine: per-association usage_raw (billing-seconds), decayed with
+//     Slurm's first-order factor 1-0.693/HL per second, charged by the
+//     two-phase calc tick of the decay thread, reset by
+//     PriorityUsageResetPeriod (priority_multifactor.c).
+//   - Algorithms: Fair Tree with the code's tie behaviour (fair_tree.c),
+//     classic 2^(-UE/S), depth-oblivious, and the Slurm 2.0 formula as a
+//     fairsim extension.
+//   - WriteSshare: sshare's table and parsable output (src/sshare).
+//   - ReadDump / ReadUsageCSV: sacctmgr dump files and static usage tables.
+//
+// Units: RawUsage is decayed billing-seconds (cpu-seconds without billing
+// weights), as Slurm's code and the sshare man page count it; one Broadwell
+// core for one minute adds 60. GrpTRESRaw and GrpTRESMins are minutes.
+//
+// Nothing in the package depends on map iteration order, and no input makes
+// it panic.
+package fairshare

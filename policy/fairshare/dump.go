@@ -1,0 +1,383 @@
+package fairshare
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// maxDumpLine bounds one physical line of a dump file.
+const maxDumpLine = 1 << 20
+
+// dumpIgnored are the options sacctmgr writes (or accepts) that do not
+// affect fair-share; they are checked for syntax only.
+var dumpIgnored = map[string]bool{
+	"adminlevel": true, "classification": true, "comment": true,
+	"coordinator": true, "defaultaccount": true, "defaultqos": true,
+	"defaultwckey": true, "description": true, "flags": true,
+	"grpcpumins": true, "grpcpurunmins": true, "grpcpus": true,
+	"grpjobs": true, "grpjobsaccrue": true, "grpmem": true,
+	"grpnodes": true, "grpsubmitjobs": true, "grptres": true,
+	"grptresmins": true, "grptresrunmins": true, "grpwall": true,
+	"grpwallduration": true, "maxcpumins": true, "maxcpuminsperjob": true,
+	"maxcpus": true, "maxcpusperjob": true, "maxjobs": true,
+	"maxjobsaccrue": true, "maxnodes": true, "maxnodesperjob": true,
+	"maxsubmitjobs": true, "maxtres": true, "maxtresmins": true,
+	"maxtresminsperjob": true, "maxtresperjob": true, "maxtrespernode": true,
+	"maxtresrunmins": true, "maxwall": true, "maxwallduration": true,
+	"maxwalldurationperjob": true, "minpriothreshold": true,
+	"organization": true, "qos": true, "wckeys": true,
+}
+
+// dumpOpts is one parsed "Object - 'name':Key=Value:..." line.
+type dumpOpts struct {
+	name    string
+	shares  Shares
+	prio    *uint32
+	hasName bool
+}
+
+type dumpReader struct {
+	file    string
+	errs    ErrorList
+	tree    *Tree
+	cluster bool
+	parent  string
+}
+
+// ReadDump reads a `sacctmgr dump` file as Slurm writes it and returns the
+// finalized association tree. It follows load_sacctmgr_cfg_file:
+//
+//	Cluster - 'name':Fairshare=1:QOS='normal'
+//	Parent - 'root'
+//	User - 'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1
+//	Account - 'physics':Description='physics':Organization='physics':Fairshare=100
+//	Parent - 'physics'
+//	User - 'alice':DefaultAccount='physics':Fairshare=parent:Priority=10
+//
+// Options come in any order, values may be single- or double-quoted (and
+// then contain ':'), '#' starts a comment outside quotes, a trailing '\'
+// continues a line, blank lines are skipped. Machine and Project are
+// accepted for Cluster and Account. Fairshare is a number or "parent"
+// (also 2147483647, Slurm's stored value for it); the default is 1.
+// Names are lowercased as sacctmgr stores them. Limits and other options
+// are syntax-checked and ignored; per-partition associations are refused.
+//
+// Every problem is reported as "file:line: field: message"; the reader goes
+// on after an error and returns all of them as an ErrorList.
+func ReadDump(filename string, r io.Reader) (*Tree, error) {
+	d := &dumpReader{file: filename, tree: NewTree()}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), maxDumpLine)
+	var logical strings.Builder
+	lineNo, start := 0, 0
+	for sc.Scan() {
+		lineNo++
+		if logical.Len() == 0 {
+			start = lineNo
+		}
+		text, cont := stripDumpLine(strings.TrimRight(sc.Text(), "\r"))
+		logical.WriteString(text)
+		if cont {
+			continue
+		}
+		d.line(start, unescape(logical.String()))
+		logical.Reset()
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			d.errs.Add(filename, lineNo+1, "", fmt.Sprintf("line longer than %d bytes", maxDumpLine))
+		} else {
+			d.errs.Add(filename, lineNo, "", err.Error())
+		}
+	}
+	if logical.Len() > 0 {
+		d.line(start, unescape(logical.String()))
+	}
+	if !d.cluster && len(d.errs) == 0 {
+		d.errs.Add(filename, 0, "Cluster", "no \"Cluster - 'name'\" line")
+	}
+	if err := d.errs.Err(); err != nil {
+		return nil, err
+	}
+	if err := d.tree.Finalize(); err != nil {
+		return nil, err
+	}
+	return d.tree, nil
+}
+
+// stripDumpLine removes a comment ('#' outside quotes and not escaped) and
+// reports a continuation: an odd number of trailing backslashes, of which
+// the last is removed (_strip_continuation).
+func stripDumpLine(s string) (string, bool) {
+	var quote byte
+	bs := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\':
+			bs++
+			continue
+		case bs%2 == 1:
+			// escaped character: no special meaning
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '#':
+			s = s[:i]
+		}
+		bs = 0
+	}
+	t := strings.TrimRight(s, " \t")
+	n := len(t) - len(strings.TrimRight(t, "\\"))
+	if n%2 == 1 {
+		return t[:len(t)-1], true
+	}
+	return s, false
+}
+
+// unescape is _strip_escapes: "\x" becomes "x".
+func unescape(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' {
+			i++
+			if i == len(s) {
+				break
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func (d *dumpReader) errorf(line int, field, format string, args ...any) {
+	d.errs.Add(d.file, line, field, fmt.Sprintf(format, args...))
+}
+
+func (d *dumpReader) line(n int, s string) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return
+	}
+	dash := strings.IndexByte(s, '-')
+	if dash < 0 {
+		d.errorf(n, "line", "misformatted line %q: want \"Object - 'name':options\"", clip(s))
+		return
+	}
+	object := strings.TrimSpace(s[:dash])
+	rest := strings.TrimLeft(s[dash+1:], " \t")
+	if rest == "" {
+		d.errorf(n, object, "nothing after object name")
+		return
+	}
+	kind := strings.ToLower(object)
+	switch kind {
+	case "machine", "cluster":
+		kind = "cluster"
+	case "project", "account":
+		kind = "account"
+	case "parent", "user":
+	default:
+		d.errorf(n, "line", "unknown object %q: want Cluster, Parent, Account or User", clip(object))
+		return
+	}
+	o, ok := d.options(n, rest)
+	if !ok && !o.hasName {
+		return
+	}
+	if kind != "cluster" && !d.cluster {
+		d.errorf(n, object, "a \"Cluster - 'name'\" line must come first")
+	}
+	switch kind {
+	case "cluster":
+		if d.cluster {
+			d.errorf(n, "Cluster", "only one cluster per file (already %q)", d.tree.Cluster())
+			return
+		}
+		d.cluster = true
+		d.tree.SetCluster(o.name)
+	case "parent":
+		if _, ok := d.tree.Lookup(o.name, ""); !ok {
+			d.errorf(n, "Parent", "account %q must be added before it is used as a parent", o.name)
+			return
+		}
+		d.parent = o.name
+	case "account":
+		if err := d.tree.AddAccount(o.name, d.parent, o.shares, o.prio); err != nil {
+			d.errorf(n, "Account", "%v", err)
+		}
+	case "user":
+		if err := d.tree.AddUser(o.name, d.parent, o.shares, o.prio); err != nil {
+			d.errorf(n, "User", "%v", err)
+		}
+	}
+}
+
+// options is _parse_options: the name, then Key=Value pairs split on ':'
+// outside quotes. ok is false when any option was bad; the name and good
+// options are still returned so that later lines do not cascade errors.
+func (d *dumpReader) options(n int, s string) (o dumpOpts, ok bool) {
+	o.shares = Shares{Raw: 1}
+	ok = true
+	toks, err := splitQuoted(s)
+	if err != nil {
+		d.errorf(n, "line", "%v", err)
+		return o, false
+	}
+	for _, tok := range toks {
+		tok = strings.TrimSpace(tok)
+		if tok == "" {
+			continue
+		}
+		eq := strings.IndexByte(tok, '=')
+		if eq < 0 || (len(tok) > 0 && (tok[0] == '\'' || tok[0] == '"') && !o.hasName) {
+			if o.hasName {
+				d.errorf(n, clip(tok), "option must be Key=Value")
+				ok = false
+				continue
+			}
+			name := strings.ToLower(unquote(tok))
+			if name == "" {
+				d.errorf(n, "name", "empty name")
+				return o, false
+			}
+			o.name, o.hasName = name, true
+			continue
+		}
+		key := strings.TrimSpace(tok[:eq])
+		val := unquote(strings.TrimSpace(tok[eq+1:]))
+		if !o.hasName {
+			d.errorf(n, key, "the name must come before the options")
+			ok = false
+		}
+		if val == "" {
+			continue // sacctmgr: "blank field given ... discarding"
+		}
+		switch lk := strings.ToLower(key); {
+		case lk == "fairshare" || lk == "shares":
+			sh, err := parseShares(val)
+			if err != nil {
+				d.errorf(n, key, "%v", err)
+				ok = false
+				continue
+			}
+			o.shares = sh
+		case lk == "priority":
+			p, set, err := parsePriority(val)
+			if err != nil {
+				d.errorf(n, key, "%v", err)
+				ok = false
+				continue
+			}
+			if set {
+				o.prio = &p
+			} else {
+				o.prio = nil
+			}
+		case lk == "partition":
+			d.errorf(n, key, "per-partition associations are not supported")
+			ok = false
+		case dumpIgnored[lk]:
+		default:
+			d.errorf(n, key, "unknown option")
+			ok = false
+		}
+	}
+	if !o.hasName {
+		d.errorf(n, "name", "no name given")
+		return o, false
+	}
+	return o, ok
+}
+
+// splitQuoted splits s on ':' outside single or double quotes.
+func splitQuoted(s string) ([]string, error) {
+	var out []string
+	var quote byte
+	last := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == ':':
+			out = append(out, s[last:i])
+			last = i + 1
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unterminated %c quote", quote)
+	}
+	return append(out, s[last:]), nil
+}
+
+// unquote is strip_quotes: a value that starts with a quote ends at the
+// matching quote.
+func unquote(s string) string {
+	if s == "" || (s[0] != '\'' && s[0] != '"') {
+		return s
+	}
+	if j := strings.IndexByte(s[1:], s[0]); j >= 0 {
+		return s[1 : 1+j]
+	}
+	return s[1:]
+}
+
+// parseShares reads Fairshare=: a number below 2^31-1, or "parent"
+// (2147483647 being the value Slurm stores for parent).
+func parseShares(v string) (Shares, error) {
+	if strings.EqualFold(v, "parent") {
+		return Shares{Parent: true}, nil
+	}
+	u, err := strconv.ParseUint(v, 10, 32)
+	if err != nil {
+		return Shares{}, fmt.Errorf("%q is neither a number nor \"parent\"", clip(v))
+	}
+	switch {
+	case u == UseParentShares:
+		return Shares{Parent: true}, nil
+	case u > UseParentShares:
+		return Shares{}, fmt.Errorf("%d is out of range (max %d)", u, UseParentShares-1)
+	}
+	return Shares{Raw: uint32(u)}, nil
+}
+
+// parsePriority reads Priority=: a uint32; -1 and INFINITE mean unset.
+func parsePriority(v string) (uint32, bool, error) {
+	if v == "-1" {
+		return 0, false, nil
+	}
+	u, err := strconv.ParseUint(v, 10, 32)
+	if err != nil {
+		return 0, false, fmt.Errorf("%q is not a number", clip(v))
+	}
+	switch {
+	case u == 0xffffffff:
+		return 0, false, nil
+	case u >= 0xfffffffe:
+		return 0, false, fmt.Errorf("%d is out of range", u)
+	}
+	return uint32(u), true, nil
+}
+
+// clip shortens text quoted in an error message.
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
+}

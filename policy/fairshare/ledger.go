@@ -1,0 +1,123 @@
+package fairshare
+
+import "math"
+
+// Indices of the TRES vector fairsim tracks (Slurm's order without energy).
+const (
+	TRESCPU     = iota // CPUs
+	TRESMem            // memory in MB
+	TRESNode           // nodes
+	TRESBilling        // billing TRES (the job's billable count)
+	NumTRES
+)
+
+// TRESNames are the names sshare prints for the TRES indices.
+var TRESNames = [NumTRES]string{"cpu", "mem", "node", "billing"}
+
+// TRES is an allocation or accumulated usage per TRES index.
+type TRES [NumTRES]float64
+
+// ledger holds the decaying usage counters of every association (root
+// included) and, optionally, of every QOS. All slices are indexed by
+// association or QOS index; nothing allocates per charge.
+type ledger struct {
+	parent []int32 // direct parent per association, -1 for root
+
+	usage []float64 // usage_raw, billing-seconds
+	tres  []TRES    // usage_tres_raw, TRES-seconds
+	wall  []float64 // grp_used_wall, seconds
+
+	qosUsage   []float64
+	qosTRES    []TRES
+	qosWall    []float64
+	qosNoDecay []bool
+}
+
+func newLedger(parent []int32, nQOS int, noDecay []bool) ledger {
+	n := len(parent)
+	l := ledger{
+		parent:     parent,
+		usage:      make([]float64, n),
+		tres:       make([]TRES, n),
+		wall:       make([]float64, n),
+		qosUsage:   make([]float64, nQOS),
+		qosTRES:    make([]TRES, nQOS),
+		qosWall:    make([]float64, nQOS),
+		qosNoDecay: make([]bool, nQOS),
+	}
+	copy(l.qosNoDecay, noDecay)
+	return l
+}
+
+// decay is _apply_decay: every association (root included) and every QOS
+// without NoDecay is multiplied by f.
+func (l *ledger) decay(f float64) {
+	if f == 1 {
+		return
+	}
+	for i := range l.usage {
+		l.usage[i] *= f
+		for k := range l.tres[i] {
+			l.tres[i][k] *= f
+		}
+		l.wall[i] *= f
+	}
+	for q := range l.qosUsage {
+		if l.qosNoDecay[q] {
+			continue
+		}
+		l.qosUsage[q] *= f
+		for k := range l.qosTRES[q] {
+			l.qosTRES[q][k] *= f
+		}
+		l.qosWall[q] *= f
+	}
+}
+
+// reset is _reset_usage: every association and every QOS, NoDecay ones
+// included, is zeroed.
+func (l *ledger) reset() {
+	clear(l.usage)
+	clear(l.tres)
+	clear(l.wall)
+	clear(l.qosUsage)
+	clear(l.qosTRES)
+	clear(l.qosWall)
+}
+
+// addChain adds raw billing usage, wall time and (when tres is non-nil)
+// TRES usage to assoc and every direct ancestor up to and including root.
+func (l *ledger) addChain(assoc int32, raw, wall float64, tres *TRES) {
+	for a := assoc; a >= 0; a = l.parent[a] {
+		l.usage[a] += raw
+		l.wall[a] += wall
+		if tres != nil {
+			for k := range tres {
+				l.tres[a][k] += tres[k]
+			}
+		}
+	}
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// scaledTRES returns t·w with non-finite entries dropped, so that one bad
+// input cannot poison a counter with NaN.
+func scaledTRES(t TRES, w float64) TRES {
+	var out TRES
+	for k, v := range t {
+		if x := v * w; finite(x) {
+			out[k] = x
+		}
+	}
+	return out
+}
+
+// usageFactor applies a QOS UsageFactor the way _apply_new_usage does:
+// only when it is >= 0 (NaN and negative values mean "not set", i.e. 1).
+func usageFactor(uf float64) float64 {
+	if uf >= 0 {
+		return uf
+	}
+	return 1
+}
