@@ -192,6 +192,9 @@ func (t *treeNames) get(r *Row) string {
 	}
 	hasParent := r.Account != RootName || r.IsUser
 	parent := r.ParentAccount
+	if r.IsUser {
+		parent = r.Account // share->parent of a user is its account
+	}
 	if !r.IsUser {
 		if idx, ok := t.first[name]; ok && hasParent {
 			return t.print[idx]
