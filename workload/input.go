@@ -1,0 +1,71 @@
+package workload
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+)
+
+// openInput opens path ("-" for standard input) for a reader that sniffs
+// gzip itself. The returned closer is nil for standard input, which is not
+// ours to close.
+func openInput(path string) (io.Reader, io.Closer, error) {
+	if path == "-" {
+		return os.Stdin, nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, f, nil
+}
+
+// newLineReader buffers in, decompressing it when it starts with the gzip
+// magic bytes: traces are recognised by content, not by name, so that
+// stdin and oddly named files work too.
+func newLineReader(in io.Reader, name string) (*lineReader, error) {
+	br := bufio.NewReaderSize(in, 1<<16)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, &Error{File: name, Msg: "gzip: " + err.Error()}
+		}
+		br = bufio.NewReaderSize(zr, 1<<16)
+	}
+	return &lineReader{r: br}, nil
+}
+
+// lineReader hands out lines without copying them; a line is valid until
+// the next call.
+type lineReader struct {
+	r    *bufio.Reader
+	line int // number of the line last returned, 1-based
+	long []byte
+}
+
+// next returns the next line without its end, or nil at the end of input.
+func (l *lineReader) next() ([]byte, error) {
+	b, err := l.r.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		// A very long line: gather it whole.
+		l.long = append(l.long[:0], b...)
+		for err == bufio.ErrBufferFull {
+			b, err = l.r.ReadSlice('\n')
+			l.long = append(l.long, b...)
+		}
+		b = l.long
+	}
+	if len(b) == 0 && err != nil {
+		if err == io.EOF {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	l.line++
+	return bytes.TrimRight(b, "\r\n"), nil
+}

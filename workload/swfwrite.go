@@ -1,0 +1,200 @@
+package workload
+
+import (
+	"bufio"
+	"io"
+	"math"
+	"strconv"
+)
+
+// SWFWriteOptions tunes the SWF writer.
+type SWFWriteOptions struct {
+	// Notes are provenance lines, written after the source's header lines
+	// as "; Note: ...", so that a derived trace says where it came from.
+	Notes []string
+}
+
+// SWFWriter writes jobs as Standard Workload Format records.
+//
+// Names become SWF numbers the way the SWF reader made them: user "u12" is
+// 12, group "g3" is 3, partition "p2" is 2, QOS "q1" is queue 1; any other
+// name is numbered by its interning order (id+1), so sacct users alice and
+// bob become 1 and 2. Fields sacct does not carry (executable number,
+// preceding job, think time) are written as the Job holds them.
+type SWFWriter struct {
+	w          *bufio.Writer
+	names      *Names
+	opts       SWFWriteOptions
+	buf        []byte
+	wroteHead  bool
+	users      swfNumbers
+	groups     swfNumbers
+	partitions swfNumbers
+	queues     swfNumbers
+}
+
+// NewSWFWriter writes to w; names resolves the Job's name ids.
+func NewSWFWriter(w io.Writer, names *Names, opts SWFWriteOptions) *SWFWriter {
+	if names == nil {
+		names = &Names{}
+	}
+	return &SWFWriter{w: bufio.NewWriterSize(w, 1<<16), names: names, opts: opts,
+		users: swfNumbers{prefix: "u"}, groups: swfNumbers{prefix: "g"},
+		partitions: swfNumbers{prefix: "p"}, queues: swfNumbers{prefix: "q"}}
+}
+
+// WriteHeader writes the source's header lines (or, for a source without
+// any, the few an SWF file needs), then the provenance notes. Write calls
+// it with an empty header if it was not called first.
+func (w *SWFWriter) WriteHeader(h *Header) error {
+	w.wroteHead = true
+	if h == nil {
+		h = &Header{MaxNodes: Unset, MaxProcs: Unset}
+	}
+	line := func(s string) {
+		w.w.WriteByte(';')
+		w.w.WriteString(s)
+		w.w.WriteByte('\n')
+	}
+	if len(h.Lines) > 0 {
+		for _, l := range h.Lines {
+			line(l)
+		}
+	} else {
+		v := h.Version
+		if v == "" {
+			v = "2.2"
+		}
+		line(" Version: " + v)
+		line(" UnixStartTime: " + strconv.FormatInt(h.UnixStartTime, 10))
+		if h.TimeZoneString != "" {
+			line(" TimeZoneString: " + h.TimeZoneString)
+		}
+		if h.MaxNodes > 0 {
+			line(" MaxNodes: " + strconv.Itoa(h.MaxNodes))
+		}
+		if h.MaxProcs > 0 {
+			line(" MaxProcs: " + strconv.Itoa(h.MaxProcs))
+		}
+	}
+	for _, n := range w.opts.Notes {
+		line(" Note: " + n)
+	}
+	_, err := w.w.Write(nil)
+	return err
+}
+
+// Write appends one job record.
+func (w *SWFWriter) Write(j *Job) error {
+	if !w.wroteHead {
+		if err := w.WriteHeader(nil); err != nil {
+			return err
+		}
+	}
+	b := w.buf[:0]
+	queue := int64(j.Queue)
+	if j.Queue == Unset && j.QOS != Unset {
+		queue = w.queues.number(&w.names.QOS, j.QOS)
+	}
+	think := j.ThinkTime
+	if j.Preceding == Unset {
+		think = Unset
+	}
+	mem := int64(Unset)
+	if j.MemPerCPU != Unset {
+		mem = j.MemPerCPU * 1024
+	}
+	b = appendSWFRecord(b, [swfFields]float64{
+		float64(j.ID), float64(j.Submit), float64(j.Wait), float64(j.Runtime), float64(j.AllocCPUs),
+		j.UsedCPU, j.UsedMemKB, float64(j.CPUs), float64(j.TimeLimit), float64(mem), float64(j.Status),
+		float64(w.users.number(&w.names.Users, j.User)), float64(w.groups.number(&w.names.Groups, j.Group)),
+		float64(j.Executable), float64(queue), float64(w.partitions.number(&w.names.Partitions, j.Partition)),
+		float64(j.Preceding), float64(think)})
+	w.buf = b
+	_, err := w.w.Write(b)
+	return err
+}
+
+// appendSWFRecord formats the 18 fields of a record, space separated.
+// Whole numbers print without a fraction; others with the fewest digits
+// that read back to the same value.
+func appendSWFRecord(b []byte, f [swfFields]float64) []byte {
+	for i, v := range f {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		if v == math.Trunc(v) && math.Abs(v) < 1e18 {
+			b = strconv.AppendInt(b, int64(v), 10)
+		} else {
+			b = strconv.AppendFloat(b, v, 'f', -1, 64)
+		}
+	}
+	return append(b, '\n')
+}
+
+// Flush writes out what is buffered.
+func (w *SWFWriter) Flush() error { return w.w.Flush() }
+
+// WriteSWF copies a Source to SWF: the header once the first job is read
+// (a sacct source knows its epoch only then), then every job. It returns
+// the number of jobs written; a Source error is returned too.
+func WriteSWF(out io.Writer, src Source, opts SWFWriteOptions) (int, error) {
+	w := NewSWFWriter(out, src.Names(), opts)
+	n := 0
+	var j Job
+	for src.Next(&j) {
+		if n == 0 {
+			if err := w.WriteHeader(src.Header()); err != nil {
+				return n, err
+			}
+		}
+		if err := w.Write(&j); err != nil {
+			return n, err
+		}
+		n++
+	}
+	if n == 0 {
+		if err := w.WriteHeader(src.Header()); err != nil {
+			return n, err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return n, err
+	}
+	return n, src.Err()
+}
+
+// swfNumbers turns interned names into SWF numbers, remembering them.
+type swfNumbers struct {
+	prefix string
+	cache  []int64 // by name id; 0 = not yet computed
+}
+
+func (s *swfNumbers) number(t *Intern, id int32) int64 {
+	if id < 0 || int(id) >= t.Len() {
+		return Unset
+	}
+	if int(id) < len(s.cache) && s.cache[id] != 0 {
+		return s.cache[id]
+	}
+	for len(s.cache) <= int(id) {
+		s.cache = append(s.cache, 0)
+	}
+	v := swfNumber(t.Name(id), s.prefix, id)
+	s.cache[id] = v
+	return v
+}
+
+// swfNumber is n for a name spelled prefix+n (the SWF reader's names),
+// else id+1.
+func swfNumber(name, prefix string, id int32) int64 {
+	if len(name) > len(prefix) && name[:len(prefix)] == prefix {
+		digits := name[len(prefix):]
+		if (digits == "0" || digits[0] != '0') && isDigits([]byte(digits)) {
+			if v, ok := parseInt([]byte(digits)); ok {
+				return v
+			}
+		}
+	}
+	return int64(id) + 1
+}
