@@ -28,7 +28,7 @@ var dumpIgnored = map[string]bool{
 	"maxsubmitjobs": true, "maxtres": true, "maxtresmins": true,
 	"maxtresminsperjob": true, "maxtresperjob": true, "maxtrespernode": true,
 	"maxtresrunmins": true, "maxwall": true, "maxwallduration": true,
-	"maxwalldurationperjob": true, "minpriothreshold": true,
+	"maxwalldurationperjob": true, "minpriothresh": true, "minpriothreshold": true,
 	"organization": true, "qos": true, "wckeys": true,
 }
 
@@ -51,6 +51,7 @@ type dumpReader struct {
 // ReadDump reads a `sacctmgr dump` file as Slurm writes it and returns the
 // finalized association tree. It follows load_sacctmgr_cfg_file:
 //
+//	QOS - 'normal':Description='Normal QOS default'
 //	Cluster - 'name':Fairshare=1:QOS='normal'
 //	Parent - 'root'
 //	User - 'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1
@@ -61,7 +62,8 @@ type dumpReader struct {
 // Options come in any order, values may be single- or double-quoted (and
 // then contain ':'), '#' starts a comment outside quotes, a trailing '\'
 // continues a line, blank lines are skipped. Machine and Project are
-// accepted for Cluster and Account. Fairshare is a number or "parent"
+// accepted for Cluster and Account; QOS lines (before Cluster) are
+// skipped. Fairshare is a number or "parent"
 // (also 2147483647, Slurm's stored value for it); the default is 1.
 // Names are lowercased as sacctmgr stores them. Limits and other options
 // are syntax-checked and ignored; per-partition associations are refused.
@@ -187,8 +189,17 @@ func (d *dumpReader) line(n int, s string) {
 	case "project", "account":
 		kind = "account"
 	case "parent", "user":
+	case "qos":
+		// QOS definitions (newer dumps) precede the Cluster line; they do
+		// not shape the association tree.
+		if d.cluster {
+			d.errorf(n, "QOS", "QOS lines must come before the Cluster line")
+		} else if _, err := splitQuoted(rest); err != nil {
+			d.errorf(n, "QOS", "%v", err)
+		}
+		return
 	default:
-		d.errorf(n, "line", "unknown object %q: want Cluster, Parent, Account or User", clip(object))
+		d.errorf(n, "line", "unknown object %q: want QOS, Cluster, Parent, Account or User", clip(object))
 		return
 	}
 	o, ok := d.options(n, rest)
