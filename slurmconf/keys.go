@@ -1,0 +1,122 @@
+package slurmconf
+
+import "strings"
+
+// slurmKeys lists slurm.conf keys as spelled in Slurm's option table
+// (src/common/read_config.c, slurm.conf(5)), including keys fairsim does
+// not simulate: those are kept in Config.Extra without a warning, while a
+// key missing here draws an "unknown key" warning.
+var slurmKeys = []string{
+	"AccountingStorageBackupHost", "AccountingStorageEnforce", "AccountingStorageExternalHost",
+	"AccountingStorageHost", "AccountingStorageLoc", "AccountingStorageParameters",
+	"AccountingStoragePass", "AccountingStoragePort", "AccountingStorageTRES",
+	"AccountingStorageType", "AccountingStorageUser", "AccountingStoreFlags",
+	"AccountingStoreJobComment", "AcctGatherEnergyType", "AcctGatherFilesystemType",
+	"AcctGatherInfinibandType", "AcctGatherInterconnectType", "AcctGatherNodeFreq",
+	"AcctGatherProfileType", "AllowSpecResourcesUsage", "AuthAltParameters", "AuthAltTypes",
+	"AuthInfo", "AuthType", "BackupAddr", "BackupController", "BatchStartTimeout",
+	"BcastExclude", "BcastParameters", "BurstBufferParameters", "BurstBufferType",
+	"CertgenParameters", "CertgenType", "CertmgrParameters", "CertmgrType",
+	"CliFilterParameters", "CliFilterPlugins", "ClusterName", "CommunicationParameters",
+	"CompleteWait", "ControlAddr", "ControlMachine", "CoreSpecPlugin", "CpuFreqDef",
+	"CpuFreqGovernors", "CredType", "CryptoType", "DataParserParameters", "DebugFlags",
+	"DefCPUPerGPU", "DefMemPerCPU", "DefMemPerGPU", "DefMemPerNode", "DependencyParameters",
+	"DisableRootJobs", "EioTimeout", "EnforcePartLimits", "Epilog", "EpilogMsgTime",
+	"EpilogSlurmctld", "EpilogTimeout", "ExtSensorsFreq", "ExtSensorsType",
+	"FairShareDampeningFactor", "FastSchedule", "FederationParameters", "FirstJobId",
+	"GetEnvTimeout", "GpuFreqDef", "GresTypes", "GroupUpdateForce", "GroupUpdateTime",
+	"HashPlugin", "HealthCheckInterval", "HealthCheckNodeState", "HealthCheckProgram",
+	"HttpParserType", "InactiveLimit", "InteractiveStepOptions", "JobAcctGatherFrequency",
+	"JobAcctGatherParams", "JobAcctGatherType", "JobCompHost", "JobCompLoc", "JobCompParams",
+	"JobCompPass", "JobCompPassScript", "JobCompPort", "JobCompType", "JobCompUser",
+	"JobContainerType", "JobCredentialPrivateKey", "JobCredentialPublicCertificate",
+	"JobFileAppend", "JobRequeue", "JobSubmitPlugins", "KeepAliveTime", "KillOnBadExit",
+	"KillWait", "LaunchParameters", "LaunchType", "Licenses", "LogTimeFormat", "MailDomain",
+	"MailProg", "MaxArraySize", "MaxBatchRequeue", "MaxDBDMsgs", "MaxJobCount", "MaxJobId",
+	"MaxMemPerCPU", "MaxMemPerNode", "MaxNodeCount", "MaxStepCount", "MaxTasksPerNode",
+	"MCSParameters", "MCSPlugin", "MessageTimeout", "MetricsType", "MinJobAge", "MpiDefault",
+	"MpiParams", "NamespaceType", "NodeFeaturesPlugins", "OverTimeLimit", "PluginDir",
+	"PlugStackConfig", "PowerParameters", "PowerPlugin", "PreemptExemptTime", "PreemptMode",
+	"PreemptParameters", "PreemptType", "PrEpParameters", "PrEpPlugins", "PriorityCalcPeriod",
+	"PriorityDecayHalfLife", "PriorityFavorSmall", "PriorityFlags", "PriorityMaxAge",
+	"PriorityParameters", "PrioritySiteFactorParameters", "PrioritySiteFactorPlugin",
+	"PriorityType", "PriorityUsageResetPeriod", "PriorityWeightAge", "PriorityWeightAssoc",
+	"PriorityWeightFairshare", "PriorityWeightJobSize", "PriorityWeightPartition",
+	"PriorityWeightQOS", "PriorityWeightTRES", "PrivateData", "ProctrackType", "Prolog",
+	"PrologEpilogTimeout", "PrologFlags", "PrologSlurmctld", "PrologTimeout",
+	"PropagatePrioProcess", "PropagateResourceLimits", "PropagateResourceLimitsExcept",
+	"RebootProgram", "ReconfigFlags", "RequeueExit", "RequeueExitHold", "ResumeFailProgram",
+	"ResumeProgram", "ResumeRate", "ResumeTimeout", "ResvEpilog", "ResvOverRun", "ResvProlog",
+	"ReturnToService", "RoutePlugin", "SallocDefaultCommand", "SbcastParameters",
+	"SchedulerAuth", "SchedulerParameters", "SchedulerPort", "SchedulerRootFilter",
+	"SchedulerTimeSlice", "SchedulerType", "ScronParameters", "SelectType",
+	"SelectTypeParameters", "SlurmctldAddr", "SlurmctldDebug", "SlurmctldLogFile",
+	"SlurmctldParameters", "SlurmctldPidFile", "SlurmctldPlugstack", "SlurmctldPort",
+	"SlurmctldPrimaryOffProg", "SlurmctldPrimaryOnProg", "SlurmctldSyslogDebug",
+	"SlurmctldTimeout", "SlurmdDebug", "SlurmdLogFile", "SlurmdParameters", "SlurmdPidFile",
+	"SlurmdPort", "SlurmdSpoolDir", "SlurmdSyslogDebug", "SlurmdTimeout", "SlurmdUser",
+	"SlurmSchedLogFile", "SlurmSchedLogLevel", "SlurmUser", "SrunEpilog", "SrunPortRange",
+	"SrunProlog", "StateSaveLocation", "SuspendExcNodes", "SuspendExcParts",
+	"SuspendExcStates", "SuspendProgram", "SuspendRate", "SuspendTime", "SuspendTimeout",
+	"SwitchParameters", "SwitchType", "TaskEpilog", "TaskPlugin", "TaskPluginParam",
+	"TaskProlog", "TCPTimeout", "TLSParameters", "TLSType", "TmpFS", "TopologyParam",
+	"TopologyPlugin", "TrackWCKey", "TreeWidth", "UnkillableStepProgram",
+	"UnkillableStepTimeout", "UrlParserType", "UsePAM", "VSizeFactor", "WaitTime",
+	"X11Parameters",
+	// Keys that may appear on several lines, each with its own attributes.
+	"DownNodes", "FrontendName", "NodeName", "NodeSet", "PartitionName", "SlurmctldHost",
+}
+
+// nodeKeys and partitionKeys are the attributes Slurm accepts on NodeName
+// and PartitionName lines (_parse_nodename, _parse_partitionname, plus
+// newer ones from slurm.conf(5)).
+var nodeKeys = []string{
+	"BcastAddr", "Boards", "CoreSpecCount", "CoresPerSocket", "CPUs", "CPUSpecList",
+	"CpuBind", "Feature", "Features", "Gres", "MemSpecLimit", "NodeAddr", "NodeHostname",
+	"Parameters", "Port", "Procs", "RealMemory", "Reason", "RestrictedCoresPerGPU",
+	"Sockets", "SocketsPerBoard", "State", "ThreadsPerCore", "TmpDisk", "Topology",
+	"TRESWeights", "Weight",
+}
+
+var partitionKeys = []string{
+	"AllocNodes", "AllowAccounts", "AllowGroups", "AllowQos", "Alternate", "CpuBind",
+	"DefCPUPerGPU", "DefMemPerCPU", "DefMemPerGPU", "DefMemPerNode", "Default",
+	"DefaultTime", "DenyAccounts", "DenyQos", "DisableRootJobs", "ExclusiveTopo",
+	"ExclusiveUser", "GraceTime", "Hidden", "LLN", "MaxCPUsPerNode", "MaxCPUsPerSocket",
+	"MaxMemPerCPU", "MaxMemPerNode", "MaxNodes", "MaxTime", "MinNodes", "Nodes",
+	"OverSubscribe", "OverTimeLimit", "PowerDownOnIdle", "PreemptMode", "Priority",
+	"PriorityJobFactor", "PriorityTier", "QOS", "ReqResv", "ResumeTimeout", "RootOnly",
+	"SelectTypeParameters", "Shared", "State", "SuspendTime", "SuspendTimeout", "Topology",
+	"TRESBillingWeights",
+}
+
+var nodeSetKeys = []string{"Feature", "Nodes"}
+
+// index maps lower-cased names to their canonical spelling, because Slurm
+// matches keys case-insensitively.
+func index(names []string) map[string]string {
+	m := make(map[string]string, len(names))
+	for _, n := range names {
+		m[strings.ToLower(n)] = n
+	}
+	return m
+}
+
+var (
+	topIndex     = index(slurmKeys)
+	nodeIndex    = index(nodeKeys)
+	partIndex    = index(partitionKeys)
+	nodeSetIndex = index(nodeSetKeys)
+)
+
+// modelledKeys are the top-level keys Config has fields for; the other
+// valid keys go to Config.Extra.
+var modelledKeys = index([]string{
+	"ClusterName", "PriorityType", "PriorityFlags", "PriorityWeightAge", "PriorityWeightAssoc",
+	"PriorityWeightFairshare", "PriorityWeightJobSize", "PriorityWeightPartition",
+	"PriorityWeightQOS", "PriorityWeightTRES", "PriorityMaxAge", "PriorityDecayHalfLife",
+	"PriorityCalcPeriod", "PriorityUsageResetPeriod", "PriorityFavorSmall",
+	"FairShareDampeningFactor", "SchedulerType", "SchedulerParameters", "SelectType",
+	"SelectTypeParameters", "PreemptType", "PreemptMode", "AccountingStorageEnforce",
+	"KillWait", "OverTimeLimit", "CompleteWait", "MessageTimeout",
+})
