@@ -167,11 +167,13 @@ func (t *Tree) Finalize() error {
 		// "parent" (root always qualifies). This covers both cases of
 		// _set_assoc_parent_and_user: a "parent" association, and a normal
 		// one whose direct parent is "parent".
-		f := p
-		for f != 0 && t.nodes[f].shares.Parent {
-			f = t.nodes[f].parent
+		// Ancestors precede descendants, so a "parent" direct parent's own
+		// fs_parent is already known.
+		if p != 0 && t.nodes[p].shares.Parent {
+			t.fsParent[i] = t.fsParent[p]
+		} else {
+			t.fsParent[i] = p
 		}
-		t.fsParent[i] = f
 	}
 	t.kids, t.kidStart = group(parents)
 	t.fsKids, t.fsStart = group(t.fsParent)
