@@ -54,6 +54,23 @@ func (sc *Scenario) Resolve() error {
 	if sc.Trace != nil && sc.Generate != nil {
 		return fmt.Errorf("%s: the scenario names both a trace and a generated workload: keep one", sc.file)
 	}
+	if g := sc.Generate; g != nil {
+		d := workload.DefaultGenConfig()
+		setDefault(&g.Jobs, d.Jobs)
+		setDefault(&g.Days, d.Days)
+		setDefault(&g.Users, d.Users)
+		setDefault(&g.Accounts, d.Accounts)
+		setDefault(&g.MaxCPUs, d.MaxCPUs)
+		setDefault(&g.PowerOfTwo, d.PowerOfTwo)
+		setDefault(&g.Runtime, d.Runtime)
+		setDefault(&g.RuntimeMedian, d.RuntimeMedian)
+		setDefault(&g.RuntimeSigma, d.RuntimeSigma)
+		setDefault(&g.LimitFactor, d.LimitFactor)
+		setDefault(&g.MaxLimit, slurmtime.Format(d.MaxLimit))
+		setDefault(&g.Daily, d.Daily)
+		setDefault(&g.Weekend, d.Weekend)
+		setDefault(&g.FeatureShare, d.FeatureShare)
+	}
 	if sc.Trace != nil && sc.Trace.Format == "" {
 		sc.Trace.Format = "swf"
 	}
@@ -64,6 +81,10 @@ func (sc *Scenario) Resolve() error {
 	if cl.ScaleRuntime == nil {
 		on := true
 		cl.ScaleRuntime = &on
+	}
+	if cl.ScaleTimeLimit == nil {
+		on := true
+		cl.ScaleTimeLimit = &on
 	}
 	if len(cl.Nodes) == 0 && !cl.FromTraceHeader {
 		if sc.Trace == nil {
@@ -121,7 +142,15 @@ func (sc *Scenario) Build() (*Run, error) {
 			return nil, err
 		}
 	case sc.Generate != nil:
-		return nil, fmt.Errorf("%s: generated workloads are not built yet", sc.file)
+		gc, err := sc.genConfig()
+		if err != nil {
+			return nil, err
+		}
+		g, err := workload.Generate(gc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: generate: %w", sc.file, err)
+		}
+		run.Source = g.Source()
 	}
 	run.Cluster, err = sc.buildCluster(run.Source.Header())
 	if err != nil {
@@ -139,6 +168,39 @@ func (sc *Scenario) Build() (*Run, error) {
 		run.Options.File = sc.Trace.File
 	}
 	return run, nil
+}
+
+// setDefault sets *v to d when it is the zero value.
+func setDefault[T comparable](v *T, d T) {
+	var zero T
+	if *v == zero {
+		*v = d
+	}
+}
+
+// genConfig turns the resolved GenSpec into the generator's configuration;
+// the generated machine size follows the scenario's cluster.
+func (sc *Scenario) genConfig() (workload.GenConfig, error) {
+	g := sc.Generate
+	c := workload.DefaultGenConfig()
+	c.Seed, c.Jobs, c.Days, c.Users, c.Accounts = g.Seed, g.Jobs, g.Days, g.Users, g.Accounts
+	c.Shares, c.MaxCPUs, c.PowerOfTwo = g.Shares, g.MaxCPUs, g.PowerOfTwo
+	c.Runtime, c.RuntimeMedian, c.RuntimeSigma, c.LimitFactor = g.Runtime, g.RuntimeMedian, g.RuntimeSigma, g.LimitFactor
+	c.Daily, c.Weekend, c.Partitions, c.Features = g.Daily, g.Weekend, g.Partitions, g.Features
+	c.FeatureShare, c.MemShare = g.FeatureShare, g.MemShare
+	if len(g.Features) == 0 {
+		c.FeatureShare = 0
+	}
+	ml, err := slurmtime.ParseSeconds(g.MaxLimit)
+	if err != nil || ml <= 0 {
+		return c, fmt.Errorf("%s: generate.max_limit %q: want a positive Slurm time string", sc.file, g.MaxLimit)
+	}
+	c.MaxLimit = ml
+	c.Cluster = sc.Name
+	if err := c.Validate(); err != nil {
+		return c, fmt.Errorf("%s: generate: %w", sc.file, err)
+	}
+	return c, nil
 }
 
 func (sc *Scenario) openTrace(run *Run) error {
@@ -168,6 +230,7 @@ func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 			return nil, err
 		}
 		c.ScaleRuntime = *cl.ScaleRuntime
+		c.ScaleLimit = *cl.ScaleTimeLimit
 		return c, nil
 	}
 	// Only the CPU types in use are the cluster's, in registry order
@@ -238,7 +301,12 @@ func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 		}
 		parts = append(parts, spec)
 	}
-	return sim.NewCluster(types, specs, parts, cl.ReferenceCPU, *cl.ScaleRuntime)
+	c, err := sim.NewCluster(types, specs, parts, cl.ReferenceCPU, *cl.ScaleRuntime)
+	if err != nil {
+		return nil, err
+	}
+	c.ScaleLimit = *cl.ScaleTimeLimit
+	return c, nil
 }
 
 // limit parses a partition time limit (minutes, rounded up as slurm.conf

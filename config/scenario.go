@@ -35,17 +35,28 @@ type TraceSpec struct {
 	SkipInvalid bool `yaml:"skip_invalid,omitempty"`
 }
 
-// GenSpec asks for a synthetic workload.
+// GenSpec asks for a synthetic workload (see `fairsim gen --help`); unset
+// values take the generator's defaults, which scenario.resolved.yaml shows.
 type GenSpec struct {
-	Seed     uint64  `yaml:"seed"`
-	Jobs     int     `yaml:"jobs"`
-	Days     float64 `yaml:"days,omitempty"`
-	Users    int     `yaml:"users,omitempty"`
-	Accounts int     `yaml:"accounts,omitempty"`
-	MaxCPUs  int     `yaml:"max_cpus,omitempty"`
-	// Load scales the arrival rate so the offered load is this fraction of
-	// the cluster (0 keeps the generator's default).
-	Load float64 `yaml:"load,omitempty"`
+	Seed          uint64    `yaml:"seed"`
+	Jobs          int       `yaml:"jobs"`
+	Days          float64   `yaml:"days"`
+	Users         int       `yaml:"users"`
+	Accounts      int       `yaml:"accounts"`
+	Shares        []float64 `yaml:"shares,omitempty"`
+	MaxCPUs       int       `yaml:"max_cpus"`
+	PowerOfTwo    float64   `yaml:"power_of_two"`
+	Runtime       string    `yaml:"runtime"`
+	RuntimeMedian float64   `yaml:"runtime_median"`
+	RuntimeSigma  float64   `yaml:"runtime_sigma"`
+	LimitFactor   float64   `yaml:"limit_factor"`
+	MaxLimit      string    `yaml:"max_limit"`
+	Daily         float64   `yaml:"daily"`
+	Weekend       float64   `yaml:"weekend"`
+	Partitions    []string  `yaml:"partitions,omitempty"`
+	Features      []string  `yaml:"features,omitempty"`
+	FeatureShare  float64   `yaml:"feature_share"`
+	MemShare      float64   `yaml:"mem_share"`
 }
 
 // ClusterSpec is the hardware, when slurm.conf does not give it.
@@ -53,10 +64,12 @@ type ClusterSpec struct {
 	// ReferenceCPU is the CPU type the trace's runtimes were measured on.
 	ReferenceCPU string `yaml:"reference_cpu"`
 	// ScaleRuntime stretches runtimes by reference speed / node speed.
-	ScaleRuntime *bool                  `yaml:"scale_runtime"`
-	CPUTypes     map[string]CPUTypeSpec `yaml:"cpu_types,omitempty"`
-	Nodes        []NodeGroup            `yaml:"nodes,omitempty"`
-	Partitions   []PartitionSpec        `yaml:"partitions,omitempty"`
+	ScaleRuntime *bool `yaml:"scale_runtime"`
+	// ScaleTimeLimit stretches time limits with runtimes (default true).
+	ScaleTimeLimit *bool                  `yaml:"scale_time_limit"`
+	CPUTypes       map[string]CPUTypeSpec `yaml:"cpu_types,omitempty"`
+	Nodes          []NodeGroup            `yaml:"nodes,omitempty"`
+	Partitions     []PartitionSpec        `yaml:"partitions,omitempty"`
 	// FromTraceHeader builds MaxNodes nodes of MaxProcs/MaxNodes cores.
 	FromTraceHeader bool `yaml:"from_trace_header,omitempty"`
 	// MemPerCore sizes nodes built from a trace header (e.g. "4G").

@@ -76,6 +76,12 @@ func LinePlot(path, title, xlabel, ylabel string, logX bool, series []Series) er
 			p.Legend.Add(s.Name, l)
 		}
 	}
+	if logX {
+		// A log axis needs a positive range; a run whose waits are all
+		// zero still gets a readable axis from 1 s to 1 min.
+		p.X.Min = math.Max(p.X.Min, 1)
+		p.X.Max = math.Max(p.X.Max, 60)
+	}
 	p.Legend.Top = true
 	p.Legend.Left = logX
 	return p.Save(8*vg.Inch, 5*vg.Inch, path)

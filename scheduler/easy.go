@@ -15,8 +15,9 @@ import (
 // uses only cores the reserved job will not need ("extra" cores).
 //
 // Simplification: the shadow time and extra cores are counted in cores of
-// the reserved job's partition, the classic formulation; node counts and
-// memory are not part of the reservation. On clusters of identical nodes
+// the reserved job's partition (of its CPU type, when it asks for one), the
+// classic formulation; node counts and memory are not part of the
+// reservation. On clusters of identical nodes
 // where jobs may spread over nodes (the SP2 traces) this is exact.
 type EASY struct {
 	queue   []*sim.Job
@@ -62,9 +63,9 @@ func (e *EASY) Schedule(ctx *sim.Context, _ sim.PassKind) {
 		if fit != sim.FitsNow {
 			continue
 		}
-		inHead := 0 // cores it would hold on the reserved job's partition
+		inHead := 0 // cores it would hold that the reserved job could use
 		for _, s := range e.alloc {
-			if c.InPartition(head.Part, s.Node) {
+			if e.usable(c, head, s.Node) {
 				inHead += s.Cores
 			}
 		}
@@ -78,6 +79,12 @@ func (e *EASY) Schedule(ctx *sim.Context, _ sim.PassKind) {
 	}
 }
 
+// usable reports whether node n could serve the reserved job: in its
+// partition and of the CPU type it asks for.
+func (e *EASY) usable(c *sim.Cluster, head *sim.Job, n int) bool {
+	return c.InPartition(head.Part, n) && (head.Req.Type < 0 || c.Nodes[n].Type == head.Req.Type)
+}
+
 func (e *EASY) start(ctx *sim.Context, j *sim.Job, by sim.StartKind) {
 	if err := ctx.Start(j, e.alloc, by); err != nil {
 		panic("easy: " + err.Error()) // TryAlloc and Start disagree: a bug, not an input problem
@@ -89,7 +96,16 @@ func (e *EASY) start(ctx *sim.Context, j *sim.Job, by sim.StartKind) {
 // cores will be spare then.
 func (e *EASY) shadow(ctx *sim.Context, head *sim.Job) (int64, int) {
 	c := ctx.Cluster
-	free := c.Parts[head.Part].FreeCores
+	free := 0
+	if head.Req.Type < 0 {
+		free = c.Parts[head.Part].FreeCores
+	} else {
+		for _, n := range c.Parts[head.Part].Nodes {
+			if e.usable(c, head, n) {
+				free += c.Nodes[n].FreeCores
+			}
+		}
+	}
 	e.running = append(e.running[:0], ctx.Running()...)
 	slices.SortFunc(e.running, func(a, b *sim.Job) int {
 		ea, eb := sim.ExpectedEnd(a), sim.ExpectedEnd(b)
@@ -103,7 +119,7 @@ func (e *EASY) shadow(ctx *sim.Context, head *sim.Job) (int64, int) {
 	})
 	for _, r := range e.running {
 		for _, s := range r.Alloc {
-			if c.InPartition(head.Part, s.Node) {
+			if e.usable(c, head, s.Node) {
 				free += s.Cores
 			}
 		}

@@ -13,6 +13,9 @@ import (
 var factories = map[string]func() sim.Scheduler{
 	"fifo": func() sim.Scheduler { return &FIFO{} },
 	"easy": func() sim.Scheduler { return &EASY{} },
+	// slurm with Slurm's default parameters; config builds it with the
+	// scenario's SchedulerParameters and preemption settings.
+	"slurm": func() sim.Scheduler { return NewSlurm(DefaultParams()) },
 }
 
 // New returns the scheduler registered under name.

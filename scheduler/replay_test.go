@@ -20,6 +20,15 @@ func sharedTrace(t testing.TB, name string) string {
 
 // replay runs a whole SWF trace on the cluster its header describes.
 func replay(t testing.TB, trace, sched string) *sim.Result {
+	s, err := New(sched)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return replayWith(t, trace, s)
+}
+
+// replayWith runs a whole SWF trace with a given scheduler.
+func replayWith(t testing.TB, trace string, s sim.Scheduler) *sim.Result {
 	t.Helper()
 	src, err := workload.OpenSWF(sharedTrace(t, trace), workload.SWFOptions{})
 	if err != nil {
@@ -28,10 +37,6 @@ func replay(t testing.TB, trace, sched string) *sim.Result {
 	defer src.Close()
 	h := src.Header()
 	c, err := sim.HeaderCluster(h.MaxNodes, h.MaxProcs, sim.ReferenceCPU, 1024)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(sched)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,4 +94,33 @@ func TestKTHReplay(t *testing.T) {
 		t.Errorf("EASY mean wait %.0f s above FIFO's %.0f s", waits["easy"], waits["fifo"])
 	}
 	t.Logf("mean wait: fifo %.0f s, easy %.0f s", waits["fifo"], waits["easy"])
+}
+
+// TestSlurmReplayInvariants replays whole real traces under the slurm
+// scheduler (Slurm's default parameters, no priority policy) and checks the
+// engine's invariants on the result.
+func TestSlurmReplayInvariants(t *testing.T) {
+	for _, trace := range []string{"KTH-SP2-1996-2.1-cln.swf.gz", "LLNL-Thunder-2007-1.1-cln.swf.gz"} {
+		t.Run(trace, func(t *testing.T) {
+			if testing.Short() && trace != "KTH-SP2-1996-2.1-cln.swf.gz" {
+				t.Skip("long trace skipped in -short mode")
+			}
+			r := replay(t, trace, "slurm")
+			if err := sim.CheckInvariants(r); err != nil {
+				t.Fatal(err)
+			}
+			bf := 0
+			for _, j := range r.Jobs {
+				if j.State == sim.Pending || j.State == sim.Running {
+					t.Fatalf("job %d left %s", j.ID, j.State)
+				}
+				if j.StartedBy == sim.ByBackfill {
+					bf++
+				}
+			}
+			if bf == 0 {
+				t.Error("backfill started no job over a whole trace")
+			}
+		})
+	}
 }

@@ -70,6 +70,8 @@ func (c *Cluster) memFor(req *Request, n, cores int) int64 {
 	return int64(cores) * req.MemPerCPU
 }
 
+func (c *Cluster) out(n int) bool { return c.except != nil && c.except[n] }
+
 func (c *Cluster) typeOK(req *Request, n int) bool {
 	return req.Type < 0 || c.Nodes[n].Type == req.Type
 }
@@ -136,6 +138,14 @@ type shape struct {
 // It reports NotNow when nothing fits; Short tells which resource is short.
 // It formats nothing, so failed tests in a pass cost no allocation.
 func (c *Cluster) TryAlloc(req *Request, p int, dst Alloc) (Alloc, Fit) {
+	return c.TryAllocExcept(req, p, nil, dst)
+}
+
+// TryAllocExcept is TryAlloc without the nodes marked in except (nodes a
+// pass has taken out of play: a blocked partition's, or reserved ones).
+func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) (Alloc, Fit) {
+	c.except = except
+	defer func() { c.except = nil }()
 	part := &c.Parts[p]
 	if part.FreeCores < req.CPUs {
 		return dst, NotNow
@@ -152,7 +162,7 @@ func (c *Cluster) TryAlloc(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	best := -1
 	for _, n := range c.free {
 		nd := &c.Nodes[n]
-		if nd.FreeCores < req.CPUs || !part.member[n] || !c.typeOK(req, n) {
+		if nd.FreeCores < req.CPUs || !part.member[n] || !c.typeOK(req, n) || c.out(n) {
 			continue
 		}
 		if nd.FreeMem < c.memFor(req, n, req.CPUs) {
@@ -169,7 +179,7 @@ func (c *Cluster) TryAlloc(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	// packed integer keys avoids a comparison closure on this hot path.
 	keys := c.keys[:0]
 	for _, n := range c.free {
-		if part.member[n] && c.typeOK(req, n) {
+		if part.member[n] && c.typeOK(req, n) && !c.out(n) {
 			if k := c.coresWithMem(req, n); k > 0 {
 				keys = append(keys, uint64(c.maxCores-k)<<44|uint64(c.Nodes[n].Weight)<<24|uint64(n))
 			}
@@ -245,7 +255,7 @@ func (c *Cluster) allocNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	per := (req.CPUs + req.Nodes - 1) / req.Nodes
 	keys := c.keys[:0]
 	for _, n := range c.free {
-		if part.member[n] && c.typeOK(req, n) && c.coresWithMem(req, n) >= per {
+		if part.member[n] && c.typeOK(req, n) && !c.out(n) && c.coresWithMem(req, n) >= per {
 			keys = append(keys, uint64(c.Nodes[n].FreeCores)<<44|uint64(c.Nodes[n].Weight)<<24|uint64(n))
 		}
 	}
@@ -271,7 +281,7 @@ func (c *Cluster) allocExclusive(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	cores, nodes := 0, 0
 	for _, n := range part.Nodes { // already in (Weight, index) order
 		nd := &c.Nodes[n]
-		if nd.FreeCores != nd.Cores || !c.typeOK(req, n) || nd.FreeMem != nd.MemMB {
+		if nd.FreeCores != nd.Cores || !c.typeOK(req, n) || nd.FreeMem != nd.MemMB || c.out(n) {
 			continue
 		}
 		dst = append(dst, Slice{n, nd.Cores, nd.MemMB})

@@ -54,12 +54,18 @@ type Cluster struct {
 	RefSpeed float64
 	// ScaleRuntime stretches runtimes by RefSpeed/node speed when true.
 	ScaleRuntime bool
+	// ScaleLimit stretches time limits with runtimes, as a user who knows
+	// the hardware would ask for more time on slower nodes; without it a
+	// trace's limits are wall-clock on any node and jobs on slow nodes
+	// time out.
+	ScaleLimit bool
 
 	TotalCores int
 	FreeCores  int
 	free       []int    // nodes with at least one free core
 	keys       []uint64 // scratch for sorting candidate nodes
 	maxCores   int
+	except     []bool // nodes out of play for the current TryAllocExcept
 	partIndex  map[string]int
 }
 

@@ -47,8 +47,8 @@ func CheckInvariants(r *Result) error {
 		if j.End < j.Start {
 			return fmt.Errorf("job %d ends at %d before its start %d", j.ID, j.End, j.Start)
 		}
-		if j.TimeLimit > 0 && j.End-j.Start > j.TimeLimit {
-			return fmt.Errorf("job %d ran %d s, over its limit %d s", j.ID, j.End-j.Start, j.TimeLimit)
+		if j.Limit > 0 && j.End-j.Start > j.Limit {
+			return fmt.Errorf("job %d ran %d s, over its limit %d s", j.ID, j.End-j.Start, j.Limit)
 		}
 		if j.Alloc.Cores() < j.CPUs {
 			return fmt.Errorf("job %d got %d cores for %d asked", j.ID, j.Alloc.Cores(), j.CPUs)

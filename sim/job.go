@@ -50,6 +50,7 @@ type Job struct {
 	End       int64 // -1 until ended
 	Alloc     Alloc
 	RunTime   int64 // actual runtime on its allocation (scaled by CPU speed)
+	Limit     int64 // time limit in force on its allocation (scaled with ScaleLimit)
 	NodeType  int   // CPU type of the slowest node it ran on
 	StartedBy StartKind
 	Reason    string // why it was rejected, or why it pends (for explain)
@@ -61,6 +62,12 @@ type Job struct {
 	Accrue      int64   // age accrues from here; 0 = not accruing
 	Billing     float64 // TRES billing per second of the allocation
 	ExpectStart int64   // backfill's latest expected start, -1 when none
+
+	// EligSeq numbers jobs in the order they entered the pending list
+	// (again after a requeue), so schedulers can find new arrivals.
+	EligSeq uint64
+	// Mark is scratch space for the scheduler's own bookkeeping.
+	Mark uint64
 
 	Preemptions  int
 	LostCoreSecs float64 // work thrown away by requeues

@@ -52,6 +52,12 @@ type Policy interface {
 	// order, so accrue limits can be applied as Slurm does when it builds
 	// its queue.
 	Queue(now int64, pending []*Job)
+	// Hold returns why a pending job may not start now because of a limit
+	// (QOS or association GrpTRESMins, ...), or "" when it may.
+	Hold(j *Job, now int64) string
+	// Epoch changes whenever pending priorities were recomputed, so a
+	// scheduler knows when to re-sort its queue.
+	Epoch() uint64
 }
 
 // Context is what a scheduler pass may see and do.
@@ -73,6 +79,27 @@ func (x *Context) Running() []*Job { return x.s.running }
 // an end, a start, a priority tick), so schedulers can skip idle passes.
 func (x *Context) Version() uint64 { return x.s.version }
 
+// Hold returns why a job is held by a limit now, "" when it is not (and
+// always "" without a policy).
+func (x *Context) Hold(j *Job) string {
+	if x.s.pol == nil {
+		return ""
+	}
+	return x.s.pol.Hold(j, x.Now)
+}
+
+// Epoch changes when pending priorities are recomputed.
+func (x *Context) Epoch() uint64 {
+	if x.s.pol == nil {
+		return 0
+	}
+	return x.s.pol.Epoch()
+}
+
+// WantPass asks for an event-triggered pass at time t (for example after a
+// preemption, once the preempted jobs have left).
+func (x *Context) WantPass(t int64) { x.s.wantPass(max(t, x.Now)) }
+
 // Start starts pending job j on allocation a. It returns an error, and
 // changes nothing, when the allocation is not free or not in the job's
 // partition.
@@ -85,8 +112,8 @@ func (x *Context) Preempt(j *Job, requeue bool) { x.s.preempt(j, requeue) }
 // ExpectedEnd is when a running job is expected to end as a scheduler can
 // know it: start plus time limit, never the actual runtime.
 func ExpectedEnd(j *Job) int64 {
-	if j.TimeLimit > 0 {
-		return j.Start + j.TimeLimit
+	if j.Limit > 0 {
+		return j.Start + j.Limit
 	}
 	return j.Start + 365*86400
 }

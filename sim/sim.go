@@ -82,6 +82,7 @@ type Simulator struct {
 	defaulted     workload.Tally
 	samples       []Sample
 	ctx           Context
+	eligSeq       uint64
 	realEvents    int   // queued submit, eligible and end events
 	lastProgress  int64 // last submit, start or end
 	waitingDeps   int
@@ -354,6 +355,8 @@ func (s *Simulator) reject(j *Job, class, why string) {
 func (s *Simulator) makeEligible(j *Job) {
 	j.Eligible = s.now
 	j.pendIdx = len(s.pend)
+	s.eligSeq++
+	j.EligSeq = s.eligSeq
 	s.pend = append(s.pend, j)
 	s.version++
 	if s.trig.SubmitDelay >= 0 {
@@ -442,9 +445,13 @@ func (s *Simulator) start(j *Job, a Alloc, by StartKind) error {
 		rt = int64(math.Ceil(float64(j.Runtime) * c.RefSpeed / c.Speed(slow)))
 	}
 	j.RunTime = rt
+	j.Limit = j.TimeLimit
+	if c.ScaleRuntime && c.ScaleLimit && j.TimeLimit > 0 {
+		j.Limit = int64(math.Ceil(float64(j.TimeLimit) * c.RefSpeed / c.Speed(slow)))
+	}
 	end := s.now + rt
-	if j.TimeLimit > 0 && rt > j.TimeLimit {
-		end = s.now + j.TimeLimit
+	if j.Limit > 0 && rt > j.Limit {
+		end = s.now + j.Limit
 	}
 	j.End = end
 	j.runIdx = len(s.running)
@@ -471,7 +478,7 @@ func (s *Simulator) removeRunning(j *Job) {
 func (s *Simulator) end(j *Job) {
 	s.removeRunning(j)
 	switch {
-	case j.TimeLimit > 0 && j.RunTime > j.TimeLimit:
+	case j.Limit > 0 && j.RunTime > j.Limit:
 		j.State = Timeout
 	case j.Status == 0:
 		j.State = Failed
@@ -536,6 +543,8 @@ func (s *Simulator) preempt(j *Job, requeue bool) {
 		j.Alloc = j.Alloc[:0]
 		j.StartedBy = NotStarted
 		j.pendIdx = len(s.pend)
+		s.eligSeq++
+		j.EligSeq = s.eligSeq
 		s.pend = append(s.pend, j)
 		j.Eligible = s.now
 		return

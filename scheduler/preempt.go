@@ -1,0 +1,147 @@
+package scheduler
+
+import (
+	"slices"
+	"strings"
+
+	"fairsim/sim"
+)
+
+// QOSPreemption gives the slurm scheduler what preempt/qos needs from the
+// policy layer's QOS table.
+type QOSPreemption interface {
+	// CanPreempt reports whether QOS a's Preempt list names QOS b.
+	CanPreempt(a, b int) bool
+	// Mode is QOS q's PreemptMode, "" when unset.
+	Mode(q int) string
+	// Priority is QOS q's Priority, used to order preemption candidates.
+	Priority(q int) uint32
+}
+
+// canPreempt tells whether pending job p may preempt running job v, and
+// whether v is then requeued (else cancelled).
+func (s *Slurm) canPreempt(c *sim.Cluster, p, v *sim.Job) (ok, requeue bool) {
+	mode := s.P.PreemptMode
+	switch s.P.PreemptType {
+	case "preempt/partition_prio":
+		pv := &c.Parts[v.Part]
+		if c.Parts[p.Part].PriorityTier <= pv.PriorityTier {
+			return false, false
+		}
+		if pv.PreemptMode != "" {
+			mode = pv.PreemptMode
+		}
+	case "preempt/qos":
+		if s.QOS == nil || p.QOSIdx < 0 || v.QOSIdx < 0 || !s.QOS.CanPreempt(p.QOSIdx, v.QOSIdx) {
+			return false, false
+		}
+		if m := s.QOS.Mode(v.QOSIdx); m != "" {
+			mode = m
+		}
+	default:
+		return false, false
+	}
+	m := strings.ToUpper(mode)
+	switch {
+	case strings.Contains(m, "REQUEUE"):
+		return true, true
+	case strings.Contains(m, "CANCEL"):
+		return true, false
+	}
+	return false, false // OFF, or SUSPEND/GANG which fairsim does not simulate
+}
+
+// preemptFor tries to make room for job j by preempting lower-priority
+// running jobs (§7.3). Candidates overlap j's partition and are taken
+// lowest plugin priority first (partition PriorityTier or QOS Priority,
+// then fewer nodes, then most recently started), until j would fit. The
+// preemptor does not start in this pass: it starts in a later one, once
+// its victims have left, as in Slurm.
+func (s *Slurm) preemptFor(ctx *sim.Context, j *sim.Job) bool {
+	if s.P.PreemptType != "preempt/partition_prio" && s.P.PreemptType != "preempt/qos" {
+		return false
+	}
+	c := ctx.Cluster
+	type cand struct {
+		v       *sim.Job
+		rank    int64
+		requeue bool
+	}
+	var cands []cand
+	for _, v := range ctx.Running() {
+		ok, rq := s.canPreempt(c, j, v)
+		if !ok {
+			continue
+		}
+		overlap := false
+		for _, sl := range v.Alloc {
+			if c.InPartition(j.Part, sl.Node) && !s.mask[sl.Node] {
+				overlap = true
+				break
+			}
+		}
+		if !overlap {
+			continue
+		}
+		var prio int64
+		if s.P.PreemptType == "preempt/qos" {
+			prio = int64(s.QOS.Priority(v.QOSIdx))
+		} else {
+			prio = int64(c.Parts[v.Part].PriorityTier)
+		}
+		cands = append(cands, cand{v, prio<<16 + int64(len(v.Alloc)), rq})
+	}
+	if len(cands) == 0 {
+		return false
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		if a.rank != b.rank {
+			if a.rank < b.rank {
+				return -1
+			}
+			return 1
+		}
+		if a.v.Start != b.v.Start {
+			if a.v.Start > b.v.Start {
+				return -1 // youngest first among equals
+			}
+			return 1
+		}
+		return a.v.Idx - b.v.Idx
+	})
+	// Free the candidates one by one on a view of now until j fits.
+	b := &s.bf
+	if len(b.free) != len(c.Nodes) {
+		b.free = make([]int, len(c.Nodes))
+		b.mem = make([]int64, len(c.Nodes))
+		b.stamp = make([]uint32, len(c.Nodes))
+	}
+	part := &c.Parts[j.Part]
+	for _, n := range part.Nodes {
+		b.free[n], b.mem[n] = c.Nodes[n].FreeCores, c.Nodes[n].FreeMem
+		if s.mask[n] {
+			b.free[n], b.mem[n] = 0, 0
+		}
+	}
+	need := 0
+	for i, cd := range cands {
+		for _, sl := range cd.v.Alloc {
+			if c.InPartition(j.Part, sl.Node) && !s.mask[sl.Node] {
+				b.free[sl.Node] += sl.Cores
+				b.mem[sl.Node] += sl.MemMB
+			}
+		}
+		if s.fitView(c, j, ctx.Now, ctx.Now+1, false) != nil {
+			need = i + 1
+			break
+		}
+	}
+	if need == 0 {
+		return false
+	}
+	for _, cd := range cands[:need] {
+		ctx.Preempt(cd.v, cd.requeue)
+	}
+	ctx.WantPass(ctx.Now + 1)
+	return true
+}

@@ -1,0 +1,160 @@
+package scheduler
+
+import (
+	"fairsim/sim"
+)
+
+// Slurm is slurmctld's scheduling: the main scheduler (job_scheduler.c
+// _schedule) and the backfill scheduler (backfill.c), with preemption.
+//
+// Simplifications, each a deliberate reading of Slurm's code for a
+// simulation (see ../shared/reference/slurm-semantics.md §5-§7):
+//   - Passes are instantaneous: max_sched_time, bf_max_time, bf_yield_*,
+//     bf_continue and RPC load do not exist in simulated time.
+//   - sched_min_interval (µs) is below the simulator's one-second clock.
+//   - Jobs have one partition and one QOS, so one queue record each.
+//   - Node selection is the simulator's documented best fit (sim.TryAlloc),
+//     not cons_tres's full topology-aware selection.
+//   - Backfill plans over the nodes' free cores and memory released by
+//     running jobs at their expected ends (start + time limit, never the
+//     actual runtime) and reserves whole nodes, as Slurm does.
+//   - Preempted jobs release their resources at once; the preemptor starts
+//     in a later pass (one second later), as in Slurm it starts once the
+//     preempted jobs have left.
+//   - Advance reservations, job arrays' bf_max_job_array_resv, licenses
+//     and --time-min are not modelled.
+type Slurm struct {
+	P Params
+	// QOS answers preempt/qos questions; nil without QOS preemption.
+	QOS     QOSPreemption
+	q       queue
+	alloc   sim.Alloc
+	mask    []bool // nodes taken out of play in the current pass
+	failed  []bool // partitions blocked in the current pass
+	partCnt []int
+
+	bfVersion uint64
+	bf        backfillState
+}
+
+// NewSlurm returns the Slurm scheduler with the given parameters.
+func NewSlurm(p Params) *Slurm { return &Slurm{P: p} }
+
+// Name implements sim.Scheduler.
+func (*Slurm) Name() string { return "slurm" }
+
+// Triggers implements sim.Scheduler: event passes after submit
+// (batch_sched_delay) and at job end, full passes every sched_interval,
+// backfill every bf_interval.
+func (s *Slurm) Triggers() sim.Triggers {
+	t := sim.Triggers{SubmitDelay: s.P.BatchSchedDelay, OnEnd: true}
+	if s.P.SchedInterval > 0 {
+		t.Interval = s.P.SchedInterval
+	}
+	if s.P.BackfillEnabled && s.P.BfInterval > 0 {
+		t.BackfillInterval = s.P.BfInterval
+	}
+	if s.P.SchedInterval < 0 {
+		t.SubmitDelay, t.OnEnd = -1, false
+	}
+	return t
+}
+
+// Schedule implements sim.Scheduler.
+func (s *Slurm) Schedule(ctx *sim.Context, kind sim.PassKind) {
+	if kind == sim.PassBackfill {
+		s.backfill(ctx)
+		return
+	}
+	s.main(ctx, kind == sim.PassFull)
+}
+
+func (s *Slurm) scratch(c *sim.Cluster) {
+	if len(s.mask) != len(c.Nodes) {
+		s.mask = make([]bool, len(c.Nodes))
+	}
+	if len(s.failed) != len(c.Parts) {
+		s.failed = make([]bool, len(c.Parts))
+		s.partCnt = make([]int, len(c.Parts))
+	}
+	clear(s.mask)
+	clear(s.failed)
+	clear(s.partCnt)
+}
+
+// main is one main-scheduler pass (§5.4): records in queue order; the
+// first record of a partition that cannot start for lack of resources
+// blocks the partition for the rest of the pass and takes its nodes out of
+// play, so overlapping partitions cannot use them either.
+func (s *Slurm) main(ctx *sim.Context, full bool) {
+	c := ctx.Cluster
+	jobs := s.q.sync(ctx)
+	s.scratch(c)
+	nFailed, depth, started := 0, 0, 0
+	for _, j := range jobs {
+		if j.State != sim.Pending {
+			continue
+		}
+		if s.P.SchedMaxJobStart > 0 && started >= s.P.SchedMaxJobStart {
+			break
+		}
+		p := j.Part
+		if s.P.PartitionJobDepth > 0 {
+			s.partCnt[p]++
+			if s.partCnt[p] > s.P.PartitionJobDepth {
+				j.Reason = "Priority"
+				continue
+			}
+		}
+		if !full {
+			if depth > s.P.DefaultQueueDepth { // Slurm tests depth++ > depth: depth+1 records
+				break
+			}
+			depth++
+		}
+		if s.failed[p] {
+			j.Reason = "Priority"
+			continue
+		}
+		if why := ctx.Hold(j); why != "" {
+			j.Reason = why
+			if !s.P.AssocLimitStop {
+				continue // limit-held jobs do not block their partition
+			}
+		} else {
+			var fit sim.Fit
+			s.alloc, fit = c.TryAllocExcept(&j.Req, p, s.mask, s.alloc[:0])
+			if fit == sim.FitsNow {
+				if err := ctx.Start(j, s.alloc, sim.ByMain); err != nil {
+					panic("slurm: " + err.Error()) // TryAlloc and Start disagree: a bug
+				}
+				j.Reason = ""
+				started++
+				continue
+			}
+			j.Reason = "Resources"
+			if s.preemptFor(ctx, j) {
+				j.Reason = "Resources (preemption in progress)"
+			}
+		}
+		block := true
+		if s.P.BfMinAgeReserve > 0 && ctx.Now-j.Eligible < s.P.BfMinAgeReserve {
+			block = false
+		}
+		if s.P.BfMinPrioReserve > 0 && j.Priority < s.P.BfMinPrioReserve {
+			block = false
+		}
+		if block {
+			s.failed[p] = true
+			for _, n := range c.Parts[p].Nodes {
+				s.mask[n] = true
+			}
+			nFailed++
+			if nFailed == len(c.Parts) {
+				// Every partition is blocked: the rest of the queue can
+				// only be marked as waiting on priority.
+				break
+			}
+		}
+	}
+}
