@@ -35,6 +35,7 @@ type Error struct {
 	Msg string
 }
 
+// Error renders "file:line: Key: message", the form editors can jump to.
 func (e *Error) Error() string {
 	if e.Key == "" {
 		return fmt.Sprintf("%s: %s", e.Pos, e.Msg)
@@ -46,8 +47,13 @@ func (e *Error) Error() string {
 // pass, in the manner of go/scanner.ErrorList.
 type ErrorList []*Error
 
-func (l ErrorList) Len() int      { return len(l) }
+// Len, Swap and Less make ErrorList a sort.Interface ordered by position.
+func (l ErrorList) Len() int { return len(l) }
+
+// Swap exchanges two errors (sort.Interface).
 func (l ErrorList) Swap(i, j int) { l[i], l[j] = l[j], l[i] }
+
+// Less orders errors by file, line, key and message (sort.Interface).
 func (l ErrorList) Less(i, j int) bool {
 	a, b := l[i].Pos, l[j].Pos
 	if a.File != b.File {
@@ -101,6 +107,7 @@ type Warning struct {
 	Msg string
 }
 
+// String renders "file:line: Key: message", like Error.
 func (w Warning) String() string {
 	if w.Key == "" {
 		return fmt.Sprintf("%s: %s", w.Pos, w.Msg)

@@ -18,6 +18,11 @@ type pair struct {
 	key   string // as written
 	op    byte   // 0, or one of + - * / written before '='
 	value string // quotes removed
+	// openQuote marks an unquoted value that starts with '"' because its
+	// closing quote is missing. Slurm keeps such a value verbatim; fairsim
+	// rejects it, since the quote is almost surely a typo and the value
+	// could not be written back on a line with other quoted values.
+	openQuote bool
 }
 
 // isSpace matches C isspace in the "C" locale.
@@ -179,14 +184,15 @@ func nextPair(s string) (p pair, rest string, ok bool) {
 		i++
 	}
 	p.value = s[v:i]
+	p.openQuote = p.value[0] == '"'
 	return p, s[i:], true
 }
 
-// quoteValue renders v so that splitLines and nextPair read back exactly v:
-// backslashes and '#' are escaped, and a value that is empty or holds white
-// space is quoted. It reports false for the few values the syntax cannot
-// express (white space together with '"', or a value that both starts and
-// ends with its only two '"'); no value read from a file is one of them.
+// quoteValue renders v so that splitLines and nextPair read it back as
+// exactly v wherever it stands on a line: backslashes and '#' are escaped,
+// and a value that is empty or holds white space is quoted. It reports
+// false for the values the syntax cannot express on every line (white space
+// together with '"', or a leading '"'); Parse never yields one.
 func quoteValue(v string) (string, bool) {
 	var b strings.Builder
 	hasSpace, hasQuote := false, false
@@ -208,8 +214,8 @@ func quoteValue(v string) (string, bool) {
 		}
 		return `"` + b.String() + `"`, true
 	}
-	if v[0] == '"' && strings.IndexByte(v[1:], '"') == len(v)-2 {
-		return "", false // would read back as a quoted value
+	if v[0] == '"' {
+		return "", false // would pair with a later quote on the line
 	}
 	return b.String(), true
 }

@@ -124,8 +124,12 @@ func (p *parser) line(l logicalLine) {
 		p.warnf(pos, first.key, "unknown key; line ignored")
 		return
 	}
+	if first.openQuote {
+		p.errorf(pos, canon, "value %s has an opening '\"' but no closing one", first.value)
+		return
+	}
 	if first.op != 0 {
-		p.warnf(pos, canon, "operator %q= is treated as plain '=' here, as Slurm does for this key", first.op)
+		p.warnf(pos, canon, "operator \"%c=\" is treated as plain '=' here, as Slurm does for this key", first.op)
 	}
 	switch canon {
 	case "NodeName", "PartitionName", "NodeSet", "DownNodes", "FrontendName", "SlurmctldHost":
@@ -163,6 +167,10 @@ func (p *parser) multiLine(pos Pos, canon, name, rest string) {
 		if idx == nil {
 			continue // DownNodes, FrontendName, SlurmctldHost: not simulated
 		}
+		if pr.openQuote {
+			p.errorf(pos, canon+"="+name, "%s: value %s has an opening '\"' but no closing one", pr.key, pr.value)
+			continue
+		}
 		lk := strings.ToLower(pr.key)
 		c, known := idx[lk]
 		if !known {
@@ -170,7 +178,7 @@ func (p *parser) multiLine(pos Pos, canon, name, rest string) {
 			continue
 		}
 		if pr.op != 0 {
-			p.warnf(pos, canon+"="+name, "operator %q= on %s is treated as plain '='", pr.op, c)
+			p.warnf(pos, canon+"="+name, "operator \"%c=\" on %s is treated as plain '='", pr.op, c)
 		}
 		if prev, dup := own[lk]; dup {
 			p.warnf(pos, canon+"="+name, "%s given twice on this line; %q replaces %q, as in Slurm", c, pr.value, prev.value)

@@ -303,13 +303,18 @@ func TestWarnings(t *testing.T) {
 		{"duplicate", "KillWait=3\nkillwait=4\n",
 			[]string{`t.conf:2: KillWait: also set at t.conf:1; the later value "4" is used, as in Slurm`}},
 		{"operator", "KillWait+=4\n",
-			[]string{`t.conf:1: KillWait: operator '+'= is treated as plain '=' here, as Slurm does for this key`}},
+			[]string{`t.conf:1: KillWait: operator "+=" is treated as plain '=' here, as Slurm does for this key`}},
 		{"weights overflow", "PriorityWeightAge=4000000000\nPriorityWeightFairshare=400000000\n",
 			[]string{`t.conf:2: PriorityWeight*: the weights sum to 4400000000 > 4294967295, so job priorities may be clamped (Slurm logs the same)`}},
 		{"select type", "SelectType=select/bluegene\n",
 			[]string{`t.conf:1: SelectType: unknown plugin "select/bluegene"; fairsim allocates as select/cons_tres does`}},
 		{"down nodes", "NodeName=n1\nDownNodes=n1 Reason=broken\n",
 			[]string{`t.conf:2: DownNodes: not simulated; line ignored`}},
+		{"attribute twice", "NodeName=n1 CPUs=2 cpus=4 Weight-=3\n",
+			[]string{
+				`t.conf:1: NodeName=n1: CPUs given twice on this line; "4" replaces "2", as in Slurm`,
+				`t.conf:1: NodeName=n1: operator "-=" on Weight is treated as plain '='`,
+			}},
 		{"silently accepted", "SlurmctldHost=head(10.0.0.1)\nAuthType=auth/munge\nMaxJobCount=10000\n", nil},
 	}
 	for _, tc := range tests {
@@ -348,6 +353,7 @@ func TestErrors(t *testing.T) {
 		{"AccountingStorageEnforce=limits,everything", []string{`t.conf:1: AccountingStorageEnforce: invalid flag "everything" (want associations, limits, qos, safe, wckeys, all, nojobs or nosteps)`}},
 		{"KillWait", []string{`t.conf:1: expected Key=Value, found "KillWait"`}},
 		{"KillWait=", []string{`t.conf:1: expected Key=Value, found "KillWait="`}},
+		{`PriorityFlags="NO_FAIR_TREE`, []string{`t.conf:1: PriorityFlags: value "NO_FAIR_TREE has an opening '"' but no closing one`}},
 		{"KillWait=3 OverTimeLimit=4", []string{`t.conf:1: KillWait: unexpected text "OverTimeLimit=4" after the value (only NodeName, PartitionName and similar lines take several Key=Value pairs)`}},
 		{"# three errors, reported in line order\nKillWait=x\nPriorityType=y\n\nPriorityMaxAge=z", []string{
 			`t.conf:2: KillWait: "x" is not a valid number`,
@@ -461,6 +467,7 @@ func TestNodeErrors(t *testing.T) {
 		{"NodeName=n1 RealMemory=-5", []string{`t.conf:1: NodeName=n1: RealMemory: "-5" is less than zero`}},
 		{"NodeName=n1 Sockets=256 CoresPerSocket=256", []string{`t.conf:1: NodeName=n1: Sockets×CoresPerSocket×ThreadsPerCore = 65536 exceeds Slurm's limit of 65535 CPUs per node`}},
 		{"NodeName=n1 CPUs=2 junk", []string{`t.conf:1: NodeName: cannot parse "junk" (expected Key=Value pairs)`}},
+		{`NodeName=n1 Features="a,b Gres=gpu:2`, []string{`t.conf:1: NodeName=n1: Features: value "a,b has an opening '"' but no closing one`}},
 	}
 	for _, tc := range tests {
 		if got := parseErrors(t, tc.src+"\n"); !slices.Equal(got, tc.want) {

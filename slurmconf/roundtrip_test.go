@@ -149,8 +149,11 @@ func TestQuoteValue(t *testing.T) {
 		{"a#b", `a\#b`, true},
 		{`a\b`, `a\\b`, true},
 		{`a"b`, `a"b`, true},
-		{`"ab`, `"ab`, true},
-		{`"a"b`, `"a"b`, true},
+		{`ab"`, `ab"`, true},
+		{`"ab`, "", false}, // would pair with a later quoted value on the line (FuzzParse)
+		{`"`, "", false},
+		{`""`, "", false},
+		{`"a"b`, "", false},
 		{`"ab"`, "", false},
 		{`a "b"`, "", false},
 	}

@@ -170,7 +170,7 @@ var schedIgnored = map[string]bool{
 	"requeue_setup_env_fail": false, "salloc_wait_nodes": false, "sbatch_wait_nodes": false,
 	"sched_max_job_start_per_part": false, "spec_cores_first": false, "step_retry_count": false,
 	"step_retry_time": false, "time_min_as_soft_limit": true, "whole_hetjob": false,
-	"enable_job_state_cache": false, "max_job_bf": false, "nohold_on_prolog_fail ": false,
+	"enable_job_state_cache": false, "max_job_bf": false,
 }
 
 // parseSchedulerParameters reads the comma list. Slurm searches the whole

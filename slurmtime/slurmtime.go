@@ -42,6 +42,7 @@ type Error struct {
 	Reason string // what is wrong with it
 }
 
+// Error names the input and what is wrong with it.
 func (e *Error) Error() string {
 	return fmt.Sprintf("invalid Slurm time %q: %s", e.Input, e.Reason)
 }
