@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -18,8 +20,18 @@ type Run struct {
 	Cluster   *sim.Cluster
 	Scheduler sim.Scheduler
 	Policy    sim.Policy
-	Source    workload.Source
-	Options   sim.Options
+	// Multifactor is the policy when the scheduler is slurm (sprio, sshare,
+	// fairshare.csv read it), nil otherwise.
+	Multifactor *scheduler.Multifactor
+	Source      workload.Source
+	Options     sim.Options
+	// Notes say what fairsim chose where the scenario was silent;
+	// Warnings what it ignored. The CLI prints both.
+	Notes     []string
+	Warnings  []string
+	AssocDump string // the association dump fairsim generated, if any
+	Slurm     *slurmconf.Config
+	generated *workload.Generated
 	closer    func() error
 }
 
@@ -119,6 +131,15 @@ func (sc *Scenario) Resolve() error {
 			p.Nodes = "ALL"
 		}
 	}
+	if sc.Accounts.Map == "" {
+		sc.Accounts.Map = "group"
+	}
+	if sc.Accounts.Shares == "" {
+		sc.Accounts.Shares = "equal"
+	}
+	if sc.FairShare.SampleInterval == "" {
+		sc.FairShare.SampleInterval = "6:00:00"
+	}
 	if sc.Sim.MissingTimeLimit == "" {
 		sc.Sim.MissingTimeLimit = "runtime"
 	}
@@ -132,35 +153,59 @@ func (sc *Scenario) Resolve() error {
 func (sc *Scenario) Build() (*Run, error) {
 	run := &Run{Scenario: sc}
 	var err error
+	fail := func(err error) (*Run, error) {
+		run.Close()
+		return nil, err
+	}
 	run.Scheduler, err = scheduler.New(sc.Scheduler)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case sc.Trace != nil:
-		if err := sc.openTrace(run); err != nil {
-			return nil, err
-		}
-	case sc.Generate != nil:
+	if sc.Generate != nil {
 		gc, err := sc.genConfig()
 		if err != nil {
 			return nil, err
 		}
-		g, err := workload.Generate(gc)
-		if err != nil {
+		if run.generated, err = workload.Generate(gc); err != nil {
 			return nil, fmt.Errorf("%s: generate: %w", sc.file, err)
 		}
-		run.Source = g.Source()
 	}
-	run.Cluster, err = sc.buildCluster(run.Source.Header())
+	sc.gen = run.generated
+	var closer func() error
+	run.Source, closer, err = sc.openSource()
 	if err != nil {
-		run.Close()
-		return nil, fmt.Errorf("%s: cluster: %w", sc.file, err)
+		return nil, err
+	}
+	run.closer = closer
+	conf, err := sc.slurmConfig()
+	if err != nil {
+		return fail(err)
+	}
+	run.Slurm = conf
+	for _, w := range conf.Warnings {
+		run.Warnings = append(run.Warnings, w.String())
+	}
+	sc.SlurmResolved = conf.String()
+	switch {
+	case len(conf.Nodes) > 0:
+		run.Cluster, err = sc.buildClusterFromSlurm(conf)
+	default:
+		run.Cluster, err = sc.buildCluster(run.Source.Header())
+	}
+	if err != nil {
+		return fail(fmt.Errorf("%s: cluster: %w", sc.file, err))
+	}
+	if err := sc.applyPartitionSet(run.Cluster); err != nil {
+		return fail(err)
+	}
+	if sc.usesSlurm() {
+		if err := sc.buildSlurm(run, conf); err != nil {
+			return fail(err)
+		}
 	}
 	sample, err := slurmtime.ParseSeconds(sc.Sim.SampleInterval)
 	if err != nil || sample <= 0 {
-		run.Close()
-		return nil, fmt.Errorf("%s: sim.sample_interval %q: want a positive Slurm time string", sc.file, sc.Sim.SampleInterval)
+		return fail(fmt.Errorf("%s: sim.sample_interval %q: want a positive Slurm time string", sc.file, sc.Sim.SampleInterval))
 	}
 	run.Options = sim.Options{MissingLimit: sc.Sim.MissingTimeLimit, FailImpossible: sc.Sim.FailImpossible,
 		IgnoreDependencies: sc.Sim.IgnoreDependencies, SampleInterval: sample}
@@ -168,6 +213,38 @@ func (sc *Scenario) Build() (*Run, error) {
 		run.Options.File = sc.Trace.File
 	}
 	return run, nil
+}
+
+// openSource opens the scenario's workload from the start, with jobs that
+// lack an account given one by accounts.map. The association pre-scan and
+// the simulation each open their own.
+func (sc *Scenario) openSource() (workload.Source, func() error, error) {
+	var src workload.Source
+	closer := func() error { return nil }
+	switch {
+	case sc.gen != nil:
+		src = sc.gen.Source()
+	case sc.Trace != nil:
+		t := sc.Trace
+		switch t.Format {
+		case "swf":
+			r, err := workload.OpenSWF(sc.path(t.File), workload.SWFOptions{SkipInvalid: t.SkipInvalid, FailImpossible: sc.Sim.FailImpossible})
+			if err != nil {
+				return nil, nil, err
+			}
+			src, closer = r, r.Close
+		default:
+			return nil, nil, fmt.Errorf("%s: trace.format %q: want swf", sc.file, t.Format)
+		}
+	default:
+		return nil, nil, fmt.Errorf("%s: no workload", sc.file)
+	}
+	m, err := workload.ParseAccountMap(sc.Accounts.Map, func(p string) (io.ReadCloser, error) { return os.Open(sc.path(p)) })
+	if err != nil {
+		closer()
+		return nil, nil, fmt.Errorf("%s: accounts.map: %w", sc.file, err)
+	}
+	return workload.MapAccounts(src, m), closer, nil
 }
 
 // setDefault sets *v to d when it is the zero value.
@@ -203,21 +280,6 @@ func (sc *Scenario) genConfig() (workload.GenConfig, error) {
 	return c, nil
 }
 
-func (sc *Scenario) openTrace(run *Run) error {
-	t := sc.Trace
-	switch t.Format {
-	case "swf":
-		r, err := workload.OpenSWF(sc.path(t.File), workload.SWFOptions{SkipInvalid: t.SkipInvalid, FailImpossible: sc.Sim.FailImpossible})
-		if err != nil {
-			return err
-		}
-		run.Source, run.closer = r, r.Close
-		return nil
-	default:
-		return fmt.Errorf("%s: trace.format %q: want swf or sacct", sc.file, t.Format)
-	}
-}
-
 func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 	cl := &sc.Cluster
 	if cl.FromTraceHeader {
@@ -236,6 +298,9 @@ func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 	// Only the CPU types in use are the cluster's, in registry order
 	// (slowest first) so CSV and plots list them stably.
 	used := map[string]bool{}
+	if len(cl.Nodes) == 0 {
+		return nil, fmt.Errorf("no nodes: give cluster.nodes, NodeName lines in slurm_conf, or a trace whose header has MaxNodes/MaxProcs")
+	}
 	var specs []sim.NodeSpec
 	for i, g := range cl.Nodes {
 		t, err := sim.LookupCPUType(g.Feature)
@@ -253,26 +318,9 @@ func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 		}
 		specs = append(specs, sim.NodeSpec{Names: names, Type: t.Name, Cores: g.CPUs, MemMB: mem, Weight: max(g.Weight, 1)})
 	}
-	var types []sim.CPUType
-	for _, name := range sim.CPUTypeNames() {
-		if !used[name] {
-			continue
-		}
-		t, _ := sim.LookupCPUType(name)
-		if o, ok := cl.CPUTypes[name]; ok {
-			if o.Weight > 0 {
-				t.Weight = o.Weight
-			}
-			if o.Speed > 0 {
-				t.Speed = o.Speed
-			}
-		}
-		types = append(types, t)
-	}
-	for name := range cl.CPUTypes {
-		if _, err := sim.LookupCPUType(name); err != nil {
-			return nil, fmt.Errorf("cpu_types: %w", err)
-		}
+	types, err := sc.cpuTypes(used)
+	if err != nil {
+		return nil, err
 	}
 	var parts []sim.PartitionSpec
 	for i, ps := range cl.Partitions {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"go.yaml.in/yaml/v3"
+
+	"fairsim/workload"
 )
 
 // Scenario is what a scenario YAML file holds. Keys use Slurm's names for
@@ -19,11 +21,33 @@ type Scenario struct {
 	Trace     *TraceSpec  `yaml:"trace,omitempty"`
 	Generate  *GenSpec    `yaml:"generate,omitempty"`
 	Cluster   ClusterSpec `yaml:"cluster"`
-	Sim       SimSpec     `yaml:"sim"`
+
+	// SlurmConf is a slurm.conf (the subset fairsim reads); Slurm holds
+	// inline settings in slurm.conf syntax that override it, by key
+	// (SchedulerParameters as a whole).
+	SlurmConf string            `yaml:"slurm_conf,omitempty"`
+	Slurm     map[string]string `yaml:"slurm,omitempty"`
+	// Assoc is a sacctmgr dump of the association tree; QOS a file like
+	// `sacctmgr show qos -P`. DefaultQOS is the QOS of jobs naming none.
+	Assoc      string       `yaml:"assoc,omitempty"`
+	QOS        string       `yaml:"qos,omitempty"`
+	DefaultQOS string       `yaml:"default_qos,omitempty"`
+	Accounts   AccountsSpec `yaml:"accounts"`
+	// PartitionSet and QOSSet override partition and QOS attributes by
+	// name (partition.NAME.Attr and qos.NAME.Attr in --set).
+	PartitionSet map[string]map[string]string `yaml:"partition_set,omitempty"`
+	QOSSet       map[string]map[string]string `yaml:"qos_set,omitempty"`
+	FairShare    FairShareSpec                `yaml:"fairshare"`
+	Sim          SimSpec                      `yaml:"sim"`
+
+	// SlurmResolved is the slurm.conf in force (file, overrides and
+	// Slurm's defaults), written to scenario.resolved.yaml for audits.
+	SlurmResolved string `yaml:"slurm_resolved,omitempty"`
 
 	// dir is the scenario file's folder: relative paths start there.
 	dir  string
 	file string
+	gen  *workload.Generated
 }
 
 // TraceSpec names a workload trace.
@@ -104,6 +128,33 @@ type PartitionSpec struct {
 	PreemptMode        string `yaml:"PreemptMode,omitempty"`
 	TRESBillingWeights string `yaml:"TRESBillingWeights,omitempty"`
 	QOS                string `yaml:"QOS,omitempty"`
+}
+
+// AccountsSpec says how jobs of traces without accounts get one, and what
+// shares a generated association tree gives them.
+type AccountsSpec struct {
+	// Map is group (one account per group, the default), user, or a CSV
+	// file of user,account or group,account.
+	Map string `yaml:"map"`
+	// Shares is equal or usage (proportional to delivered core-seconds),
+	// for the tree fairsim builds when the scenario has no assoc file.
+	Shares string `yaml:"shares"`
+}
+
+// FairShareSpec holds the fair-share choices that are not slurm.conf keys.
+type FairShareSpec struct {
+	// Algorithm overrides the one PriorityFlags selects: fairtree,
+	// classic, depth-oblivious, or slurm20 (Slurm 2.0's F=(S-U_E+1)/2, a
+	// fairsim extension).
+	Algorithm string `yaml:"algorithm,omitempty"`
+	// ExactDecay uses 2^(-t/HL) instead of Slurm's 1-0.693/HL per second.
+	ExactDecay bool `yaml:"exact_decay"`
+	// SampleInterval is the period of fairshare.csv rows (a Slurm time
+	// string; default 6:00:00).
+	SampleInterval string `yaml:"sample_interval"`
+	// TimeZone locates PriorityUsageResetPeriod boundaries (default: the
+	// trace's TimeZoneString, else UTC).
+	TimeZone string `yaml:"time_zone,omitempty"`
 }
 
 // SimSpec holds fairsim's own knobs.

@@ -26,6 +26,10 @@ type Options struct {
 	Progress func(now int64, submitted int)
 	// File names the trace in error messages.
 	File string
+	// StopAt, when positive, ends the run after the last event at or
+	// before this time (seconds since the trace epoch), leaving jobs
+	// pending and running as they are then: sprio and sshare views.
+	StopAt int64
 	// StallLimit ends a run whose remaining pending jobs have not moved for
 	// this long with nothing running and nothing left to arrive (they can
 	// never start); default 366 days. They stay PENDING in the results.
@@ -53,6 +57,8 @@ type Result struct {
 	Defaulted workload.Tally // values the simulator filled in
 	First     int64          // first submit
 	Last      int64          // last end
+	Now       int64          // when the run stopped (StopAt, or the last event)
+	Pending   []*Job         // eligible jobs still pending at Now
 	Scheduler string
 }
 
@@ -122,6 +128,10 @@ func (s *Simulator) Run() (*Result, error) {
 	s.arm(t0)
 	events := 0
 	for s.heap.Len() > 0 {
+		if s.opt.StopAt > 0 && s.heap.peek().T > s.opt.StopAt {
+			s.now = s.opt.StopAt
+			break
+		}
 		e := s.heap.pop()
 		if e.Kind == EvSubmit || e.Kind == EvEligible || e.Kind == EvJobEnd {
 			s.realEvents--
@@ -577,5 +587,7 @@ func (s *Simulator) result() *Result {
 	if s.waitingDeps > 0 {
 		s.defaulted["jobs left waiting on a dependency"] = s.waitingDeps
 	}
+	r.Now = s.now
+	r.Pending = append([]*Job(nil), s.pendingList()...)
 	return r
 }

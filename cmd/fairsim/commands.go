@@ -6,5 +6,7 @@ import "github.com/urfave/cli/v2"
 func commands() []*cli.Command {
 	return []*cli.Command{
 		runCommand(),
+		convertCommand(),
+		genCommand(),
 	}
 }

@@ -48,11 +48,11 @@ Jobs without a time limit get their actual runtime (sim.missing_time_limit).`,
 			if out == "" {
 				out = filepath.Join("results", sc.Name)
 			}
-			res, err := simulate(sc, c.Bool("quiet"))
+			run, res, err := simulate(sc, c.Bool("quiet"))
 			if err != nil {
 				return err
 			}
-			if err := report.WriteRun(out, res, sc); err != nil {
+			if err := writeRun(out, run, res); err != nil {
 				return err
 			}
 			if !c.Bool("quiet") {
@@ -97,18 +97,60 @@ func loadScenario(c *cli.Context) (*config.Scenario, error) {
 	return sc, sc.Resolve()
 }
 
-func simulate(sc *config.Scenario, quiet bool) (*sim.Result, error) {
+// simulate builds and runs a scenario, saying on stderr (unless quiet)
+// what fairsim chose where the scenario was silent.
+func simulate(sc *config.Scenario, quiet bool) (*config.Run, *sim.Result, error) {
 	run, err := sc.Build()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer run.Close()
+	if !quiet {
+		for _, n := range run.Notes {
+			fmt.Fprintln(os.Stderr, "fairsim:", n)
+		}
+		for _, w := range run.Warnings {
+			fmt.Fprintln(os.Stderr, "fairsim: warning:", w)
+		}
+	}
 	if !quiet && isTerminal(os.Stderr) {
 		var done func()
 		run.Options.Progress, done = newProgress(run.Source.Header().MaxRecords)
 		defer done()
 	}
-	return run.Simulate()
+	res, err := run.Simulate()
+	if err != nil {
+		return nil, nil, err
+	}
+	if mf := run.Multifactor; mf != nil {
+		for _, k := range mf.Unmapped.Keys() {
+			res.Defaulted.Add("job without association (fair-share 0): " + k)
+		}
+	}
+	return run, res, nil
+}
+
+// writeRun writes a run's outputs, the fair-share ones when the policy
+// kept a fair-share time series.
+func writeRun(out string, run *config.Run, res *sim.Result) error {
+	if err := report.WriteRun(out, res, run.Scenario); err != nil {
+		return err
+	}
+	if mf := run.Multifactor; mf != nil {
+		snaps := make([]report.FSSnapshot, len(mf.Snapshots))
+		for i, s := range mf.Snapshots {
+			snaps[i] = report.FSSnapshot{T: s.T, Rows: s.Rows}
+		}
+		if err := report.WriteFairshare(out, res, snaps); err != nil {
+			return err
+		}
+	}
+	if run.AssocDump != "" {
+		if err := os.WriteFile(filepath.Join(out, "assoc.generated.cfg"), []byte(run.AssocDump), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // isTerminal reports whether f is a character device (a terminal), so the

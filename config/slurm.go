@@ -1,0 +1,331 @@
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"fairsim/policy"
+	"fairsim/policy/fairshare"
+	"fairsim/scheduler"
+	"fairsim/sim"
+	"fairsim/slurmconf"
+	"fairsim/slurmtime"
+	"fairsim/workload"
+)
+
+// slurmConfig reads the scenario's slurm.conf with its inline overrides
+// applied: each overridden key's lines are dropped from the file and the
+// inline value appended, so the result is what an admin would have
+// written.
+func (sc *Scenario) slurmConfig() (*slurmconf.Config, error) {
+	var text []byte
+	name := "slurm.conf (Slurm defaults)"
+	if sc.SlurmConf != "" {
+		var err error
+		name = sc.path(sc.SlurmConf)
+		text, err = os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(sc.Slurm) > 0 {
+		keys := make([]string, 0, len(sc.Slurm))
+		for k := range sc.Slurm {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		var b bytes.Buffer
+		for _, line := range strings.SplitAfter(string(text), "\n") {
+			drop := false
+			t := strings.TrimSpace(line)
+			for _, k := range keys {
+				if len(t) > len(k) && strings.EqualFold(t[:len(k)], k) && (t[len(k)] == '=' || t[len(k)] == ' ') {
+					drop = true
+				}
+			}
+			if !drop {
+				b.WriteString(line)
+			}
+		}
+		if b.Len() > 0 && !bytes.HasSuffix(b.Bytes(), []byte("\n")) {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "# inline settings of %s\n", sc.file)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "%s=%s\n", k, sc.Slurm[k])
+		}
+		text = b.Bytes()
+		name += " + " + sc.file + " slurm: settings"
+	}
+	return slurmconf.Parse(name, text)
+}
+
+// usesSlurm reports whether the scenario runs Slurm's policy.
+func (sc *Scenario) usesSlurm() bool { return sc.Scheduler == "slurm" }
+
+// schedParams turns SchedulerParameters and preemption settings into the
+// scheduler's parameters.
+func schedParams(c *slurmconf.Config) scheduler.Params {
+	sp := c.SchedulerParameters
+	p := scheduler.DefaultParams()
+	p.SchedInterval = sp.SchedIntervalSec
+	p.BatchSchedDelay = sp.BatchSchedDelaySec
+	p.DefaultQueueDepth = int(sp.DefaultQueueDepth)
+	p.PartitionJobDepth = int(sp.PartitionJobDepth)
+	p.SchedMaxJobStart = int(sp.SchedMaxJobStart)
+	p.AssocLimitStop = sp.AssocLimitStop
+	p.BackfillEnabled = c.SchedulerType != "sched/builtin" && sp.BfIntervalSec > 0
+	p.BfInterval = sp.BfIntervalSec
+	p.BfWindow = sp.BfWindowMin * 60
+	p.BfResolution = max(sp.BfResolutionSec, 1)
+	p.BfMaxJobTest = int(sp.BfMaxJobTest)
+	p.BfMaxJobStart = int(sp.BfMaxJobStart)
+	p.BfMaxJobUser = int(sp.BfMaxJobUser)
+	p.BfMaxJobAssoc = int(sp.BfMaxJobAssoc)
+	p.BfMaxJobPart = int(sp.BfMaxJobPart)
+	p.BfMinAgeReserve = sp.BfMinAgeReserveSec
+	p.BfMinPrioReserve = uint32(max(sp.BfMinPrioReserve, 0))
+	p.PreemptType = c.PreemptType
+	p.PreemptMode = string(c.PreemptMode.Action)
+	return p
+}
+
+// qosPreemption adapts the policy's QOS table to the scheduler.
+type qosPreemption struct{ s *policy.QOSSet }
+
+func (q qosPreemption) CanPreempt(a, b int) bool { return q.s.CanPreempt(a, b) }
+func (q qosPreemption) Mode(i int) string        { return q.s.QOS(i).PreemptMode.String() }
+func (q qosPreemption) Priority(i int) uint32    { return q.s.QOS(i).Priority }
+
+// buildSlurm sets up the slurm scheduler and the multifactor policy.
+func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
+	flags, err := policy.ParsePriorityFlags(conf.PriorityFlags)
+	if err != nil {
+		return fmt.Errorf("%s: PriorityFlags: %w", conf.Where("PriorityFlags"), err)
+	}
+	pp := policy.DefaultParams()
+	pp.Weights = policy.Weights{Age: conf.PriorityWeightAge, Assoc: conf.PriorityWeightAssoc,
+		Fairshare: conf.PriorityWeightFairshare, JobSize: conf.PriorityWeightJobSize,
+		Partition: conf.PriorityWeightPartition, QOS: conf.PriorityWeightQOS}
+	if conf.PriorityWeightTRES != "" {
+		if pp.WeightTRES, err = policy.ParseTRESWeights(conf.PriorityWeightTRES); err != nil {
+			return fmt.Errorf("%s: PriorityWeightTRES: %w", conf.Where("PriorityWeightTRES"), err)
+		}
+	}
+	pp.MaxAge = conf.PriorityMaxAge
+	pp.FavorSmall = conf.PriorityFavorSmall
+	pp.Flags = flags
+
+	alg := fairshare.FromPriorityFlags(flags&policy.FlagFairTree == 0, flags&policy.FlagDepthOblivious != 0)
+	if sc.FairShare.Algorithm != "" {
+		if alg, err = fairshare.ParseAlgorithm(sc.FairShare.Algorithm); err != nil {
+			return fmt.Errorf("%s: fairshare.algorithm: %w", sc.file, err)
+		}
+	}
+	reset, err := fairshare.ParseResetPeriod(string(conf.PriorityUsageResetPeriod))
+	if err != nil {
+		return fmt.Errorf("%s: PriorityUsageResetPeriod: %w", conf.Where("PriorityUsageResetPeriod"), err)
+	}
+	loc, err := sc.location(run.Source.Header())
+	if err != nil {
+		return err
+	}
+	fsCfg := fairshare.Config{Algorithm: alg, HalfLife: conf.PriorityDecayHalfLife, ExactDecay: sc.FairShare.ExactDecay,
+		Reset: reset, Loc: loc, Dampening: float64(max(conf.FairShareDampeningFactor, 1))}
+	if alg == fairshare.Slurm20 {
+		fsCfg.Slurm20MaxUsage = float64(run.Cluster.TotalCores) * float64(conf.PriorityDecayHalfLife) * 2
+	}
+
+	var qos *policy.QOSSet
+	if sc.QOS != "" {
+		var warns []string
+		if qos, warns, err = policy.ReadQOSFile(sc.path(sc.QOS)); err != nil {
+			return err
+		}
+		for _, w := range warns {
+			run.Warnings = append(run.Warnings, w)
+		}
+	}
+	if qos, err = sc.applyQOSSet(qos); err != nil {
+		return err
+	}
+	tree, err := sc.assocTree(run)
+	if err != nil {
+		return err
+	}
+	sample, err := slurmtime.ParseSeconds(sc.FairShare.SampleInterval)
+	if err != nil || sample < 0 {
+		return fmt.Errorf("%s: fairshare.sample_interval %q: want a Slurm time string", sc.file, sc.FairShare.SampleInterval)
+	}
+	mc := scheduler.MultifactorConfig{Priority: pp, FairShare: fsCfg, CalcPeriod: conf.PriorityCalcPeriod,
+		QOS: qos, DefaultQOS: sc.DefaultQOS, Tree: tree, EnforceLimits: conf.AccountingStorageEnforce.HasLimits(),
+		FairshareSample: sample}
+	for i, p := range run.Cluster.Parts {
+		var w policy.TRESWeights
+		if p.BillingWeights != "" {
+			if w, err = policy.ParseTRESWeights(p.BillingWeights); err != nil {
+				return fmt.Errorf("partition %s: TRESBillingWeights: %w", p.Name, err)
+			}
+		}
+		mc.PartitionBilling = append(mc.PartitionBilling, w)
+		_ = i
+	}
+	mf, err := scheduler.NewMultifactor(mc, run.Cluster, run.Source.Names())
+	if err != nil {
+		return err
+	}
+	run.Policy = mf
+	run.Multifactor = mf
+	s := scheduler.NewSlurm(schedParams(conf))
+	if conf.PreemptType == "preempt/qos" {
+		s.QOS = qosPreemption{mf.QOSSet()}
+	}
+	run.Scheduler = s
+	return nil
+}
+
+// location is where PriorityUsageResetPeriod boundaries fall.
+func (sc *Scenario) location(h *workload.Header) (*time.Location, error) {
+	name := sc.FairShare.TimeZone
+	if name == "" && h != nil {
+		name = h.TimeZoneString
+	}
+	if name == "" {
+		return time.UTC, nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		if sc.FairShare.TimeZone == "" {
+			return time.UTC, nil // an unknown zone in a trace header: UTC, as documented
+		}
+		return nil, fmt.Errorf("%s: fairshare.time_zone: %w", sc.file, err)
+	}
+	return loc, nil
+}
+
+// assocTree reads the association dump, or builds one for the workload:
+// the generator's own, or one account per group (accounts.map) with
+// equal or usage-proportional shares from a first pass over the trace.
+func (sc *Scenario) assocTree(run *Run) (*fairshare.Tree, error) {
+	if sc.Assoc != "" {
+		f, err := os.Open(sc.path(sc.Assoc))
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return fairshare.ReadDump(sc.path(sc.Assoc), f)
+	}
+	var dump *workload.AssocDump
+	switch {
+	case run.generated != nil:
+		dump = run.generated.Assoc
+	default:
+		shares, err := workload.ParseShareStrategy(sc.Accounts.Shares)
+		if err != nil {
+			return nil, fmt.Errorf("%s: accounts.shares: %w", sc.file, err)
+		}
+		src, closer, err := sc.openSource()
+		if err != nil {
+			return nil, err
+		}
+		tally := workload.TallyAssoc(src)
+		var j workload.Job
+		for tally.Next(&j) {
+		}
+		closer()
+		if err := tally.Err(); err != nil {
+			return nil, err
+		}
+		dump = tally.Dump(sc.Name, shares)
+		run.Notes = append(run.Notes, fmt.Sprintf("association tree: no assoc file, so one account per %s with %s shares (%d accounts)",
+			sc.Accounts.Map, shares, len(dump.Accounts)))
+	}
+	var b bytes.Buffer
+	if _, err := dump.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	run.AssocDump = b.String()
+	return fairshare.ReadDump("generated association dump", io.Reader(&b))
+}
+
+// buildClusterFromSlurm builds the cluster from slurm.conf NodeName and
+// PartitionName lines; a node's Feature names its CPU type.
+func (sc *Scenario) buildClusterFromSlurm(conf *slurmconf.Config) (*sim.Cluster, error) {
+	cl := &sc.Cluster
+	used := map[string]bool{}
+	var specs []sim.NodeSpec
+	for _, g := range conf.Nodes {
+		var t sim.CPUType
+		found := false
+		for _, f := range g.Features {
+			if ct, err := sim.LookupCPUType(f); err == nil {
+				t, found = ct, true
+				break
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("NodeName=%s: no Feature names a CPU type (known: %s)", g.Names, strings.Join(sim.CPUTypeNames(), ", "))
+		}
+		used[t.Name] = true
+		specs = append(specs, sim.NodeSpec{Names: g.Hosts, Type: t.Name, Cores: int(g.CPUs), MemMB: int64(g.RealMemory), Weight: int(g.Weight)})
+	}
+	types, err := sc.cpuTypes(used)
+	if err != nil {
+		return nil, err
+	}
+	var parts []sim.PartitionSpec
+	for _, p := range conf.Partitions {
+		sp := sim.Partition{Name: p.Name, Default: p.Default, PriorityTier: int(p.PriorityTier),
+			PriorityJobFactor: int(p.PriorityJobFactor), PreemptMode: string(p.PreemptMode.Action), QOS: p.QOS,
+			BillingWeights: p.TRESBillingWeights, Exclusive: p.OverSubscribe.Mode == "EXCLUSIVE",
+			MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}
+		if p.MaxTime != slurmtime.Infinite {
+			sp.MaxTime = p.MaxTime * 60
+		}
+		switch {
+		case p.DefaultTime >= 0:
+			sp.DefaultTime = p.DefaultTime * 60
+		case p.DefaultTime == slurmconf.Unset:
+			sp.DefaultTime = sp.MaxTime
+		}
+		parts = append(parts, sim.PartitionSpec{Partition: sp, NodeNames: p.Hosts})
+	}
+	c, err := sim.NewCluster(types, specs, parts, cl.ReferenceCPU, *cl.ScaleRuntime)
+	if err != nil {
+		return nil, err
+	}
+	c.ScaleLimit = *cl.ScaleTimeLimit
+	return c, nil
+}
+
+// cpuTypes returns the used CPU types in registry order, with the
+// scenario's weight and speed overrides.
+func (sc *Scenario) cpuTypes(used map[string]bool) ([]sim.CPUType, error) {
+	for name := range sc.Cluster.CPUTypes {
+		if _, err := sim.LookupCPUType(name); err != nil {
+			return nil, fmt.Errorf("cpu_types: %w", err)
+		}
+	}
+	var types []sim.CPUType
+	for _, name := range sim.CPUTypeNames() {
+		if !used[name] {
+			continue
+		}
+		t, _ := sim.LookupCPUType(name)
+		if o, ok := sc.Cluster.CPUTypes[name]; ok {
+			if o.Weight > 0 {
+				t.Weight = o.Weight
+			}
+			if o.Speed > 0 {
+				t.Speed = o.Speed
+			}
+		}
+		types = append(types, t)
+	}
+	return types, nil
+}

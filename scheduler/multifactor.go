@@ -1,0 +1,359 @@
+package scheduler
+
+import (
+	"fmt"
+	"strings"
+
+	"fairsim/policy"
+	"fairsim/policy/fairshare"
+	"fairsim/sim"
+	"fairsim/workload"
+)
+
+// MultifactorConfig is everything the multifactor policy needs: Slurm's
+// priority parameters, the fair-share engine configuration, the QOS table
+// and the association tree.
+type MultifactorConfig struct {
+	Priority   policy.Params
+	FairShare  fairshare.Config
+	CalcPeriod int64 // PriorityCalcPeriod, seconds
+	QOS        *policy.QOSSet
+	DefaultQOS string // QOS of jobs that name none ("normal" when it exists)
+	Tree       *fairshare.Tree
+	// EnforceLimits mirrors AccountingStorageEnforce containing "limits":
+	// accrue caps and GrpTRESMins are enforced only then.
+	EnforceLimits bool
+	// PartitionBilling holds each partition's TRESBillingWeights, nil
+	// where the partition has none (per-CPU-type weights then apply).
+	PartitionBilling []policy.TRESWeights
+	// FairshareSample is the period of fair-share snapshots for
+	// fairshare.csv (0: every calc tick).
+	FairshareSample int64
+}
+
+// Multifactor is Slurm's priority/multifactor plugin as the simulator
+// drives it (sim.Policy): usage charged in TRES-billing units to the
+// association tree, decayed at every PriorityCalcPeriod tick, fair-share
+// from the configured algorithm, and job priorities recomputed at each
+// tick, not at each pass.
+type Multifactor struct {
+	cfg     MultifactorConfig
+	names   *workload.Names
+	cluster *sim.Cluster
+	engine  *fairshare.Engine
+	accrue  *policy.AccrueTracker
+	norm    policy.Normalizers
+	partTR  []policy.TRESAlloc
+	epoch   uint64
+	ajobs   []policy.AccrueJob
+	defQOS  int
+	acctIdx map[int32]int // workload account -> dense account id for accrue
+	userIdx map[int32]int
+
+	// Unmapped counts jobs whose (account, user) is not in the tree, by
+	// "account/user".
+	Unmapped workload.Tally
+	// Snapshots is the fair-share time series (fairshare.csv).
+	Snapshots  []FairshareSnapshot
+	lastSample int64
+	factors    []policy.Factors // per job index: the breakdown behind its priority
+	lastTick   int64
+}
+
+// FairshareSnapshot is the association tree's state at one tick.
+type FairshareSnapshot struct {
+	T    int64
+	Rows []fairshare.Row
+}
+
+// NewMultifactor builds the policy for a cluster; names resolve the trace's
+// users and accounts.
+func NewMultifactor(cfg MultifactorConfig, c *sim.Cluster, names *workload.Names) (*Multifactor, error) {
+	if cfg.Tree == nil {
+		return nil, fmt.Errorf("multifactor: no association tree")
+	}
+	if !cfg.Tree.Finalized() {
+		if err := cfg.Tree.Finalize(); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.QOS == nil {
+		qs, err := policy.NewQOSSet([]policy.QOS{policy.NewQOS("normal")})
+		if err != nil {
+			return nil, err
+		}
+		cfg.QOS = qs
+	}
+	noDecay := make([]bool, cfg.QOS.Len())
+	for i := range noDecay {
+		noDecay[i] = cfg.QOS.QOS(i).Flags&policy.QOSNoDecay != 0
+	}
+	cfg.FairShare.QOSNoDecay = noDecay
+	cfg.FairShare.TrackTRES = cfg.EnforceLimits
+	eng, err := fairshare.NewEngine(cfg.Tree, cfg.FairShare)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.CalcPeriod <= 0 {
+		cfg.CalcPeriod = 300
+	}
+	m := &Multifactor{cfg: cfg, names: names, cluster: c, engine: eng, Unmapped: workload.Tally{},
+		acctIdx: map[int32]int{}, userIdx: map[int32]int{}, defQOS: -1}
+	m.accrue = policy.NewAccrueTracker(policy.AccrueModeFor(cfg.Priority.Flags, cfg.EnforceLimits), cfg.QOS)
+	name := cfg.DefaultQOS
+	if name == "" {
+		name = "normal"
+	}
+	if i, ok := cfg.QOS.Index(strings.ToLower(name)); ok {
+		m.defQOS = i
+	} else if cfg.DefaultQOS != "" {
+		return nil, fmt.Errorf("default QOS %q is not defined", cfg.DefaultQOS)
+	}
+	m.norm = policy.Normalizers{Nodes: uint32(len(c.Nodes)), CPUs: uint32(c.TotalCores),
+		MaxQOSPriority: cfg.QOS.MaxPriority()}
+	for _, p := range c.Parts {
+		m.norm.MaxPartJobFactor = max(m.norm.MaxPartJobFactor, uint32(p.PriorityJobFactor))
+		tr := policy.TRESAlloc{Node: uint64(len(p.Nodes)), CPU: uint64(p.TotalCores)}
+		for _, n := range p.Nodes {
+			tr.MemMB += uint64(c.Nodes[n].MemMB)
+		}
+		m.partTR = append(m.partTR, tr)
+	}
+	for i := 0; i < cfg.Tree.Len(); i++ {
+		m.norm.MaxAssocPriority = max(m.norm.MaxAssocPriority, cfg.Tree.Priority(i))
+	}
+	return m, nil
+}
+
+// Engine exposes the fair-share engine (sshare views).
+func (m *Multifactor) Engine() *fairshare.Engine { return m.engine }
+
+// QOSSet exposes the QOS table.
+func (m *Multifactor) QOSSet() *policy.QOSSet { return m.cfg.QOS }
+
+// Params exposes the priority parameters (sprio -w).
+func (m *Multifactor) Params() *policy.Params { return &m.cfg.Priority }
+
+// CalcPeriod implements sim.Policy.
+func (m *Multifactor) CalcPeriod() int64 { return m.cfg.CalcPeriod }
+
+// Epoch implements sim.Policy.
+func (m *Multifactor) Epoch() uint64 { return m.epoch }
+
+// Submit implements sim.Policy: it finds the job's association and QOS
+// and sets its initial priority (age 0, as at submission in Slurm).
+func (m *Multifactor) Submit(j *sim.Job, now int64) {
+	acct := strings.ToLower(m.names.Accounts.Name(j.Account))
+	user := strings.ToLower(m.names.Users.Name(j.User))
+	if a, ok := m.cfg.Tree.Lookup(acct, user); ok {
+		j.Assoc = a
+	} else {
+		j.Assoc = -1
+		m.Unmapped.Add(acct + "/" + user)
+	}
+	j.QOSIdx = m.defQOS
+	if q := m.names.QOS.Name(j.Job.QOS); q != "" {
+		if i, ok := m.cfg.QOS.Index(strings.ToLower(q)); ok {
+			j.QOSIdx = i
+		}
+	}
+	j.Priority = m.set(j, now)
+}
+
+// set computes a job's priority and keeps its breakdown for sprio.
+func (m *Multifactor) set(j *sim.Job, now int64) uint32 {
+	p, f := m.compute(j, now)
+	for len(m.factors) <= j.Idx {
+		m.factors = append(m.factors, policy.Factors{})
+	}
+	m.factors[j.Idx] = f
+	return policy.UpdatePriority(m.cfg.Priority.Flags, j.Priority, p)
+}
+
+// Factors returns the breakdown behind a job's current priority, as sprio
+// shows it: the factors of the calc tick (or submission) that set it.
+func (m *Multifactor) Factors(j *sim.Job) policy.Factors {
+	if j.Idx < len(m.factors) {
+		return m.factors[j.Idx]
+	}
+	return policy.Factors{}
+}
+
+// LastTick is the time of the latest calc tick.
+func (m *Multifactor) LastTick() int64 { return m.lastTick }
+
+func (m *Multifactor) compute(j *sim.Job, now int64) (uint32, policy.Factors) {
+	part := &m.cluster.Parts[j.Part]
+	in := policy.Job{AccrueTime: j.Accrue, MinNodes: uint32(max(j.Nodes, 1)), CPUs: uint32(j.CPUs),
+		PartJobFactor: uint32(part.PriorityJobFactor), TimeLimit: policy.NoVal, PartMaxTime: policy.Infinite}
+	if j.TimeLimit > 0 {
+		in.TimeLimit = uint32((j.TimeLimit + 59) / 60)
+	}
+	if part.MaxTime != sim.Unlimited {
+		in.PartMaxTime = uint32((part.MaxTime + 59) / 60)
+	}
+	if j.QOSIdx >= 0 {
+		in.QOSPriority = m.cfg.QOS.QOS(j.QOSIdx).Priority
+	}
+	if j.Assoc >= 0 {
+		in.AssocPriority = m.cfg.Tree.Priority(j.Assoc)
+		in.FairShare = m.engine.FairShare(j.Assoc)
+	}
+	tr := policy.TRESAlloc{CPU: uint64(j.CPUs), Node: uint64(max(j.Nodes, 1))}
+	if j.MemPerCPU > 0 {
+		tr.MemMB = uint64(j.MemPerCPU) * uint64(j.CPUs)
+	}
+	if j.State == sim.Running {
+		tr = policy.TRESAlloc{CPU: uint64(j.Alloc.Cores()), MemMB: uint64(j.Alloc.MemMB()), Node: uint64(len(j.Alloc))}
+	}
+	in.TRES, in.PartTRES = &tr, &m.partTR[j.Part]
+	return m.cfg.Priority.Compute(&m.norm, &in, now)
+}
+
+// Queue implements sim.Policy: accrue limits are applied as Slurm applies
+// them whenever it builds its job queue.
+func (m *Multifactor) Queue(now int64, pending []*sim.Job) {
+	aj := m.ajobs[:0]
+	for _, j := range pending {
+		aj = append(aj, policy.AccrueJob{ID: j.Idx, User: m.dense(m.userIdx, j.User), Account: m.dense(m.acctIdx, j.Account),
+			QOS: max(j.QOSIdx, 0), Submit: j.Submit, Begin: j.Eligible})
+	}
+	m.ajobs = aj
+	m.accrue.Update(now, aj)
+	for _, j := range pending {
+		j.Accrue = m.accrue.AccrueTime(j.Idx)
+	}
+}
+
+func (m *Multifactor) dense(t map[int32]int, id int32) int {
+	if v, ok := t[id]; ok {
+		return v
+	}
+	v := len(t)
+	t[id] = v
+	return v
+}
+
+// Hold implements sim.Policy: QOS GrpTRESMins, enforced (with
+// AccountingStorageEnforce=limits) against the QOS's decayed usage.
+func (m *Multifactor) Hold(j *sim.Job, now int64) string {
+	if !m.cfg.EnforceLimits || j.QOSIdx < 0 {
+		return ""
+	}
+	q := m.cfg.QOS.QOS(j.QOSIdx)
+	if len(q.GrpTRESMins) == 0 {
+		return ""
+	}
+	used := m.engine.QOSTRESUsage(j.QOSIdx)
+	for _, lim := range q.GrpTRESMins {
+		var mins float64
+		switch strings.ToLower(lim.Name) {
+		case "cpu":
+			mins = used[fairshare.TRESCPU] / 60
+		case "mem":
+			mins = used[fairshare.TRESMem] / 60
+		case "node":
+			mins = used[fairshare.TRESNode] / 60
+		case "billing":
+			mins = used[fairshare.TRESBilling] / 60
+		default:
+			continue
+		}
+		if uint64(mins) >= lim.Count {
+			return "QOSGrp" + tresReason(lim.Name) + "Minutes"
+		}
+	}
+	return ""
+}
+
+func tresReason(name string) string {
+	switch strings.ToLower(name) {
+	case "cpu":
+		return "CPU"
+	case "mem":
+		return "Mem"
+	case "node":
+		return "Node"
+	case "billing":
+		return "Billing"
+	}
+	return name
+}
+
+// Started implements sim.Policy: the job's TRES billing rate is fixed from
+// its allocation, as Slurm caches billable_tres at the first charge.
+func (m *Multifactor) Started(j *sim.Job, now int64) {
+	j.Billing = m.billing(j)
+	m.accrue.Release(j.Idx)
+}
+
+// billing is the TRES billing per second of a job's allocation: with the
+// partition's TRESBillingWeights if it has them, else per slice with its
+// node's CPU-type weights (memory costing what the node's cores cost).
+func (m *Multifactor) billing(j *sim.Job) float64 {
+	c := m.cluster
+	flags := m.cfg.Priority.Flags
+	if j.Part < len(m.cfg.PartitionBilling) && m.cfg.PartitionBilling[j.Part] != nil {
+		tr := policy.TRESAlloc{CPU: uint64(j.Alloc.Cores()), MemMB: uint64(j.Alloc.MemMB()), Node: uint64(len(j.Alloc))}
+		return policy.Billing(tr, m.cfg.PartitionBilling[j.Part], flags)
+	}
+	var b float64
+	for _, sl := range j.Alloc {
+		nd := &c.Nodes[sl.Node]
+		w := policy.CPUTypeWeights(nd.Cores, c.Types[nd.Type].Weight, float64(nd.MemMB)/1024)
+		b += policy.Billing(policy.TRESAlloc{CPU: uint64(sl.Cores), MemMB: uint64(sl.MemMB), Node: 1}, w, flags)
+	}
+	return b
+}
+
+func (m *Multifactor) charge(j *sim.Job, now int64, atEnd bool) {
+	uf := 1.0
+	if j.QOSIdx >= 0 {
+		uf = m.cfg.QOS.QOS(j.QOSIdx).UsageFactor
+	}
+	tres := fairshare.TRES{float64(j.Alloc.Cores()), float64(j.Alloc.MemMB()), float64(len(j.Alloc)), j.Billing}
+	if j.Assoc >= 0 {
+		if atEnd {
+			m.engine.ChargeAtEnd(j.Assoc, j.Start, now, j.Billing, uf, tres)
+		} else {
+			m.engine.Charge(j.Assoc, j.Start, now, j.Billing, uf, tres)
+		}
+	}
+	if j.QOSIdx >= 0 {
+		m.engine.ChargeQOS(j.QOSIdx, j.Start, now, j.Billing, uf, tres)
+	}
+}
+
+// Ended implements sim.Policy: the partial slice since the last tick is
+// charged (Slurm's priority_p_job_end).
+func (m *Multifactor) Ended(j *sim.Job, now int64) {
+	if j.Start >= 0 && j.Start <= now {
+		m.charge(j, now, true)
+	}
+	m.accrue.Release(j.Idx)
+}
+
+// Tick implements sim.Policy in the order of Slurm's decay thread: decay,
+// charge running jobs, fair-share, then every pending job's priority.
+func (m *Multifactor) Tick(now int64, running, pending []*sim.Job) {
+	m.engine.BeginTick(now)
+	for _, j := range running {
+		m.charge(j, now, false)
+	}
+	m.engine.EndTick(now)
+	flags := m.cfg.Priority.Flags
+	for _, j := range pending {
+		j.Priority = m.set(j, now)
+	}
+	if flags.Has(policy.FlagCalculateRunning) {
+		for _, j := range running {
+			j.Priority = m.set(j, now)
+		}
+	}
+	m.lastTick = now
+	m.epoch++
+	if len(m.Snapshots) == 0 || now-m.lastSample >= m.cfg.FairshareSample {
+		m.lastSample = now
+		m.Snapshots = append(m.Snapshots, FairshareSnapshot{T: now, Rows: m.engine.Rows()})
+	}
+}
