@@ -65,6 +65,15 @@ var sacctRequired = [sfCount]bool{sfJobID: true, sfJobIDRaw: true, sfSubmit: tru
 	sfStart: true, sfEnd: true, sfElapsed: true, sfElapsedRaw: true, sfState: true,
 	sfReqCPUS: true, sfNCPUS: true, sfAllocCPUS: true}
 
+// Durations beyond these are rejected as malformed: a run time or limit of
+// three centuries, or a job's CPU time of thirty thousand CPU-years, is a
+// corrupt field, and bounding them keeps every time the reader returns
+// printable as a four-digit-year time stamp.
+const (
+	maxSacctSeconds    = 10_000_000_000
+	maxSacctCPUSeconds = 1_000_000_000_000
+)
+
 // SacctFieldNames lists the sacct columns the reader understands, in the
 // spelling of sacct --helpformat.
 func SacctFieldNames() []string { return append([]string(nil), sacctFieldNames[:]...) }
@@ -130,7 +139,7 @@ type SacctOptions struct {
 //
 // Defaults, each counted in Stats().Defaulted when used:
 //   - a column missing from the input, or a short line lacking trailing
-//     optional columns: user "unknown", no group, account, partition, QOS
+//     optional columns: no user (as SWF's -1), group, account, partition, QOS
 //     or feature, eligible at submit, no time limit, no memory request,
 //     nodes chosen by the scheduler, 1 CPU when no CPU column exists;
 //   - Unknown/None/empty values: the same as a missing column;
@@ -158,16 +167,17 @@ type SacctReader struct {
 	first    []byte // first data line, read while looking for the header
 	firstNo  int
 
-	hdr      Header
-	names    Names
-	stats    *ReadStats
-	errs     ErrorList
-	err      error
-	loc      *time.Location
-	preEpoch int64  // epoch a fairsim preamble declares
-	preTZ    string // time zone a fairsim preamble declares
-	epoch    int64
-	loaded   bool
+	hdr         Header
+	names       Names
+	stats       *ReadStats
+	errs        ErrorList
+	err         error
+	loc         *time.Location
+	preEpoch    int64 // epoch a fairsim preamble declares
+	preEpochSet bool
+	preTZ       string // time zone a fairsim preamble declares
+	epoch       int64
+	loaded      bool
 
 	jobs   []Job
 	next   int
@@ -175,6 +185,7 @@ type SacctReader struct {
 	steps  []sacctStep
 	noRaw  []sacctNoRaw
 	nSteps int
+	tasks  int // pending array tasks expanded so far
 	maxID  int64
 	fields [][]byte
 	cache  [sfCount]map[string]int32
@@ -412,14 +423,30 @@ func (r *SacctReader) preambleLine(l string) {
 			}
 			switch k {
 			case "epoch":
-				if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
-					r.preEpoch = n
+				if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
+					r.preEpoch, r.preEpochSet = n, true
 				}
 			case "tz":
 				r.preTZ = v
 			}
 		}
 	}
+}
+
+// stepKey is the canonical key of the job a step line belongs to, or ""
+// when its id cannot be a job's.
+func stepKey(b []byte, raw bool) string {
+	if raw {
+		if v, ok := parseInt(b); ok {
+			return strconv.FormatInt(v, 10)
+		}
+		return ""
+	}
+	p, err := parseJobID(b, 0)
+	if err != "" || p.kind == jobArrayRange {
+		return ""
+	}
+	return p.key(p.sub)
 }
 
 // applySWFHeaderLine parses one SWF header line (without its ';') into h,
@@ -586,7 +613,7 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 		if dot < 0 {
 			dot = len(rawID)
 		}
-		step := sacctStep{key: string(rawID[:dot]), line: n, maxRSS: Unset}
+		step := sacctStep{key: stepKey(rawID[:dot], idField == sfJobIDRaw), line: n, maxRSS: Unset}
 		if b, st := l.get(sfMaxRSS); st == valOK {
 			if v, ok := parseSize(b, 'K'); ok {
 				step.maxRSS = v
@@ -600,24 +627,29 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 			return r.truncated(f, len(r.fields))
 		}
 	}
-	id, err := parseJobID(jobID)
+	id, err := parseJobID(jobID, min(maxArrayTasks, maxArrayTasksTotal-r.tasks))
 	if err != "" {
 		return &sacctProblem{field: sfJobID, reason: "bad job id", detail: fmt.Sprintf("%q: %s", jobID, err)}
 	}
+	r.tasks += len(id.tasks)
 	var j Job
 	skip, p := r.parseJob(&l, &j, n)
 	if p != nil {
 		return p
 	}
-	key := string(rawID)
+	// Keys are canonical ("007" is 7, "5+0" is 5) so that one job cannot
+	// hide under two spellings.
+	var key string
 	if idField == sfJobIDRaw {
 		v, ok := parseInt(rawID)
 		if !ok {
 			return &sacctProblem{field: sfJobIDRaw, reason: "bad job id", detail: fmt.Sprintf("%q is not a number", rawID)}
 		}
 		j.ID = v
+		key = strconv.FormatInt(v, 10)
 	} else {
 		j.ID = id.base
+		key = id.key(id.sub)
 	}
 	tasks := id.tasks
 	if tasks == nil {
@@ -627,7 +659,7 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 		r.stats.Records++
 		k := key
 		if id.kind == jobArrayRange {
-			k = strconv.FormatInt(id.base, 10) + "_" + strconv.FormatInt(task, 10)
+			k = id.key(task)
 		}
 		if first, dup := r.byKey[k]; dup {
 			p := &sacctProblem{field: idField, reason: "duplicate job id",
@@ -678,7 +710,7 @@ func (r *SacctReader) noteAbsent() {
 		}
 	}
 	c := &r.col
-	add(c[sfUser] < 0 && c[sfUID] < 0, "User column missing: user \"unknown\"")
+	add(c[sfUser] < 0 && c[sfUID] < 0, "User column missing: no user")
 	add(c[sfGroup] < 0 && c[sfGID] < 0, "Group column missing: no group")
 	add(c[sfAccount] < 0, "Account column missing: no account")
 	add(c[sfPartition] < 0, "Partition column missing: no partition")
@@ -699,7 +731,7 @@ func (r *SacctReader) noteAbsent() {
 func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sacctProblem) {
 	*j = Job{Line: n, Eligible: Unset, Wait: Unset, Nodes: Unset, MemPerCPU: Unset, TimeLimit: Unset,
 		Status: Unset, AllocCPUs: Unset, Group: Unset, Account: Unset, Partition: Unset, QOS: Unset,
-		Feature: Unset, Queue: Unset, Executable: Unset, UsedCPU: Unset, UsedMemKB: Unset, Preceding: Unset}
+		User: Unset, Feature: Unset, Queue: Unset, Executable: Unset, UsedCPU: Unset, UsedMemKB: Unset, Preceding: Unset}
 
 	// State.
 	state := ""
@@ -755,20 +787,22 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 	elapsed, eKnown := int64(0), false
 	if b, st := l.get(sfElapsed); st == valOK {
 		v, _, ok := parseDuration(b)
-		if !ok {
+		if !ok || v > maxSacctSeconds {
 			return "", &sacctProblem{field: sfElapsed, reason: "not a duration", detail: fmt.Sprintf("%q (want [D-]HH:MM:SS)", b)}
 		}
 		elapsed, eKnown = v, true
 	} else if b, st := l.get(sfElapsedRaw); st == valOK {
 		v, ok := parseInt(b)
-		if !ok {
+		if !ok || v > maxSacctSeconds {
 			return "", &sacctProblem{field: sfElapsedRaw, reason: "not a number", detail: fmt.Sprintf("%q", b)}
 		}
 		elapsed, eKnown = v, true
 	}
 
 	switch {
-	case state == "CANCELLED" && (!known[2] || (known[3] && start == end && (!eKnown || elapsed == 0))):
+	case state == "CANCELLED" && (!eKnown || elapsed == 0) && (!known[2] || (known[3] && start == end)):
+		// Cancelled with no sign of having run: no Start, or Start == End,
+		// and no Elapsed time.
 		if r.opts.DropCancelledPending {
 			return "cancelled before start", nil
 		}
@@ -889,14 +923,14 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 			l.defs = append(l.defs, "Timelimit UNLIMITED: no time limit")
 		default:
 			v, _, ok := parseDuration(b)
-			if !ok {
+			if !ok || v > maxSacctSeconds {
 				return "", &sacctProblem{field: sfTimelimit, reason: "not a time limit",
 					detail: fmt.Sprintf("%q (want [D-]HH:MM:SS, UNLIMITED or Partition_Limit)", b)}
 			}
 			j.TimeLimit = v
 		}
 	} else if b, st2 := l.get(sfTimelimitRaw); st2 == valOK {
-		if v, ok := parseInt(b); ok {
+		if v, ok := parseInt(b); ok && v <= maxSacctSeconds/60 {
 			j.TimeLimit = v * 60
 		} else if !bytes.EqualFold(b, []byte("UNLIMITED")) && !bytes.EqualFold(b, []byte("Partition_Limit")) {
 			return "", &sacctProblem{field: sfTimelimitRaw, reason: "not a number", detail: fmt.Sprintf("%q", b)}
@@ -911,8 +945,8 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 	} else if b, st2 := l.get(sfUID); st2 == valOK && isDigits(b) {
 		j.User = r.intern(sfUID, &r.names.Users, append([]byte("u"), b...))
 	} else {
-		l.def(sfUser, st, "user \"unknown\"")
-		j.User = r.names.Users.ID("unknown")
+		l.def(sfUser, st, "no user")
+		j.User = Unset
 	}
 	if b, st := l.get(sfGroup); st == valOK {
 		j.Group = r.intern(sfGroup, &r.names.Groups, b)
@@ -947,7 +981,7 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 	// Usage, for comparison and SWF fields 6 and 7.
 	if b, st := l.get(sfTotalCPU); st == valOK {
 		secs, frac, ok := parseDuration(b)
-		if !ok {
+		if !ok || secs > maxSacctCPUSeconds {
 			return "", &sacctProblem{field: sfTotalCPU, reason: "not a duration", detail: fmt.Sprintf("%q", b)}
 		}
 		procs := j.AllocCPUs
@@ -1103,12 +1137,12 @@ func (r *SacctReader) finish() {
 	for i := range r.jobs {
 		minSubmit = min(minSubmit, r.jobs[i].Submit)
 	}
-	epoch := r.opts.Epoch
-	if epoch == 0 {
-		epoch = r.preEpoch
+	epoch, declared := r.opts.Epoch, r.opts.Epoch != 0
+	if !declared && r.preEpochSet {
+		epoch, declared = r.preEpoch, true
 	}
-	if len(r.jobs) > 0 && (epoch == 0 || epoch > minSubmit) {
-		if epoch > minSubmit {
+	if len(r.jobs) > 0 && (!declared || epoch > minSubmit) {
+		if declared {
 			r.stats.Defaulted.Add("epoch after the first submit: first submit used")
 		}
 		epoch = minSubmit
@@ -1146,9 +1180,10 @@ func cmpInt64(a, b int64) int {
 }
 
 // parseTime reads a sacct time stamp in the reader's zone: the default
-// YYYY-MM-DDTHH:MM:SS, or Unix seconds (SLURM_TIME_FORMAT=%s).
+// YYYY-MM-DDTHH:MM:SS, or Unix seconds (SLURM_TIME_FORMAT=%s) up to 11
+// digits, so that every time read has a four-digit year when written.
 func (r *SacctReader) parseTime(b []byte) (int64, bool) {
-	if isDigits(b) && len(b) <= 12 {
+	if isDigits(b) && len(b) <= 11 {
 		v, ok := parseInt(b)
 		return v, ok
 	}

@@ -21,11 +21,16 @@ const (
 	jobHet                         // 123+1
 )
 
-// maxArrayTasks bounds the expansion of one pending array record. Slurm's
-// own MaxArraySize limit is 4,000,001; a hundred thousand tasks on one line
-// is far beyond any real queue and keeps a malformed line from exhausting
-// memory.
-const maxArrayTasks = 100_000
+// maxArrayTasks bounds the expansion of one pending array record, and
+// maxArrayTasksTotal that of all records of one input. Slurm's own
+// MaxArraySize limit is 4,000,001; a hundred thousand tasks on one line, or
+// a million in one trace, is far beyond any real queue and keeps a
+// malformed input from exhausting memory. (Variables, so that the fuzz
+// test can lower them to keep each run short.)
+var (
+	maxArrayTasks      = 100_000
+	maxArrayTasksTotal = 1_000_000
+)
 
 type jobIDParts struct {
 	kind  jobIDKind
@@ -34,9 +39,23 @@ type jobIDParts struct {
 	tasks []int64 // for jobArrayRange
 }
 
-// parseJobID reads the JobID forms sacct prints (without a step suffix).
-// It returns a description of what is wrong, or "".
-func parseJobID(b []byte) (jobIDParts, string) {
+// key is the canonical text of the job (task sub, for ranges) that
+// duplicates and steps are matched by.
+func (p jobIDParts) key(sub int64) string {
+	b := strconv.FormatInt(p.base, 10)
+	switch p.kind {
+	case jobArrayTask, jobArrayRange:
+		return b + "_" + strconv.FormatInt(sub, 10)
+	case jobHet:
+		return b + "+" + strconv.FormatInt(sub, 10)
+	}
+	return b
+}
+
+// parseJobID reads the JobID forms sacct prints (without a step suffix),
+// expanding at most limit array tasks. It returns a description of what
+// is wrong, or "".
+func parseJobID(b []byte, limit int) (jobIDParts, string) {
 	var p jobIDParts
 	i := 0
 	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
@@ -69,7 +88,7 @@ func parseJobID(b []byte) (jobIDParts, string) {
 		if rest[len(rest)-1] != ']' {
 			return p, "array task list without ']' (cut at SLURM_BITSTR_LEN?)"
 		}
-		tasks, why := parseTaskList(rest[1 : len(rest)-1])
+		tasks, why := parseTaskList(rest[1:len(rest)-1], limit)
 		if why != "" {
 			return p, why
 		}
@@ -84,8 +103,9 @@ func parseJobID(b []byte) (jobIDParts, string) {
 	return p, ""
 }
 
-// parseTaskList expands "1-3,7,10-20:5%4" (ranges, steps and a throttle).
-func parseTaskList(b []byte) ([]int64, string) {
+// parseTaskList expands "1-3,7,10-20:5%4" (ranges, steps and a throttle)
+// into at most limit tasks.
+func parseTaskList(b []byte, limit int) ([]int64, string) {
 	if i := bytes.IndexByte(b, '%'); i >= 0 {
 		if _, ok := parseInt(b[i+1:]); !ok {
 			return nil, "array throttle after '%' is not a number"
@@ -111,7 +131,10 @@ func parseTaskList(b []byte) ([]int64, string) {
 		if !ok1 || !ok2 || z < a {
 			return nil, "array task list item " + strconv.Quote(string(item)) + " is not N or N-M"
 		}
-		if (z-a)/step+1 > int64(maxArrayTasks-len(tasks)) {
+		if (z-a)/step+1 > int64(limit-len(tasks)) {
+			if limit < maxArrayTasks {
+				return nil, "more pending array tasks than the " + strconv.Itoa(maxArrayTasksTotal) + " one input may expand to"
+			}
 			return nil, "array task list longer than " + strconv.Itoa(maxArrayTasks) + " tasks"
 		}
 		for t := a; t <= z; t += step {
@@ -208,7 +231,7 @@ func parseDuration(b []byte) (secs int64, frac float64, ok bool) {
 		h, ok1 := parseInt(rest[:n-6])
 		m, ok2 := parseInt(rest[n-5 : n-3])
 		s, ok3 := parseInt(rest[n-2:])
-		if ok1 && ok2 && ok3 && h < 1e9 && days < 1e9 {
+		if ok1 && ok2 && ok3 && h < 1e12 && days < 1e11 {
 			return days*86400 + h*3600 + m*60 + s, frac, true
 		}
 	}
@@ -264,33 +287,31 @@ func unitShift(c byte) (int, bool) {
 	return 0, false
 }
 
-// parseDecimal reads digits with an optional fraction ("1.50").
+// parseDecimal reads digits with an optional fraction ("1.50"). Whole
+// numbers take a path that allocates nothing; fractions go to strconv.
 func parseDecimal(b []byte) (float64, bool) {
-	if len(b) == 0 || len(b) > 24 {
+	if v, ok := parseInt(b); ok {
+		return float64(v), true
+	}
+	if len(b) == 0 || len(b) > 40 {
 		return 0, false
 	}
-	dot := bytes.IndexByte(b, '.')
-	if dot < 0 {
-		v, ok := parseInt(b)
-		return float64(v), ok
-	}
-	w, f := b[:dot], b[dot+1:]
-	if (len(w) == 0 && len(f) == 0) || (len(w) > 0 && !isDigits(w)) || (len(f) > 0 && !isDigits(f)) || len(f) > 9 {
-		return 0, false
-	}
-	var v float64
-	if len(w) > 0 {
-		n, ok := parseInt(w)
-		if !ok {
+	digits, dots := 0, 0
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.':
+			dots++
+		default:
 			return 0, false
 		}
-		v = float64(n)
 	}
-	if len(f) > 0 {
-		n, _ := parseInt(f)
-		v += float64(n) / math.Pow10(len(f))
+	if digits == 0 || dots > 1 {
+		return 0, false
 	}
-	return v, true
+	v, err := strconv.ParseFloat(string(b), 64)
+	return v, err == nil
 }
 
 // parseCount reads a count as sacct prints it: "4", or with a 1024-based

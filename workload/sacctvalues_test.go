@@ -71,7 +71,7 @@ func TestParseJobID(t *testing.T) {
 		{"123-4", 0, 0, 0, nil, "expected '_' (array task) or '+' (heterogeneous component) after the job number"},
 	}
 	for _, tc := range tests {
-		p, err := parseJobID([]byte(tc.in))
+		p, err := parseJobID([]byte(tc.in), maxArrayTasks)
 		if err != tc.err || (err == "" && (p.kind != tc.kind || p.base != tc.base || p.sub != tc.sub || !slices.Equal(p.tasks, tc.tasks))) {
 			t.Errorf("parseJobID(%q) = %+v, %q; want kind %d base %d sub %d tasks %v, %q", tc.in, p, err, tc.kind, tc.base, tc.sub, tc.tasks, tc.err)
 		}
