@@ -179,17 +179,19 @@ type SacctReader struct {
 	epoch       int64
 	loaded      bool
 
-	jobs   []Job
-	next   int
-	byKey  map[string]int
-	steps  []sacctStep
-	noRaw  []sacctNoRaw
-	nSteps int
-	tasks  int // pending array tasks expanded so far
-	maxID  int64
-	fields [][]byte
-	cache  [sfCount]map[string]int32
-	absent []string // Defaulted reasons for columns the input lacks
+	jobs       []Job
+	next       int
+	byKey      map[string]int
+	steps      []sacctStep
+	noRaw      []sacctNoRaw
+	nSteps     int
+	tasks      int // pending array tasks expanded so far
+	maxID      int64
+	fields     [][]byte
+	cache      [sfCount]map[string]int32
+	absent     []string // Defaulted reasons for columns the input lacks
+	defs       []string // scratch for sacctLine.defs
+	defReasons map[defKey]string
 }
 
 type sacctStep struct {
@@ -230,7 +232,7 @@ func NewSacctReader(in io.Reader, name string, opts SacctOptions) (*SacctReader,
 		return nil, err
 	}
 	r := &SacctReader{file: name, opts: opts, in: lr, delim: opts.Delimiter, stats: NewReadStats(),
-		byKey: map[string]int{}, maxID: -1}
+		byKey: map[string]int{}, maxID: -1, defReasons: map[defKey]string{}}
 	if r.delim == 0 {
 		r.delim = '|'
 	}
@@ -252,13 +254,20 @@ func (r *SacctReader) Close() error {
 	return nil
 }
 
-// Header implements Source. It is complete after the first call to Next
-// (or Load): UnixStartTime is the epoch, and the SWF header lines a fairsim
-// preamble carried are in Lines.
-func (r *SacctReader) Header() *Header { return &r.hdr }
+// Header implements Source: UnixStartTime is the epoch, and Lines the SWF
+// header lines a fairsim preamble carried. The epoch is known only once
+// the whole input is read, so Header reads it (see Load).
+func (r *SacctReader) Header() *Header {
+	r.Load()
+	return &r.hdr
+}
 
-// Names implements Source.
-func (r *SacctReader) Names() *Names { return &r.names }
+// Names implements Source; like Header, it reads the input first, so that
+// every name is there from the start.
+func (r *SacctReader) Names() *Names {
+	r.Load()
+	return &r.names
+}
 
 // Stats implements Source.
 func (r *SacctReader) Stats() *ReadStats { return r.stats }
@@ -266,8 +275,11 @@ func (r *SacctReader) Stats() *ReadStats { return r.stats }
 // Err implements Source.
 func (r *SacctReader) Err() error { return r.err }
 
-// Epoch is the Unix time of time 0 (valid after Load or the first Next).
-func (r *SacctReader) Epoch() int64 { return r.epoch }
+// Epoch is the Unix time of time 0; it reads the input first.
+func (r *SacctReader) Epoch() int64 {
+	r.Load()
+	return r.epoch
+}
 
 // Location is the time zone the time stamps were read in.
 func (r *SacctReader) Location() *time.Location { return r.loc }
@@ -561,14 +573,27 @@ func (l *sacctLine) get(f sacctField) ([]byte, int) {
 
 // def records a default used for field f when its value is not there.
 func (l *sacctLine) def(f sacctField, st int, what string) {
-	switch st {
-	case valAbsent:
+	if st == valAbsent {
 		return // counted per job from r.absent
-	case valShort:
-		l.defs = append(l.defs, sacctFieldNames[f]+" missing on a short line: "+what)
-	default:
-		l.defs = append(l.defs, sacctFieldNames[f]+" unknown: "+what)
 	}
+	k := defKey{f, st, what}
+	reason, ok := l.r.defReasons[k]
+	if !ok {
+		if st == valShort {
+			reason = sacctFieldNames[f] + " missing on a short line: " + what
+		} else {
+			reason = sacctFieldNames[f] + " unknown: " + what
+		}
+		l.r.defReasons[k] = reason
+	}
+	l.defs = append(l.defs, reason)
+}
+
+// defKey names a default reason, built once and reused for every line.
+type defKey struct {
+	f    sacctField
+	st   int
+	what string
 }
 
 // parseLine handles one data line: a job (or a pending array range of
@@ -591,7 +616,8 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 		return &sacctProblem{field: -2, reason: "extra fields",
 			detail: fmt.Sprintf("%d fields, the header has %d (a '|' inside a value?)", len(r.fields), r.ncol)}
 	}
-	l := sacctLine{r: r, fields: r.fields}
+	l := sacctLine{r: r, fields: r.fields, defs: r.defs[:0]}
+	defer func() { r.defs = l.defs[:0] }()
 	idField := sfJobID
 	if r.col[sfJobIDRaw] >= 0 {
 		idField = sfJobIDRaw

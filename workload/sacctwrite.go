@@ -21,7 +21,8 @@ var SacctColumns = []string{"JobID", "User", "Group", "Account", "Partition", "Q
 type SacctWriteOptions struct {
 	// Location is the zone of the time stamps written. Nil means UTC,
 	// which has no daylight-saving hour that happens twice, so that times
-	// read back exactly.
+	// read back exactly; in a zone with daylight saving, a time in the
+	// repeated autumn hour is ambiguous and may read back an hour off.
 	Location *time.Location
 	// NoPreamble leaves out the '#' lines before the header. They carry the
 	// epoch, the time zone and the source's SWF header, which a round trip

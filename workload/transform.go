@@ -44,6 +44,7 @@ type funcSource struct {
 	f jobFunc
 }
 
+// Next implements Source, moving dropped jobs from Accepted to Skipped.
 func (s *funcSource) Next(j *Job) bool {
 	for s.Source.Next(j) {
 		keep, reason := s.f(s.Source, j)
