@@ -106,7 +106,7 @@ func ParseSacctFields(list string) []string {
 type SacctOptions struct {
 	// Fields is the --format list of output printed with --noheader. Leave
 	// it empty when the input starts with the header line sacct -P prints;
-	// when both are given, a header line matching Fields is skipped.
+	// when both are given, Fields rules and the header line is skipped.
 	Fields []string
 	// Location is the time zone of the time stamps. Nil means the zone a
 	// fairsim preamble declares, else the local time zone: sacct prints
@@ -153,7 +153,18 @@ type SacctOptions struct {
 // Job steps (123.batch, 123.extern, 123.0) are folded into their job: they
 // contribute their MaxRSS. A step whose job line is absent is counted as a
 // skipped record. Jobs that never started are skipped (PENDING), or when
-// cancelled kept with CancelledPending (see SacctOptions).
+// cancelled kept with CancelledPending (see SacctOptions). Runtime is
+// Elapsed, else End-Start; Wait is Start-Submit; UsedCPU is TotalCPU per
+// allocated CPU and UsedMemKB the largest MaxRSS of the job and its steps.
+//
+// Lines starting with '#' before the header are a fairsim preamble, as
+// SacctWriter writes it: "#fairsim epoch=N tz=ZONE" and SWF header lines
+// prefixed "#;", which become Header().Lines. Other '#' lines are ignored.
+//
+// A malformed line is an error "file:line: field NAME: message" (up to 20
+// are collected before reading stops), or with SkipInvalid a skip counted
+// under "invalid: NAME: reason". An end before the start and a job id seen
+// twice are malformed.
 type SacctReader struct {
 	file   string
 	opts   SacctOptions
@@ -611,6 +622,9 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 		}
 		r.fields = append(r.fields, t[:i])
 		t = t[i+1:]
+	}
+	if len(r.fields) == r.ncol+1 && len(r.fields[r.ncol]) == 0 {
+		r.fields = r.fields[:r.ncol] // sacct -p with --noheader: a '|' ends every line
 	}
 	if len(r.fields) > r.ncol {
 		return &sacctProblem{field: -2, reason: "extra fields",
