@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strings"
 )
@@ -32,8 +33,11 @@ const UnmappedAccount = "unmapped"
 const NoGroupAccount = "nogroup"
 
 // ParseAccountMap reads a mapping spec: "group", "user", or the path of a
-// CSV file (see ReadAccountCSV).
+// CSV file (see ReadAccountCSV) opened with open (nil: os.Open).
 func ParseAccountMap(spec string, open func(string) (io.ReadCloser, error)) (*AccountMap, error) {
+	if open == nil {
+		open = func(p string) (io.ReadCloser, error) { return os.Open(p) }
+	}
 	switch spec {
 	case "group", "user":
 		return &AccountMap{By: spec}, nil

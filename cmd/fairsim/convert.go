@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"time"
 
@@ -27,6 +26,8 @@ the input, from its first line; --from and --to override.
 
 sacct times are local time unless --tz says otherwise; fairsim's own sacct files
 record their zone and epoch in '#' lines, so a round trip through sacct is exact.
+SWF has no account field: mapped accounts survive in sacct output, and in SWF only
+as the groups (or users) they were named after.
 What was skipped or filled in is listed on standard error.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Usage: "input format: swf or sacct (default: guessed)"},
@@ -43,7 +44,7 @@ What was skipped or filled in is listed on standard error.`,
 			&cli.StringFlag{Name: "queue", Usage: "keep jobs of these SWF queue numbers (`LIST`)"},
 			&cli.StringFlag{Name: "accounts", Usage: "give jobs accounts: group, user, or a CSV `FILE` (user,account or group,account)"},
 			&cli.BoolFlag{Name: "accounts-override", Usage: "replace accounts the trace has too"},
-			&cli.StringFlag{Name: "assoc-out", Usage: "write an association dump (sacctmgr dump format) to `FILE`"},
+			&cli.StringFlag{Name: "assoc-out", Usage: "write an association dump (sacctmgr dump format) to `FILE`; accounts by group unless --accounts"},
 			&cli.StringFlag{Name: "shares", Value: "equal", Usage: "account shares in the dump: equal or usage"},
 			&cli.StringFlag{Name: "cluster", Value: "cluster", Usage: "cluster `NAME` in the dump"},
 		},
@@ -98,7 +99,7 @@ func convertOptions(c *cli.Context) (workload.ConvertOptions, error) {
 	}
 	opts.Transforms = ts
 	if spec := c.String("accounts"); spec != "" {
-		m, err := workload.ParseAccountMap(spec, func(p string) (io.ReadCloser, error) { return os.Open(p) })
+		m, err := workload.ParseAccountMap(spec, nil)
 		if err != nil {
 			return opts, err
 		}
