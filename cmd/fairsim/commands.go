@@ -8,5 +8,7 @@ func commands() []*cli.Command {
 		runCommand(),
 		convertCommand(),
 		genCommand(),
+		sweepCommand(),
+		reportCommand(),
 	}
 }

@@ -1,0 +1,169 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// newPlot is a plot with a title, axis labels and a grid.
+func newPlot(title, xlabel, ylabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
+	p.Add(plotter.NewGrid())
+	p.Y.Tick.Marker = niceTicks{}
+	p.Legend.Top = true
+	return p
+}
+
+// addLines adds one coloured line (with point marks when marks is set)
+// per series, in order, skipping empty ones.
+func addLines(p *plot.Plot, series []Series, marks bool) error {
+	for i, s := range series {
+		if len(s.XY) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(s.XY)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.Name, err)
+		}
+		l.Color = Color(i)
+		l.Width = vg.Points(1.5)
+		p.Add(l)
+		var thumb []plot.Thumbnailer
+		thumb = append(thumb, l)
+		if marks {
+			sc, err := plotter.NewScatter(s.XY)
+			if err != nil {
+				return err
+			}
+			sc.GlyphStyle.Color = Color(i)
+			sc.GlyphStyle.Radius = vg.Points(3)
+			sc.GlyphStyle.Shape = draw.CircleGlyph{}
+			p.Add(sc)
+			thumb = append(thumb, sc)
+		}
+		if s.Name != "" {
+			p.Legend.Add(s.Name, thumb...)
+		}
+	}
+	return nil
+}
+
+// logWaitAxis puts a log-scaled wait axis (seconds + 1) on x, labelled in
+// minutes, hours and days.
+func logWaitAxis(p *plot.Plot) {
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = durationTicks{}
+	p.X.Min = math.Max(p.X.Min, 1)
+	p.X.Max = math.Max(p.X.Max, 60)
+}
+
+// labelTicks marks given positions with given labels (categorical or
+// hand-labelled numeric axes).
+type labelTicks struct {
+	at     []float64
+	labels []string
+}
+
+// Ticks implements plot.Ticker.
+func (t labelTicks) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for i, v := range t.at {
+		if v >= lo-1e-9*math.Abs(lo) && v <= hi+1e-9*math.Abs(hi) {
+			out = append(out, plot.Tick{Value: v, Label: t.labels[i]})
+		}
+	}
+	return out
+}
+
+// niceTicks marks about five round values (1, 2 or 5 times a power of
+// ten apart) with as many decimals as the step needs, so close values
+// are not all labelled alike.
+type niceTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 6, 64)}}
+	}
+	raw := (hi - lo) / 5
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{2, 5, 10} {
+		if step >= raw {
+			break
+		}
+		step = m * mag
+	}
+	dec := max(0, int(-math.Floor(math.Log10(step)+1e-9)))
+	var out []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
+		out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', dec, 64)})
+		for k := 1; k < 5 && v+step*float64(k)/5 <= hi; k++ {
+			out = append(out, plot.Tick{Value: v + step*float64(k)/5})
+		}
+	}
+	return out
+}
+
+// topNames orders names by weight (heaviest first, then by name) and
+// keeps n, returning how many were left out.
+func topNames(w map[string]float64, n int) ([]string, int) {
+	names := make([]string, 0, len(w))
+	for k := range w {
+		names = append(names, k)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if w[a] != w[b] {
+			if w[a] > w[b] {
+				return -1
+			}
+			return 1
+		}
+		if a < b {
+			return -1
+		}
+		if a > b {
+			return 1
+		}
+		return 0
+	})
+	if len(names) > n {
+		return names[:n], len(names) - n
+	}
+	return names, 0
+}
+
+// fmtNum prints a figure for a table: integers as such, others with
+// three significant decimals.
+func fmtNum(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+// fmtDur prints seconds as Slurm prints elapsed times ([D-]HH:MM:SS).
+func fmtDur(s float64) string {
+	if math.IsNaN(s) {
+		return ""
+	}
+	t := int64(math.Round(s))
+	d, h, m, sec := t/86400, t/3600%24, t/60%60, t%60
+	if d > 0 {
+		return fmt.Sprintf("%d-%02d:%02d:%02d", d, h, m, sec)
+	}
+	return fmt.Sprintf("%02d:%02d:%02d", h, m, sec)
+}

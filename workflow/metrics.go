@@ -1,0 +1,296 @@
+package workflow
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"fairsim/config"
+	"fairsim/policy/fairshare"
+	"fairsim/report"
+	"fairsim/sim"
+)
+
+// DefaultStarvedAfter is the wait beyond which a job counts as starved
+// (24 hours) unless a sweep says otherwise.
+const DefaultStarvedAfter = 86400
+
+// Field is one named figure, formatted for CSV.
+type Field struct {
+	Name, Value string
+}
+
+// OverallNames are the run-wide columns of sweep.csv, in order.
+var OverallNames = []string{
+	"jobs", "jobs_started", "jobs_never_started", "jobs_rejected",
+	"wait_mean_s", "wait_median_s", "wait_p95_s", "wait_max_s",
+	"bsld_mean", "utilization", "backfilled_share",
+	"preempted_jobs", "preempted_lost_core_hours",
+	"starved_jobs", "jain_fairness", "share_error_max",
+}
+
+// AccountNames are the per-account columns of sweep.csv, each written
+// NAME[account], grouped by metric so that one metric's accounts sit side
+// by side.
+var AccountNames = []string{
+	"jobs", "wait_mean_s", "wait_median_s", "wait_p95_s", "bsld_mean",
+	"usage_share", "norm_share", "share_error", "starved_jobs",
+}
+
+// Metrics are what a sweep records of one run.
+type Metrics struct {
+	Overall  []Field            // OverallNames, in order
+	Accounts map[string][]Field // per account: AccountNames, in order
+}
+
+// AccountColumn names a per-account column.
+func AccountColumn(metric, account string) string { return metric + "[" + account + "]" }
+
+// SplitAccountColumn undoes AccountColumn; ok is false for an overall
+// column.
+func SplitAccountColumn(col string) (metric, account string, ok bool) {
+	i := strings.IndexByte(col, '[')
+	if i <= 0 || !strings.HasSuffix(col, "]") {
+		return col, "", false
+	}
+	return col[:i], col[i+1 : len(col)-1], true
+}
+
+// Fields flattens m: overall figures, then each account's (accounts in
+// name order), as point.csv stores them.
+func (m Metrics) Fields() []Field {
+	out := slices.Clone(m.Overall)
+	accts := make([]string, 0, len(m.Accounts))
+	for a := range m.Accounts {
+		accts = append(accts, a)
+	}
+	slices.Sort(accts)
+	for _, a := range accts {
+		for _, f := range m.Accounts[a] {
+			out = append(out, Field{AccountColumn(f.Name, a), f.Value})
+		}
+	}
+	return out
+}
+
+func f6(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	s := strconv.FormatFloat(v, 'f', 6, 64)
+	if s == "-0.000000" {
+		s = "0.000000"
+	}
+	return s
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// waitStats are the wait figures of a set of started jobs.
+type waitStats struct {
+	n                 int
+	waits             []float64
+	bsld              float64
+	starved           int
+	usage             float64 // billing-seconds (core-seconds without billing)
+	coreSecs          float64
+	mean, median, p95 float64
+	maxWait, bsldMean float64
+	finished          bool
+}
+
+func (w *waitStats) finish() {
+	if w.finished {
+		return
+	}
+	w.finished = true
+	if len(w.waits) == 0 {
+		w.mean, w.median, w.p95, w.maxWait, w.bsldMean = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		return
+	}
+	slices.Sort(w.waits)
+	var s float64
+	for _, x := range w.waits {
+		s += x
+	}
+	w.mean = s / float64(len(w.waits))
+	w.median = report.Quantile(w.waits, 0.5)
+	w.p95 = report.Quantile(w.waits, 0.95)
+	w.maxWait = w.waits[len(w.waits)-1]
+	w.bsldMean = w.bsld / float64(len(w.waits))
+}
+
+// Starved reports whether a job starved: it waited longer than after
+// seconds, or never started and had been eligible for longer than that
+// when the run ended (a job cancelled while pending counts up to its
+// cancellation). Rejected jobs never starve: they were refused at submit.
+func Starved(j *sim.Job, now, after int64) bool {
+	switch {
+	case j.State == sim.Rejected:
+		return false
+	case j.Start >= 0:
+		return j.Start-j.Eligible > after
+	case j.State == sim.Cancelled && j.End >= 0:
+		return j.End-j.Eligible > after
+	default:
+		return now-j.Eligible > after
+	}
+}
+
+// Compute derives a run's sweep metrics.
+//
+//   - Waits and bounded slowdown are over started jobs, as in summary.csv.
+//   - usage_share is an account's part of the delivered TRES billing
+//     (billing × elapsed; core-seconds when the scheduler has no billing,
+//     i.e. fifo and easy).
+//   - norm_share is the account's share of the association tree (Slurm's
+//     classic NormShares, the product of share fractions down the tree),
+//     renormalised over the accounts that submitted jobs; without a tree
+//     (fifo, easy) every such account has an equal share.
+//   - share_error = usage_share - norm_share; share_error_max is the
+//     largest |share_error|.
+//   - jain_fairness is Jain's index over x = usage_share / norm_share of
+//     accounts with a share: (Σx)² / (n Σx²), 1 when every account got
+//     exactly its share, 1/n when one got everything.
+//   - starved_jobs: see Starved; after is the threshold in seconds.
+//   - backfilled_share is jobs started by backfill over jobs started.
+func Compute(run *config.Run, r *sim.Result, after int64) Metrics {
+	m := report.Compute(r)
+	byAcct := map[string]*waitStats{}
+	starved := 0
+	var totalBilling, totalCore float64
+	for _, j := range r.Jobs {
+		a := r.Names.Accounts.Name(j.Account)
+		ws := byAcct[a]
+		if ws == nil {
+			ws = &waitStats{}
+			byAcct[a] = ws
+		}
+		if j.State == sim.Rejected {
+			continue
+		}
+		ws.n++
+		if Starved(j, r.Now, after) {
+			starved++
+			ws.starved++
+		}
+		if j.Start < 0 {
+			continue
+		}
+		run := float64(j.End - j.Start)
+		w := float64(j.Wait())
+		ws.waits = append(ws.waits, w)
+		b := math.Max(1, (w+run)/math.Max(run, report.BoundedSlowdownBound))
+		ws.bsld += b
+		ws.usage += j.Billing * run
+		ws.coreSecs += run * float64(j.Alloc.Cores())
+		totalBilling += j.Billing * run
+		totalCore += run * float64(j.Alloc.Cores())
+	}
+	useCore := totalBilling <= 0
+	accts := make([]string, 0, len(byAcct))
+	for a, ws := range byAcct {
+		if ws.n > 0 {
+			accts = append(accts, a)
+		}
+	}
+	slices.Sort(accts)
+
+	shares := accountShares(run, accts)
+	out := Metrics{Accounts: map[string][]Field{}}
+	var xs []float64
+	maxErr := 0.0
+	for _, a := range accts {
+		ws := byAcct[a]
+		ws.finish()
+		u := 0.0
+		switch {
+		case useCore && totalCore > 0:
+			u = ws.coreSecs / totalCore
+		case !useCore:
+			u = ws.usage / totalBilling
+		}
+		s := shares[a]
+		errV := u - s
+		maxErr = math.Max(maxErr, math.Abs(errV))
+		if s > 0 {
+			xs = append(xs, u/s)
+		}
+		out.Accounts[a] = []Field{
+			{"jobs", itoa(ws.n)}, {"wait_mean_s", f6(ws.mean)}, {"wait_median_s", f6(ws.median)},
+			{"wait_p95_s", f6(ws.p95)}, {"bsld_mean", f6(ws.bsldMean)}, {"usage_share", f6(u)},
+			{"norm_share", f6(s)}, {"share_error", f6(errV)}, {"starved_jobs", itoa(ws.starved)},
+		}
+	}
+	bfShare := math.NaN()
+	if m.Started > 0 {
+		bfShare = float64(m.Backfilled) / float64(m.Started)
+	}
+	nanIfNone := func(v float64) float64 {
+		if m.Started == 0 {
+			return math.NaN()
+		}
+		return v
+	}
+	out.Overall = []Field{
+		{"jobs", itoa(m.Jobs)}, {"jobs_started", itoa(m.Started)}, {"jobs_never_started", itoa(m.NeverStarted)},
+		{"jobs_rejected", itoa(m.Rejected)},
+		{"wait_mean_s", f6(nanIfNone(m.MeanWait))}, {"wait_median_s", f6(nanIfNone(m.MedianWait))},
+		{"wait_p95_s", f6(nanIfNone(m.P95Wait))}, {"wait_max_s", f6(nanIfNone(m.MaxWait))},
+		{"bsld_mean", f6(nanIfNone(m.MeanBSLD))}, {"utilization", f6(m.Utilization)},
+		{"backfilled_share", f6(bfShare)}, {"preempted_jobs", itoa(m.Preempted)},
+		{"preempted_lost_core_hours", f6(m.LostCoreHours)}, {"starved_jobs", itoa(starved)},
+		{"jain_fairness", f6(Jain(xs))}, {"share_error_max", f6(maxErr)},
+	}
+	return out
+}
+
+// Jain is Jain's fairness index (Σx)² / (n Σx²) of non-negative values;
+// NaN for none, 1 when all are equal (all zero included).
+func Jain(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	var s, s2 float64
+	for _, x := range xs {
+		s += x
+		s2 += x * x
+	}
+	if s2 == 0 {
+		return 1
+	}
+	return s * s / (float64(len(xs)) * s2)
+}
+
+// accountShares gives each account its share of the tree, renormalised
+// over accts; equal shares without a tree.
+func accountShares(run *config.Run, accts []string) map[string]float64 {
+	out := map[string]float64{}
+	if len(accts) == 0 {
+		return out
+	}
+	var tree *fairshare.Tree
+	if run != nil && run.Multifactor != nil {
+		tree = run.Multifactor.Engine().Tree()
+	}
+	if tree == nil {
+		for _, a := range accts {
+			out[a] = 1 / float64(len(accts))
+		}
+		return out
+	}
+	total := 0.0
+	for _, a := range accts {
+		if i, ok := tree.Lookup(strings.ToLower(a), ""); ok {
+			out[a] = tree.NormShares(i, fairshare.Classic)
+			total += out[a]
+		}
+	}
+	for _, a := range accts {
+		if total > 0 {
+			out[a] /= total
+		}
+	}
+	return out
+}
