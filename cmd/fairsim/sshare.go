@@ -1,0 +1,162 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"fairsim/policy"
+	"fairsim/policy/fairshare"
+)
+
+func sshareCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "sshare",
+		Usage:     "show fair-share per association, like sshare: from a dump and usage, or at a simulated time",
+		ArgsUsage: " ",
+		Description: `Prints the association tree's shares, usage and fair-share factors exactly as
+Slurm's sshare prints them (columns, widths, indentation, -p/-P, "parent", "inf"
+and blank cells), two ways:
+
+  static, no simulation: an association tree (sacctmgr dump file) and a usage
+  table (CSV with header account,user,rawusage: one row per user association,
+  raw usage in billing-seconds, i.e. decayed TRES-billing x seconds; accounts
+  add up their users):
+    fairsim sshare --assoc assoc.cfg --usage usage.csv -a -l
+    fairsim sshare --assoc assoc.cfg --usage usage.csv --flags NO_FAIR_TREE -a -l -P
+
+  at a simulated time (scheduler: slurm), the run's fair-share engine:
+    fairsim sshare --scenario s.yaml --at 7-0 -a -l
+
+The algorithm is the one PriorityFlags selects (--flags: Fair Tree by default,
+NO_FAIR_TREE classic 2^(-UE/S), DEPTH_OBLIVIOUS); --algorithm overrides it and
+also offers slurm20, Slurm 2.0's F = (S - UE + 1)/2 (a fairsim extension).
+With a scenario both come from the scenario (PriorityFlags, fairshare.algorithm).
+Under Fair Tree -l adds LevelFS and accounts have no FairShare.
+
+Without -a (or -u) only account rows are printed: sshare adds the invoking
+user's rows, and fairsim has no invoking user.
+
+` + atHelp,
+		UseShortOptionHandling: true,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "assoc", Usage: "association tree, a sacctmgr dump `FILE`"},
+			&cli.StringFlag{Name: "usage", Usage: "usage `CSV` (account,user,rawusage in billing-seconds); default no usage"},
+			&cli.StringFlag{Name: "flags", Usage: "slurm.conf PriorityFlags `LIST` selecting the algorithm (NO_FAIR_TREE, DEPTH_OBLIVIOUS)"},
+			&cli.StringFlag{Name: "algorithm", Usage: "fair-share `ALG` overriding --flags: fairtree, classic, depth-oblivious or slurm20"},
+			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Usage: "scenario YAML `FILE` (scheduler: slurm); needs --at"},
+			&cli.StringFlag{Name: "at", Usage: "simulated `TIME` with --scenario (see below)"},
+			&cli.BoolFlag{Name: "long", Aliases: []string{"l"}, Usage: "long listing: NormUsage, LevelFS (Fair Tree), GrpTRESMins, TRESRunMins"},
+			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every user row"},
+			&cli.StringFlag{Name: "users", Aliases: []string{"u"}, Usage: "user rows of these users (comma-separated `LIST`)"},
+			&cli.StringFlag{Name: "accounts", Aliases: []string{"A"}, Usage: "only rows of these accounts (comma-separated `LIST`)"},
+			&cli.BoolFlag{Name: "Users", Aliases: []string{"U"}, Usage: "only user rows"},
+			&cli.BoolFlag{Name: "parsable", Aliases: []string{"p"}, Usage: "'|' after every field"},
+			&cli.BoolFlag{Name: "parsable2", Aliases: []string{"P"}, Usage: "'|' between fields"},
+			&cli.BoolFlag{Name: "noheader", Aliases: []string{"n"}, Usage: "no header lines"},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say on stderr what was simulated"},
+		},
+		Action: func(c *cli.Context) error {
+			opt := fairshare.SshareOptions{Long: c.Bool("long"), All: c.Bool("all"), Users: splitList(c.String("users")),
+				Accounts: splitList(c.String("accounts")), UsersOnly: c.Bool("Users"),
+				Parsable: c.Bool("parsable"), Parsable2: c.Bool("parsable2"), NoHeader: c.Bool("noheader")}
+			var rows []fairshare.Row
+			switch {
+			case c.IsSet("scenario"):
+				for _, f := range []string{"assoc", "usage", "flags", "algorithm"} {
+					if c.IsSet(f) {
+						return fmt.Errorf("sshare: --%s is for static views; with --scenario the tree, usage and algorithm come from the scenario", f)
+					}
+				}
+				if !c.IsSet("at") {
+					return errors.New("sshare: --scenario needs --at TIME")
+				}
+				run, mf, err := buildSlurmRun(c.String("scenario"), "sshare")
+				if err != nil {
+					return err
+				}
+				defer run.Close()
+				if c.Bool("verbose") {
+					printRunNotes(c.App.ErrWriter, run)
+				}
+				ar, err := simulateAt(run, mf, c.String("at"), nil)
+				if err != nil {
+					return err
+				}
+				if c.Bool("verbose") {
+					ar.describe(c.App.ErrWriter)
+				}
+				rows = mf.Engine().Rows()
+				opt.Algorithm = mf.Engine().Config().Algorithm
+			case c.IsSet("at"):
+				return errors.New("sshare: --at needs --scenario")
+			case !c.IsSet("assoc"):
+				return errors.New("sshare: give --assoc DUMP [--usage CSV], or --scenario FILE --at TIME")
+			default:
+				alg, err := sshareAlgorithm(c.String("flags"), c.String("algorithm"))
+				if err != nil {
+					return err
+				}
+				eng, err := staticEngine(c.String("assoc"), c.String("usage"), alg)
+				if err != nil {
+					return err
+				}
+				rows = eng.Rows()
+				opt.Algorithm = alg
+			}
+			return fairshare.WriteSshare(c.App.Writer, rows, opt)
+		},
+	}
+}
+
+// sshareAlgorithm picks the algorithm as slurmctld does from PriorityFlags;
+// --algorithm, when given, overrides it.
+func sshareAlgorithm(flags, name string) (fairshare.Algorithm, error) {
+	f, err := policy.ParsePriorityFlags(flags)
+	if err != nil {
+		return 0, fmt.Errorf("--flags: %w", err)
+	}
+	alg := fairshare.FromPriorityFlags(!f.Has(policy.FlagFairTree), f.Has(policy.FlagDepthOblivious))
+	if name != "" {
+		if alg, err = fairshare.ParseAlgorithm(name); err != nil {
+			return 0, fmt.Errorf("--algorithm: %w (want fairtree, classic, depth-oblivious or slurm20)", err)
+		}
+	}
+	return alg, nil
+}
+
+// staticEngine loads a dump and a usage table into an engine and computes
+// every factor once, as slurmctld does after loading usage.
+func staticEngine(dumpPath, usagePath string, alg fairshare.Algorithm) (*fairshare.Engine, error) {
+	f, err := os.Open(dumpPath)
+	if err != nil {
+		return nil, fmt.Errorf("--assoc: %w", err)
+	}
+	tree, err := fairshare.ReadDump(dumpPath, f)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	eng, err := fairshare.NewEngine(tree, fairshare.Config{Algorithm: alg})
+	if err != nil {
+		return nil, err
+	}
+	var entries []fairshare.UsageEntry
+	if usagePath != "" {
+		u, err := os.Open(usagePath)
+		if err != nil {
+			return nil, fmt.Errorf("--usage: %w", err)
+		}
+		entries, err = fairshare.ReadUsageCSV(usagePath, u, tree)
+		u.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := eng.LoadUsage(entries); err != nil {
+		return nil, err
+	}
+	return eng, nil
+}
