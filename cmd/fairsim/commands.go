@@ -8,6 +8,8 @@ func commands() []*cli.Command {
 		runCommand(),
 		convertCommand(),
 		genCommand(),
+		sprioCommand(),
+		sshareCommand(),
 		sweepCommand(),
 		reportCommand(),
 	}
