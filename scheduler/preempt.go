@@ -109,29 +109,37 @@ func (s *Slurm) preemptFor(ctx *sim.Context, j *sim.Job) bool {
 		}
 		return a.v.Idx - b.v.Idx
 	})
-	// Free the candidates one by one on a view of now until j fits.
+	// Free the candidates one by one on a view of now until j fits; nodes
+	// this pass has taken out of play count as busy.
+	s.ensure(c)
 	b := &s.bf
-	if len(b.free) != len(c.Nodes) {
-		b.free = make([]int, len(c.Nodes))
-		b.mem = make([]int64, len(c.Nodes))
-		b.stamp = make([]uint32, len(c.Nodes))
+	b.invalidate()
+	defer b.invalidate()
+	view := func(n int) {
+		if b.vstamp[n] != b.vgen {
+			b.vstamp[n] = b.vgen
+			b.free[n], b.mem[n] = c.Nodes[n].FreeCores, c.Nodes[n].FreeMem
+			if s.mask[n] {
+				b.free[n], b.mem[n] = 0, 0
+			}
+			b.vnodes = append(b.vnodes, n)
+		}
 	}
-	part := &c.Parts[j.Part]
-	for _, n := range part.Nodes {
-		b.free[n], b.mem[n] = c.Nodes[n].FreeCores, c.Nodes[n].FreeMem
+	for _, n := range c.FreeNodes() {
 		if s.mask[n] {
-			b.free[n], b.mem[n] = 0, 0
+			view(n)
 		}
 	}
 	need := 0
 	for i, cd := range cands {
 		for _, sl := range cd.v.Alloc {
 			if c.InPartition(j.Part, sl.Node) && !s.mask[sl.Node] {
+				view(sl.Node)
 				b.free[sl.Node] += sl.Cores
 				b.mem[sl.Node] += sl.MemMB
 			}
 		}
-		if s.fitView(c, j, ctx.Now, ctx.Now+1, false) != nil {
+		if s.fitView(c, j) != nil {
 			need = i + 1
 			break
 		}

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"slices"
 )
 
 // Slice is the part of an allocation on one node.
@@ -70,7 +69,17 @@ func (c *Cluster) memFor(req *Request, n, cores int) int64 {
 	return int64(cores) * req.MemPerCPU
 }
 
-func (c *Cluster) out(n int) bool { return c.except != nil && c.except[n] }
+func (c *Cluster) out(n int) bool {
+	return (c.except != nil && c.except[n]) || (c.exceptFn != nil && c.exceptFn(n))
+}
+
+// TryAllocFunc is TryAlloc without the nodes for which out is true (for
+// example nodes a plan has reserved over the job's time limit).
+func (c *Cluster) TryAllocFunc(req *Request, p int, out func(n int) bool, dst Alloc) (Alloc, Fit) {
+	c.exceptFn = out
+	defer func() { c.exceptFn = nil }()
+	return c.TryAllocExcept(req, p, nil, dst)
+}
 
 func (c *Cluster) typeOK(req *Request, n int) bool {
 	return req.Type < 0 || c.Nodes[n].Type == req.Type
@@ -175,28 +184,24 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	if best >= 0 {
 		return append(dst, Slice{best, req.CPUs, c.memFor(req, best, req.CPUs)}), FitsNow
 	}
-	// Spread: most usable cores first, then allocation order. Sorting
-	// packed integer keys avoids a comparison closure on this hot path.
-	keys := c.keys[:0]
-	for _, n := range c.free {
-		if part.member[n] && c.typeOK(req, n) && !c.out(n) {
-			if k := c.coresWithMem(req, n); k > 0 {
-				keys = append(keys, uint64(c.maxCores-k)<<44|uint64(c.Nodes[n].Weight)<<24|uint64(n))
+	// Spread: most usable cores first, then allocation order. The free
+	// list is in allocation order, so bucketing by usable cores keeps that
+	// order within a bucket without sorting.
+	b := c.bucket(req, p, 1)
+	left := req.CPUs
+	start := len(dst)
+	for k := len(b) - 1; k > 0 && left > 0; k-- {
+		for _, n := range b[k] {
+			take := min(left, k)
+			dst = append(dst, Slice{n, take, c.memFor(req, n, take)})
+			left -= take
+			if left == 0 {
+				break
 			}
 		}
 	}
-	slices.Sort(keys)
-	c.keys = keys
-	left := req.CPUs
-	start := len(dst)
-	for _, key := range keys {
-		n := int(key & (1<<24 - 1))
-		k := min(left, c.coresWithMem(req, n))
-		dst = append(dst, Slice{n, k, c.memFor(req, n, k)})
-		left -= k
-		if left == 0 {
-			return dst, FitsNow
-		}
+	if left == 0 {
+		return dst, FitsNow
 	}
 	return dst[:start], NotNow
 }
@@ -220,13 +225,36 @@ func (c *Cluster) Short(req *Request, p int) string {
 	return fmt.Sprintf("%d CPUs with the memory asked not free in %s", req.CPUs, part.Name)
 }
 
+// bucket sorts the partition's free nodes that could give at least minK
+// cores by how many they could give, each bucket in allocation order.
+func (c *Cluster) bucket(req *Request, p int, minK int) [][]int {
+	b := c.buckets
+	for k := range b {
+		b[k] = b[k][:0]
+	}
+	part := &c.Parts[p]
+	for _, n := range c.free {
+		if part.member[n] && c.typeOK(req, n) && !c.out(n) {
+			if k := c.coresWithMem(req, n); k >= minK && k > 0 {
+				b[k] = append(b[k], n)
+			}
+		}
+	}
+	return b
+}
+
 // coresWithMem is how many cores of node n a job could use now, given its
 // memory per CPU.
 func (c *Cluster) coresWithMem(req *Request, n int) int {
 	nd := &c.Nodes[n]
 	k := nd.FreeCores
-	if req.MemPerCPU > 0 { // a core's share of its node's memory always fits
+	switch {
+	case req.MemPerCPU > 0:
 		k = min(k, int(nd.FreeMem/req.MemPerCPU))
+	case req.MemPerCPU < 0 && nd.MemMB > 0:
+		// A core's share of the node's memory: other jobs may have taken
+		// more than their share, so memory can still be the limit.
+		k = min(k, int(nd.FreeMem*int64(nd.Cores)/nd.MemMB))
 	}
 	return max(k, 0)
 }
@@ -251,26 +279,29 @@ func (c *Cluster) order(a, b int) int {
 }
 
 func (c *Cluster) allocNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
-	part := &c.Parts[p]
 	per := (req.CPUs + req.Nodes - 1) / req.Nodes
-	keys := c.keys[:0]
-	for _, n := range c.free {
-		if part.member[n] && c.typeOK(req, n) && !c.out(n) && c.coresWithMem(req, n) >= per {
-			keys = append(keys, uint64(c.Nodes[n].FreeCores)<<44|uint64(c.Nodes[n].Weight)<<24|uint64(n))
-		}
+	b := c.bucket(req, p, per)
+	count := 0
+	for k := per; k < len(b); k++ {
+		count += len(b[k])
 	}
-	c.keys = keys
-	if len(keys) < req.Nodes {
+	if count < req.Nodes {
 		return dst, NotNow
 	}
-	slices.Sort(keys) // fewest free cores first (best fit), then allocation order
-	for i := 0; i < req.Nodes; i++ {
-		k := req.CPUs / req.Nodes
-		if i < req.CPUs%req.Nodes {
-			k++
+	// Fewest free cores first (best fit), then allocation order.
+	i := 0
+	for k := per; k < len(b) && i < req.Nodes; k++ {
+		for _, n := range b[k] {
+			if i == req.Nodes {
+				break
+			}
+			take := req.CPUs / req.Nodes
+			if i < req.CPUs%req.Nodes {
+				take++
+			}
+			dst = append(dst, Slice{n, take, c.memFor(req, n, take)})
+			i++
 		}
-		n := int(keys[i] & (1<<24 - 1))
-		dst = append(dst, Slice{n, k, c.memFor(req, n, k)})
 	}
 	return dst, FitsNow
 }

@@ -19,7 +19,8 @@ type Node struct {
 	FreeCores int
 	FreeMem   int64
 	parts     []int // partitions that contain the node
-	freePos   int   // position in Cluster.free, -1 when fully busy
+	inFree    bool  // in Cluster.free
+	rank      int   // position in allocation order (Weight, then index)
 }
 
 // Partition is a named set of nodes with its Slurm attributes.
@@ -62,10 +63,11 @@ type Cluster struct {
 
 	TotalCores int
 	FreeCores  int
-	free       []int    // nodes with at least one free core
-	keys       []uint64 // scratch for sorting candidate nodes
+	free       []int   // nodes with at least one free core
+	buckets    [][]int // scratch: candidate nodes by usable cores
 	maxCores   int
 	except     []bool // nodes out of play for the current TryAllocExcept
+	exceptFn   func(int) bool
 	partIndex  map[string]int
 }
 
@@ -208,9 +210,17 @@ func NewCluster(types []CPUType, nodes []NodeSpec, parts []PartitionSpec, refTyp
 		}
 		c.maxCores = max(c.maxCores, c.Nodes[i].Cores)
 		c.TotalCores += c.Nodes[i].Cores
-		c.Nodes[i].freePos = len(c.free)
+		c.Nodes[i].inFree = true
 		c.free = append(c.free, i)
 	}
+	// The free list is kept in allocation order (Weight, then index), the
+	// order every partition allocates in, so that placement can pick nodes
+	// by scanning it once instead of sorting.
+	sort.SliceStable(c.free, func(a, b int) bool { return c.order(c.free[a], c.free[b]) < 0 })
+	for r, n := range c.free {
+		c.Nodes[n].rank = r
+	}
+	c.buckets = make([][]int, c.maxCores+1)
 	c.FreeCores = c.TotalCores
 	return c, nil
 }
@@ -257,12 +267,10 @@ func (c *Cluster) take(n, cores int, mem int64) {
 	for _, p := range nd.parts {
 		c.Parts[p].FreeCores -= cores
 	}
-	if nd.FreeCores == 0 && nd.freePos >= 0 {
-		last := c.free[len(c.free)-1]
-		c.free[nd.freePos] = last
-		c.Nodes[last].freePos = nd.freePos
-		c.free = c.free[:len(c.free)-1]
-		nd.freePos = -1
+	if nd.FreeCores == 0 && nd.inFree {
+		i := c.freeIndex(nd.rank)
+		c.free = append(c.free[:i], c.free[i+1:]...)
+		nd.inFree = false
 	}
 }
 
@@ -274,11 +282,36 @@ func (c *Cluster) give(n, cores int, mem int64) {
 	for _, p := range nd.parts {
 		c.Parts[p].FreeCores += cores
 	}
-	if nd.FreeCores > 0 && nd.freePos < 0 {
-		nd.freePos = len(c.free)
-		c.free = append(c.free, n)
+	if nd.FreeCores > 0 && !nd.inFree {
+		i := c.freeIndex(nd.rank)
+		c.free = append(c.free, 0)
+		copy(c.free[i+1:], c.free[i:])
+		c.free[i] = n
+		nd.inFree = true
 	}
 }
+
+// freeIndex is where a node of the given rank is, or belongs, in the free
+// list (binary search on allocation rank).
+func (c *Cluster) freeIndex(rank int) int {
+	lo, hi := 0, len(c.free)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if c.Nodes[c.free[m]].rank < rank {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// FreeNodes lists the nodes with a free core, in allocation order. The
+// slice is the cluster's: do not modify it or keep it across changes.
+func (c *Cluster) FreeNodes() []int { return c.free }
+
+// MaxCores is the largest node's core count.
+func (c *Cluster) MaxCores() int { return c.maxCores }
 
 // HeaderCluster builds the cluster an SWF header describes: maxNodes nodes
 // sharing maxProcs cores (when they do not divide evenly, the first
