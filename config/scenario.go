@@ -39,6 +39,11 @@ type Scenario struct {
 	QOSSet       map[string]map[string]string `yaml:"qos_set,omitempty"`
 	FairShare    FairShareSpec                `yaml:"fairshare"`
 	Sim          SimSpec                      `yaml:"sim"`
+	// Regress holds `fairsim regress` tolerances by summary metric
+	// (absolute, in the metric's unit; "*" for every metric; 0, the
+	// default, means exact). schedule_hash: 1 accepts a changed jobs.csv
+	// as long as every metric is within its tolerance.
+	Regress map[string]float64 `yaml:"regress,omitempty"`
 
 	// SlurmResolved is the slurm.conf in force (file, overrides and
 	// Slurm's defaults), written to scenario.resolved.yaml for audits.

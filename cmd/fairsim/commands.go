@@ -12,5 +12,7 @@ func commands() []*cli.Command {
 		sshareCommand(),
 		sweepCommand(),
 		reportCommand(),
+		regressCommand(),
+		explainCommand(),
 	}
 }

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"fairsim/workflow"
+)
+
+func regressCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "regress",
+		Usage:     "run the scenario library and compare it with its golden results",
+		ArgsUsage: "[SCENARIO...]",
+		Description: `Runs each scenario (default: every scenarios/*.yaml; a bare NAME means
+scenarios/NAME.yaml) and compares its summary.csv metrics and the sha256 of its jobs.csv
+(the per-job schedule) with results/golden/NAME/metrics.csv and jobs.sha256. Prints a
+table of what drifted and exits non-zero when anything did, so a change that moves a
+schedule fails CI until the golden results are updated on purpose:
+
+  fairsim regress                      check every scenario
+  fairsim regress --update odyssey     accept odyssey's new results (commit them)
+  fairsim regress --set PriorityWeightAge=0 odyssey   would this change drift?
+
+Tolerances come from the scenario's regress: section, absolute, by summary metric
+(default 0: exact); "*" sets one for every metric, and schedule_hash: 1 accepts a changed
+jobs.csv while every metric stays within tolerance:
+
+  regress: {wait_mean_s: 60, utilization: 0.001}`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "update", Usage: "write the golden results instead of comparing"},
+			&cli.StringFlag{Name: "golden", Value: filepath.Join("results", "golden"), Usage: "golden results `DIR`"},
+			&cli.StringFlag{Name: "scenarios", Value: "scenarios", Usage: "`DIR` of the scenario library"},
+			&cli.GenericFlag{Name: "set", Value: &listFlag{}, Usage: "apply `KEY=VALUE` to every scenario before running (repeatable)"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "scenarios run at once"},
+			&cli.StringFlag{Name: "keep", Usage: "keep each scenario's run directory under `DIR`/NAME"},
+		},
+		Action: func(c *cli.Context) error {
+			o := workflow.RegressOptions{Golden: c.String("golden"), Update: c.Bool("update"),
+				Jobs: c.Int("jobs"), Keep: c.String("keep")}
+			for _, s := range *c.Generic("set").(*listFlag) {
+				k, v, ok := strings.Cut(s, "=")
+				if !ok || k == "" {
+					return fmt.Errorf("--set %q: want KEY=VALUE", s)
+				}
+				o.Set = append(o.Set, [2]string{k, v})
+			}
+			for _, a := range c.Args().Slice() {
+				if !strings.ContainsAny(a, "/.") {
+					a = filepath.Join(c.String("scenarios"), a+".yaml")
+				}
+				if _, err := os.Stat(a); err != nil {
+					return fmt.Errorf("regress: %w", err)
+				}
+				o.Scenarios = append(o.Scenarios, a)
+			}
+			if len(o.Scenarios) == 0 {
+				files, _ := filepath.Glob(filepath.Join(c.String("scenarios"), "*.yaml"))
+				if len(files) == 0 {
+					return fmt.Errorf("regress: no scenarios in %s/ (run from the repository root, or name the scenario files)", c.String("scenarios"))
+				}
+				o.Scenarios = files
+			}
+			res, err := workflow.Regress(o)
+			if err != nil {
+				return err
+			}
+			workflow.WriteRegressTable(c.App.Writer, res)
+			n := 0
+			for i := range res {
+				if !o.Update && res[i].Drifted() {
+					n++
+				}
+			}
+			if n > 0 {
+				return fmt.Errorf("regress: %d of %d scenarios drifted from %s", n, len(res), o.Golden)
+			}
+			return nil
+		},
+	}
+}
