@@ -13,9 +13,10 @@ build:
 run: build
 	./$(BIN) run --out results/default
 
-## test: vet, unit and scenario tests
+## test: vet, unit and scenario tests, then the scenario library against results/golden
 test: lint
 	$(GO) test -count=1 ./...
+	$(GO) run ./cmd/fairsim regress
 
 ## bench: Go benchmarks, and the KTH EASY replay timed end to end through the CLI
 bench: build
