@@ -264,6 +264,7 @@ func TestRCACCreditScenario(t *testing.T) {
 	if err := sim.CheckInvariants(res); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("longest queue of one account %d jobs, at most %d accruing", w.maxQueued, w.maxAccruing)
 }
 
 // TestSlurm20Scenario: fair-share is Slurm 2.0's F = (S - U_E + 1) / 2 on
