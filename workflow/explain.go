@@ -373,7 +373,7 @@ func (st *Story) Write(w io.Writer, maxRows int) {
 			len(t.Alloc), r.Cluster.Types[t.NodeType].Name)
 		p("  ended      %s  %s after %s", clock(t.End), t.State, dur(t.End-t.Start))
 	default:
-		p("  never started: %s when the run ended at %s, after waiting %s (Reason=%s)", t.State, clock(r.Now), dur(st.until-t.Eligible), orDash(t.Reason))
+		p("  never started: %s when the run ended at %s, after waiting %s (Reason=%s)", t.State, clock(r.Now), dur(st.until-t.Eligible), reasonName(t.Reason))
 	}
 	if t.Preemptions > 0 {
 		p("  preempted %d time(s), losing %.1f core-hours", t.Preemptions, t.LostCoreSecs/3600)
@@ -389,6 +389,14 @@ func (st *Story) Write(w io.Writer, maxRows int) {
 	st.writeFairShare(w)
 }
 
+// jobs counts jobs in words: "1 job", "3 jobs".
+func jobs(n int) string {
+	if n == 1 {
+		return "1 job"
+	}
+	return fmt.Sprintf("%d jobs", n)
+}
+
 func nodesText(n int) string {
 	if n > 0 {
 		return fmt.Sprintf(" on %d node(s)", n)
@@ -401,16 +409,25 @@ func nodesText(n int) string {
 func (st *Story) reasonTime() map[string]int64 {
 	out := map[string]int64{}
 	t := st.Job
-	prevT, prevR := t.Eligible, ""
+	prevT, prevR := t.Eligible, "None"
 	for _, ps := range st.Passes {
 		if ps.Start {
 			break
 		}
 		out[prevR] += ps.T - prevT
-		prevT, prevR = ps.T, ps.Reason
+		prevT, prevR = ps.T, reasonName(ps.Reason)
 	}
 	out[prevR] += st.until - prevT
 	return out
+}
+
+// reasonName is the Reason squeue shows: None until a pass that reached
+// the job gave it one.
+func reasonName(r string) string {
+	if r == "" {
+		return "None"
+	}
+	return r
 }
 
 func (st *Story) summary() []string {
@@ -422,20 +439,24 @@ func (st *Story) summary() []string {
 	}
 	rt := st.reasonTime()
 	var parts []string
-	for _, k := range []string{"Priority", "Resources"} {
+	keys := make([]string, 0, len(rt))
+	for k := range rt {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if rt[a] != rt[b] {
+			return int(rt[b] - rt[a])
+		}
+		return strings.Compare(a, b)
+	})
+	for _, k := range keys {
 		if rt[k] > 0 {
 			parts = append(parts, fmt.Sprintf("%s for %s (%.0f%%)", k, dur(rt[k]), 100*float64(rt[k])/float64(wait)))
 		}
 	}
-	for k, v := range rt {
-		if k != "Priority" && k != "Resources" && k != "" && v > 0 {
-			parts = append(parts, fmt.Sprintf("%s for %s", k, dur(v)))
-		}
-	}
-	slices.Sort(parts[min(2, len(parts)):])
 	if len(parts) > 0 {
 		out = append(out, "squeue would have shown Reason="+strings.Join(parts, ", ")+".")
-		out = append(out, "  (Priority: jobs ahead of it in its partition's queue were waiting too; Resources: it was at the head of the queue but its CPUs were not free.)")
+		out = append(out, "  (Priority: jobs ahead of it in its partition's queue were waiting too; Resources: it was at the head of the queue but its CPUs were not free; None: no pass had reached it yet, as the main scheduler stops at the first job of a full partition.)")
 	}
 	if n := len(st.Ticks); n > 0 {
 		a, b := st.Ticks[0], st.Ticks[n-1]
@@ -464,14 +485,17 @@ func (st *Story) summary() []string {
 		}
 	}
 	if len(st.Ahead) > 0 {
-		s := fmt.Sprintf("%d jobs started on its partition's nodes while it waited: %d ahead of it in priority (or in a higher PriorityTier partition)", len(st.Ahead), higher)
+		var parts []string
+		if higher > 0 {
+			parts = append(parts, fmt.Sprintf("%s ahead of it in priority (or in a higher PriorityTier partition)", jobs(higher)))
+		}
 		if lowerBF > 0 {
-			s += fmt.Sprintf(", %d of lower priority backfilled into idle CPUs (backfill starts a job only where it delays no reservation of a job ahead of it)", lowerBF)
+			parts = append(parts, fmt.Sprintf("%s of lower priority backfilled into idle CPUs (backfill starts a job only where it delays no reservation of a job ahead of it)", jobs(lowerBF)))
 		}
 		if other > 0 {
-			s += fmt.Sprintf(", %d of lower priority started by the main scheduler in passes where it could not start (its partition blocked, or other nodes)", other)
+			parts = append(parts, fmt.Sprintf("%s of lower priority started by the main scheduler on CPUs it could not use", jobs(other)))
 		}
-		out = append(out, s+".")
+		out = append(out, fmt.Sprintf("%s started on its partition's nodes while it waited: %s.", jobs(len(st.Ahead)), strings.Join(parts, "; ")))
 	}
 	if t.Start >= 0 && t.StartedBy == sim.ByBackfill {
 		rank := 0
@@ -598,9 +622,9 @@ func (st *Story) writePasses(w io.Writer, maxRows int) {
 		case ps.Start:
 			lines = append(lines, fmt.Sprintf("%s  started by the %s", clock(ps.T), passName(ps.Kind)))
 		case ps.Expect >= 0:
-			lines = append(lines, fmt.Sprintf("%s  %s: reservation at %s (%s), Reason=%s", clock(ps.T), passName(ps.Kind), clock(ps.Expect), in, orDash(ps.Reason)))
+			lines = append(lines, fmt.Sprintf("%s  %s: reservation at %s (%s), Reason=%s", clock(ps.T), passName(ps.Kind), clock(ps.Expect), in, reasonName(ps.Reason)))
 		default:
-			lines = append(lines, fmt.Sprintf("%s  %s: no reservation, Reason=%s", clock(ps.T), passName(ps.Kind), orDash(ps.Reason)))
+			lines = append(lines, fmt.Sprintf("%s  %s: no reservation, Reason=%s", clock(ps.T), passName(ps.Kind), reasonName(ps.Reason)))
 		}
 	}
 	if len(lines) == 0 {

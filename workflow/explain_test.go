@@ -1,0 +1,173 @@
+package workflow
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"fairsim/config"
+	"fairsim/sim"
+)
+
+// The schedule of testdata/tiny.yaml, worked out by hand (one 8-core
+// node; batch_sched_delay=3, bf_interval=30, PriorityCalcPeriod=5 min,
+// bf_resolution=60, PriorityMaxAge=7-0):
+//
+//	job 1  6 cores, submit 0:  main pass at 3 starts it; runs to 3603.
+//	job 2  8 cores, submit 10: pass at 13 -> Reason=Resources; starts at
+//	       3603 when job 1 ends (main, event pass); runs 600 s to 4203.
+//	job 3  2 cores, limit 30 min, submit 20: the main pass stops at job 2,
+//	       the backfill pass at 30 starts it (ends by 30+1800 < 3603).
+//	job 4  2 cores, limit 2 h, submit 40: would overlap job 2's
+//	       reservation. Once job 3 ends (930), backfill plans job 2 at job
+//	       1's expected end 3+3600 = 3603, held on the 60 s grid as
+//	       [3600, 7260), and job 4 after it at 7260 (2:01:00). Job 4 starts
+//	       at 4203 when job 2 ends, by the main scheduler.
+func explainTiny(t *testing.T, id int64) *Story {
+	t.Helper()
+	sc, err := config.Load("testdata/tiny.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Explain(sc, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func TestExplainLongWait(t *testing.T) {
+	st := explainTiny(t, 4)
+	j := st.Job
+	if j.Start != 4203 || j.StartedBy != sim.ByMain {
+		t.Fatalf("job 4 started at %d by %v, want 4203 by main", j.Start, j.StartedBy)
+	}
+	if len(st.Ticks) < 13 {
+		t.Fatalf("%d ticks, want one every 300 s from 300 to 4200", len(st.Ticks))
+	}
+	first, last := st.Ticks[0], st.Ticks[len(st.Ticks)-1]
+	if first.T != 300 || first.Rank != 2 || first.Pending != 2 {
+		t.Errorf("first tick %+v, want t=300 rank 2 of 2 (behind job 2)", first)
+	}
+	if last.T != 4200 || last.Rank != 1 || last.Pending != 1 {
+		t.Errorf("last tick %+v, want t=4200 rank 1 of 1 (job 2 running)", last)
+	}
+	// Age at 300: 10,000,000 x (300-40)/604800.
+	if want := 1e7 * 260 / 604800; math.Abs(first.Factors.Age-want) > 1e-6 {
+		t.Errorf("age factor at 300 = %v, want %v", first.Factors.Age, want)
+	}
+	for _, k := range st.Ticks {
+		if k.Priority != uint32(k.Factors.Sum()) {
+			t.Errorf("tick %d: priority %d, factors sum to %v", k.T, k.Priority, k.Factors.Sum())
+		}
+	}
+	var bf *Pass
+	for i := range st.Passes {
+		if st.Passes[i].Kind == sim.PassBackfill && st.Passes[i].Expect >= 0 {
+			bf = &st.Passes[i]
+			break
+		}
+	}
+	if bf == nil || bf.T != 930 || bf.Expect != 7260 {
+		t.Errorf("first reservation %+v, want at 930 for 7260", bf)
+	}
+	if p := st.Passes[len(st.Passes)-1]; !p.Start || p.T != 4203 || p.Kind == sim.PassBackfill {
+		t.Errorf("last pass %+v, want its start at 4203 by a main pass", p)
+	}
+	if len(st.Ahead) != 1 || st.Ahead[0].Job.ID != 2 || !st.Ahead[0].Higher {
+		t.Errorf("jobs ahead: %+v, want job 2, of higher priority", st.Ahead)
+	}
+	var b bytes.Buffer
+	st.Write(&b, 10)
+	for _, want := range []string{
+		"Job 4: user u1, account g1, partition batch",
+		"started    0-01:10:03  by the main scheduler, after waiting 01:09:23",
+		"Its rank in batch's queue went from 2 of 2 pending at 0-00:05:00 to 1 of 1 at 0-01:10:00.",
+		"backfill pass: reservation at 0-02:01:00",
+		"1 job started on its partition's nodes while it waited: 1 job ahead of it in priority",
+		"main: higher priority",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("story lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestExplainBackfilled(t *testing.T) {
+	st := explainTiny(t, 3)
+	if j := st.Job; j.Start != 30 || j.StartedBy != sim.ByBackfill {
+		t.Fatalf("job 3 started at %d by %v, want 30 by backfill", j.Start, j.StartedBy)
+	}
+	if len(st.Passes) != 1 || !st.Passes[0].Start || st.Passes[0].Kind != sim.PassBackfill {
+		t.Errorf("passes %+v, want only its start by the backfill pass", st.Passes)
+	}
+	var b bytes.Buffer
+	st.Write(&b, 10)
+	for _, want := range []string{"by the backfill scheduler, after waiting 00:00:10", "It was started by backfill"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("story lacks %q:\n%s", want, b.String())
+		}
+	}
+
+	// Job 2 waited for job 1's CPUs: Resources from the pass at 13 to
+	// its start at 3603, None for the 3 s before; job 3 was backfilled
+	// past it with lower priority.
+	st = explainTiny(t, 2)
+	rt := st.reasonTime()
+	if rt["Resources"] != 3590 || rt["None"] != 3 {
+		t.Errorf("job 2's reasons %v, want Resources 3590 s, None 3 s", rt)
+	}
+	if len(st.Ahead) != 1 || st.Ahead[0].Job.ID != 3 || st.Ahead[0].Higher || st.Ahead[0].Job.StartedBy != sim.ByBackfill {
+		t.Errorf("jobs ahead of job 2: %+v, want job 3, lower priority, backfilled", st.Ahead)
+	}
+	if st.Passes[1].Expect != 3603 {
+		t.Errorf("job 2's reservation %+v, want 3603 (job 1's start + limit)", st.Passes[1])
+	}
+}
+
+func TestExplainUnknownJob(t *testing.T) {
+	sc, _ := config.Load("testdata/tiny.yaml")
+	sc.Resolve()
+	if _, err := Explain(sc, 99); err == nil || !strings.Contains(err.Error(), "job 99 is not in the scenario's workload") {
+		t.Errorf("unknown job: %v", err)
+	}
+}
+
+func TestLoadRunScenario(t *testing.T) {
+	sc, _ := config.Load("testdata/tiny.yaml")
+	if err := sc.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	run, res, err := Simulate(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := WriteRunDir(dir, run, res); err != nil {
+		t.Fatal(err)
+	}
+	// The resolved file names tiny.swf relative to testdata/, which the
+	// run directory does not record.
+	if _, err := LoadRunScenario(dir, []string{dir}); err == nil || !strings.Contains(err.Error(), "field trace.file") {
+		t.Errorf("without the scenario folder: %v", err)
+	}
+	again, err := LoadRunScenario(dir, []string{dir, "testdata"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Explain(again, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := CheckReplay(dir, st); w != "" {
+		t.Errorf("the re-run differs from the run: %s", w)
+	}
+	st.Job.Start++ // as if the code had changed since
+	if w := CheckReplay(dir, st); !strings.Contains(w, "jobs.csv says job 4 ran 4203..4803") {
+		t.Errorf("a changed schedule went unnoticed: %q", w)
+	}
+}
