@@ -131,6 +131,7 @@ func (s *Slurm) preemptFor(ctx *sim.Context, j *sim.Job) bool {
 		}
 	}
 	need := 0
+	var use []int
 	for i, cd := range cands {
 		for _, sl := range cd.v.Alloc {
 			if c.InPartition(j.Part, sl.Node) && !s.mask[sl.Node] {
@@ -139,7 +140,7 @@ func (s *Slurm) preemptFor(ctx *sim.Context, j *sim.Job) bool {
 				b.mem[sl.Node] += sl.MemMB
 			}
 		}
-		if s.fitView(c, j) != nil {
+		if use = s.fitView(c, j); use != nil {
 			need = i + 1
 			break
 		}
@@ -147,8 +148,15 @@ func (s *Slurm) preemptFor(ctx *sim.Context, j *sim.Job) bool {
 	if need == 0 {
 		return false
 	}
+	// Only the candidates on nodes the preemptor would take are preempted
+	// (cons_tres keeps the preemptees "whose resources are actually used").
 	for _, cd := range cands[:need] {
-		ctx.Preempt(cd.v, cd.requeue)
+		for _, sl := range cd.v.Alloc {
+			if slices.Contains(use, sl.Node) {
+				ctx.Preempt(cd.v, cd.requeue)
+				break
+			}
+		}
 	}
 	ctx.WantPass(ctx.Now + 1)
 	return true

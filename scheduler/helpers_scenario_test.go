@@ -1,0 +1,209 @@
+package scheduler
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fairsim/policy"
+	"fairsim/policy/fairshare"
+	"fairsim/sim"
+	"fairsim/workload"
+)
+
+// The unit scenarios (*_scenario_test.go) run the slurm scheduler on a
+// handful of jobs and nodes built by hand, so that every start time can be
+// worked out on paper; each test writes that arithmetic in its comments.
+//
+// The clock they rely on (sim.Simulator with the slurm scheduler's
+// triggers, Slurm's defaults): time 0 is the first submit; a submit
+// triggers a main pass batch_sched_delay = 3 s later; a job end triggers
+// one at once; full passes run every sched_interval = 60 s from t0+60;
+// backfill every bf_interval = 30 s from t0+30, skipped when nothing
+// changed; calc ticks (with a policy) every PriorityCalcPeriod from t0.
+// At one instant, ends come before ticks, ticks before submits, submits
+// before main passes, main passes before backfill.
+
+// tjob is a job of a unit scenario. Zero fields take the defaults of
+// newJobs: partition "p", account "a", user "u", no QOS, no memory request.
+type tjob struct {
+	id      int64
+	submit  int64
+	part    string
+	cpus    int
+	run     int64 // actual runtime, seconds (on Broadwell, speed 1)
+	limit   int64 // time limit, seconds
+	acct    string
+	user    string
+	qos     string
+	memPerC int64  // MB per CPU; 0 = a core's share of its node
+	feature string // a CPU type the job is constrained to; "" for any
+}
+
+// newJobs interns the jobs' names and returns them as trace records.
+func newJobs(tjs []tjob) ([]workload.Job, *workload.Names) {
+	names := &workload.Names{}
+	var out []workload.Job
+	for _, t := range tjs {
+		def := func(s, d string) string {
+			if s == "" {
+				return d
+			}
+			return s
+		}
+		j := workload.Job{ID: t.id, Submit: t.submit, Eligible: workload.Unset, Wait: workload.Unset,
+			Runtime: t.run, CPUs: t.cpus, AllocCPUs: t.cpus, Nodes: workload.Unset, MemPerCPU: workload.Unset,
+			TimeLimit: t.limit, Status: 1, Feature: workload.Unset, QOS: workload.Unset, Queue: workload.Unset,
+			Executable: workload.Unset, UsedCPU: workload.Unset, UsedMemKB: workload.Unset, Preceding: workload.Unset}
+		if t.memPerC > 0 {
+			j.MemPerCPU = t.memPerC
+		}
+		j.Partition = names.Partitions.ID(def(t.part, "p"))
+		j.User = names.Users.ID(def(t.user, "u"))
+		j.Account = names.Accounts.ID(def(t.acct, "a"))
+		j.Group = names.Groups.ID(def(t.acct, "a"))
+		if t.qos != "" {
+			j.QOS = names.QOS.ID(t.qos)
+		}
+		if t.feature != "" {
+			j.Feature = names.Features.ID(t.feature)
+		}
+		out = append(out, j)
+	}
+	return out, names
+}
+
+// nodes is a NodeSpec of n Broadwell nodes named prefix1..prefixN.
+func nodes(prefix string, n, cores int, memMB int64) sim.NodeSpec {
+	ns := sim.NodeSpec{Type: "broadwell", Cores: cores, MemMB: memMB, Weight: 1}
+	for i := 1; i <= n; i++ {
+		ns.Names = append(ns.Names, prefix+string(rune('0'+i)))
+	}
+	return ns
+}
+
+// part is a partition over the named nodes (nil: all), with Slurm's
+// defaults (PriorityTier 1, unlimited MaxTime).
+func part(name string, nodeNames ...string) sim.PartitionSpec {
+	return sim.PartitionSpec{Partition: sim.Partition{Name: name, PriorityTier: 1, PriorityJobFactor: 1,
+		MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: nodeNames}
+}
+
+// cluster builds a cluster of the node specs' CPU types (Broadwell by
+// default) without runtime scaling.
+func cluster(t *testing.T, ns []sim.NodeSpec, ps []sim.PartitionSpec) *sim.Cluster {
+	t.Helper()
+	var types []sim.CPUType
+	for _, name := range sim.CPUTypeNames() {
+		for _, n := range ns {
+			if n.Type == name {
+				ct, _ := sim.LookupCPUType(name)
+				types = append(types, ct)
+				break
+			}
+		}
+	}
+	c, err := sim.NewCluster(types, ns, ps, "broadwell", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// run simulates the jobs (until stopAt when positive) and returns the
+// result and the jobs by id. mkPolicy, when not nil, builds the policy on
+// the cluster and the jobs' names.
+func run(t *testing.T, c *sim.Cluster, s sim.Scheduler, tjs []tjob, stopAt int64,
+	mkPolicy func(*sim.Cluster, *workload.Names) sim.Policy) (*sim.Result, map[int64]*sim.Job) {
+	t.Helper()
+	jobs, names := newJobs(tjs)
+	var pol sim.Policy
+	if mkPolicy != nil {
+		pol = mkPolicy(c, names)
+	}
+	src := workload.NewSliceSource(jobs, names, workload.Header{MaxNodes: workload.Unset, MaxProcs: workload.Unset})
+	var r *sim.Result
+	var err error
+	func() {
+		defer func() { // a scheduler panic fails this test, not the whole binary
+			if p := recover(); p != nil {
+				err = fmt.Errorf("panic: %v", p)
+			}
+		}()
+		r, err = sim.New(c, s, pol, src, sim.Options{StopAt: stopAt}).Run()
+	}()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stopAt <= 0 { // a stopped run has jobs still running, by design
+		if err := sim.CheckInvariants(r); err != nil {
+			t.Fatalf("invariants: %v", err)
+		}
+	}
+	by := map[int64]*sim.Job{}
+	for _, j := range r.Jobs {
+		by[j.ID] = j
+	}
+	return r, by
+}
+
+// multifactor builds a Multifactor policy from an association dump and a
+// QOS file (sacctmgr show qos -P), with AccountingStorageEnforce=limits
+// (so GrpTRESMins is enforced) and a calc period of 60 s.
+func multifactor(t *testing.T, dump, qos string, fs fairshare.Config) func(*sim.Cluster, *workload.Names) sim.Policy {
+	return func(c *sim.Cluster, names *workload.Names) sim.Policy {
+		t.Helper()
+		tree, err := fairshare.ReadDump("test.cfg", strings.NewReader(dump))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := MultifactorConfig{Priority: policy.DefaultParams(), FairShare: fs, CalcPeriod: 60,
+			Tree: tree, EnforceLimits: true}
+		if qos != "" {
+			qs, _, err := policy.ParseQOSFile(strings.NewReader(qos), "qos.txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.QOS = qs
+		}
+		for _, p := range c.Parts {
+			var w policy.TRESWeights
+			if p.BillingWeights != "" {
+				if w, err = policy.ParseTRESWeights(p.BillingWeights); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfg.PartitionBilling = append(cfg.PartitionBilling, w)
+		}
+		m, err := NewMultifactor(cfg, c, names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+}
+
+// want is the expected outcome of one job; a negative start means "still
+// pending", an empty by means "do not check".
+type want struct {
+	id    int64
+	start int64
+	by    sim.StartKind
+}
+
+func checkStarts(t *testing.T, by map[int64]*sim.Job, ws []want) {
+	t.Helper()
+	for _, w := range ws {
+		j := by[w.id]
+		if j == nil {
+			t.Errorf("job %d: missing", w.id)
+			continue
+		}
+		if j.Start != w.start {
+			t.Errorf("job %d: start %d, want %d (state %s, reason %q)", w.id, j.Start, w.start, j.State, j.Reason)
+		}
+		if w.start >= 0 && w.by != sim.NotStarted && j.StartedBy != w.by {
+			t.Errorf("job %d: started by %q, want %q", w.id, j.StartedBy, w.by)
+		}
+	}
+}
