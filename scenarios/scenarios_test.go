@@ -322,3 +322,43 @@ func TestOdysseyDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestWeeklyResetFallsOnSunday: PriorityUsageResetPeriod=WEEKLY zeroes
+// usage at the first calc tick at or after Sunday 00:00 local time
+// (priority_multifactor.c _next_reset), in the trace's own time. The
+// generated workload starts on Monday 2024-01-01 00:00 UTC
+// (UnixStartTime 1704067200): its boundaries fall on days 6, 13, ... of
+// the run (Sunday 2024-01-07 00:00 is 518400 s in), i.e. on Unix times
+// that are Sundays 00:00 UTC: 259200 s (Thursday 1970-01-01 to Sunday)
+// modulo a week.
+func TestWeeklyResetFallsOnSunday(t *testing.T) {
+	sc, err := config.Load("rcac-credit.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]string{"PriorityUsageResetPeriod": "WEEKLY", "generate.days": "10", "generate.jobs": "1000"} {
+		if err := sc.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := sc.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	run, err := sc.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Close()
+	res, err := run.Simulate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := res.Header; h == nil || h.UnixStartTime != 1704067200 {
+		t.Fatalf("header %+v: want UnixStartTime 1704067200", h)
+	}
+	got := run.Multifactor.Engine().LastReset()
+	if got < 518400 || (res.Header.UnixStartTime+got)%(7*86400) != 3*86400 {
+		t.Errorf("last weekly reset at %d s (day %.2f of the run, Unix %d), want a Sunday 00:00 UTC: day 6, 13, ...",
+			got, float64(got)/86400, res.Header.UnixStartTime+got)
+	}
+}
