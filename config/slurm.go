@@ -164,7 +164,7 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 	}
 	mc := scheduler.MultifactorConfig{Priority: pp, FairShare: fsCfg, CalcPeriod: conf.PriorityCalcPeriod,
 		QOS: qos, DefaultQOS: sc.DefaultQOS, Tree: tree, EnforceLimits: conf.AccountingStorageEnforce.HasLimits(),
-		FairshareSample: sample}
+		FairshareSample: sample, Epoch: run.Source.Header().UnixStartTime}
 	for i, p := range run.Cluster.Parts {
 		var w policy.TRESWeights
 		if p.BillingWeights != "" {

@@ -9,11 +9,15 @@ import (
 // backfillState is per-pass scratch (kube's CycleState idea): rebuilt at
 // the start of every pass, never carried between passes.
 type backfillState struct {
-	t0      int64 // start of slot 0: now rounded down to bf_resolution
-	nslots  int   // slots in the window
-	profs   []slotProfile
+	t0      int64         // start of slot 0: now rounded down to bf_resolution
+	nslots  int           // slots in the window
+	profs   []slotProfile // per partition and CPU type (see profKey)
 	profOK  []bool
-	lastRel [][]int64 // per partition and slot: the latest release counted from that slot
+	lastRel [][]int64 // per profile and slot: the latest release counted from that slot
+	ntypes  int       // CPU types + 1 (the "all types" profile)
+	mixed   []bool    // per partition: nodes of several CPU types
+	badType []bool    // CPU types a placement could not use (keepsReservations)
+	badNode func(int) bool
 	vals    []int
 	reach   []int64
 	touched []int // cores a candidate would take, per partition
@@ -64,6 +68,7 @@ func (s *Slurm) backfill(ctx *sim.Context) {
 	clear(b.perAssoc)
 	clear(b.profOK)
 
+	s.memo.reset()
 	last := -1
 	b.reach = b.reach[:0]
 	for i, j := range jobs {
@@ -72,7 +77,7 @@ func (s *Slurm) backfill(ctx *sim.Context) {
 		}
 		b.reach = append(b.reach, 0)
 		if j.State == sim.Pending && c.Parts[j.Part].FreeCores >= j.CPUs {
-			if _, fit := c.TryAlloc(&j.Req, j.Part, s.alloc[:0]); fit == sim.FitsNow {
+			if s.tryAlloc(c, j, nil) == sim.FitsNow {
 				last = i
 				b.reach[i] = s.planLimit(c, j)
 			}
@@ -110,14 +115,23 @@ func (s *Slurm) backfill(ctx *sim.Context) {
 		// end inclusively (begin_time <= end_time).
 		now := min(s.slot(ctx.Now+tl, false)+1, b.nslots)
 		if c.Parts[j.Part].FreeCores >= j.CPUs {
-			var fit sim.Fit
-			s.alloc, fit = c.TryAlloc(&j.Req, j.Part, s.alloc[:0])
-			if fit == sim.FitsNow && s.keepsReservations(ctx, s.alloc, now) {
+			ok := s.tryAlloc(c, j, nil) == sim.FitsNow && s.keepsReservations(ctx, s.alloc, now)
+			if !ok && b.anyBad() {
+				// Placed on nodes of a CPU type the reservations need: try
+				// again without that type's nodes, as Slurm's will-run would
+				// test only the nodes no reservation holds.
+				var fit sim.Fit
+				s.alloc, fit = c.TryAllocFunc(&j.Req, j.Part, b.badNode, s.alloc[:0])
+				ok = fit == sim.FitsNow && s.keepsReservations(ctx, s.alloc, now)
+			}
+			b.clearBad()
+			if ok {
 				if err := ctx.Start(j, s.alloc, sim.ByBackfill); err != nil {
 					panic("slurm backfill: " + err.Error())
 				}
-				for _, p := range b.parts {
-					b.profs[p].add(0, now, -b.touched[p])
+				s.memo.reset()
+				for _, k := range b.parts {
+					b.profs[k].add(0, now, -b.touched[k])
 				}
 				j.Reason = ""
 				started++
@@ -128,7 +142,7 @@ func (s *Slurm) backfill(ctx *sim.Context) {
 			continue
 		}
 		d := max(int((tl+res-1)/res), 1)
-		pr := s.profileOf(ctx, j.Part)
+		pr, key := s.profileFor(ctx, j)
 		st := pr.earliest(1, d, j.CPUs)
 		if st < 0 {
 			continue
@@ -138,14 +152,18 @@ func (s *Slurm) backfill(ctx *sim.Context) {
 		// holding that moment to the one holding its end (Slurm quantises
 		// outwards: floor(start/res), ceil(end/res)).
 		start := b.t0 + int64(st)*res
-		if rel := b.lastRel[j.Part][st]; rel > 0 {
+		if rel := b.lastRel[key][st]; rel > 0 {
 			start = rel
 		}
 		if i+1 < len(b.reach) && s.slot(start, false) > s.slot(ctx.Now+b.reach[i+1], false) {
 			continue // no job left in this pass could collide with it
 		}
 		j.ExpectStart = start
-		pr.add(s.slot(start, false), s.slot(start+tl, true), -j.CPUs)
+		from, to := s.slot(start, false), s.slot(start+tl, true)
+		pr.add(from, to, -j.CPUs)
+		if tot := s.profKey(j.Part, -1); tot != key {
+			s.profileAt(ctx, tot).add(from, to, -j.CPUs)
+		}
 	}
 }
 
@@ -162,73 +180,109 @@ func (s *Slurm) slot(t int64, up bool) int {
 }
 
 // keepsReservations reports whether an allocation held over slots [0, n)
-// leaves every partition it touches enough cores for its reservations.
+// leaves every partition it touches, and every CPU type of it, enough
+// cores for its reservations. When a CPU type falls short it is marked in
+// b.badType so the caller can place the job again without those nodes.
 func (s *Slurm) keepsReservations(ctx *sim.Context, a sim.Alloc, n int) bool {
 	c := ctx.Cluster
 	b := &s.bf
-	for _, p := range b.parts {
-		b.touched[p] = 0
+	for _, k := range b.parts {
+		b.touched[k] = 0
 	}
 	b.parts = b.parts[:0]
+	touch := func(k, cores int) {
+		if b.touched[k] == 0 {
+			b.parts = append(b.parts, k)
+		}
+		b.touched[k] += cores
+	}
 	for _, sl := range a {
+		t := c.Nodes[sl.Node].Type
 		for p := range c.Parts {
 			if c.InPartition(p, sl.Node) {
-				if b.touched[p] == 0 {
-					b.parts = append(b.parts, p)
+				touch(s.profKey(p, -1), sl.Cores)
+				if b.mixed[p] {
+					touch(s.profKey(p, t), sl.Cores)
 				}
-				b.touched[p] += sl.Cores
 			}
 		}
 	}
-	for _, p := range b.parts {
-		if s.profileOf(ctx, p).min(0, n) < b.touched[p] {
-			return false
+	ok := true
+	for _, k := range b.parts {
+		if s.profileAt(ctx, k).min(0, n) < b.touched[k] {
+			ok = false
+			if t := k%(len(c.Types)+1) - 1; t >= 0 {
+				b.badType[t] = true
+			}
 		}
 	}
-	return true
+	return ok
 }
 
-// profileOf builds (once per pass) partition p's free-core profile: the
-// free cores now plus what running jobs release by each slot.
-func (s *Slurm) profileOf(ctx *sim.Context, p int) *slotProfile {
+// profKey indexes the profile of partition p, of CPU type t (-1: all).
+func (s *Slurm) profKey(p, t int) int { return p*s.bf.ntypes + t + 1 }
+
+// profileFor is the profile a job's reservation uses: its CPU type's in a
+// partition of several types, else the partition's.
+func (s *Slurm) profileFor(ctx *sim.Context, j *sim.Job) (*slotProfile, int) {
+	k := s.profKey(j.Part, -1)
+	if j.Req.Type >= 0 && s.bf.mixed[j.Part] {
+		k = s.profKey(j.Part, j.Req.Type)
+	}
+	return s.profileAt(ctx, k), k
+}
+
+// profileAt builds (once per pass) profile k's free cores: free now plus
+// what running jobs release by each slot, on the partition's nodes (of one
+// CPU type for a typed profile).
+func (s *Slurm) profileAt(ctx *sim.Context, k int) *slotProfile {
 	b := &s.bf
 	c := ctx.Cluster
-	if b.profOK[p] {
-		return &b.profs[p]
+	if b.profOK[k] {
+		return &b.profs[k]
 	}
+	p, typ := k/b.ntypes, k%b.ntypes-1
 	vals := b.vals[:0]
-	rel := b.lastRel[p][:0]
+	rel := b.lastRel[k][:0]
 	for range b.nslots {
 		vals = append(vals, 0)
 		rel = append(rel, 0)
 	}
-	vals[0] = c.Parts[p].FreeCores
+	if typ < 0 {
+		vals[0] = c.Parts[p].FreeCores
+	} else {
+		for _, n := range c.AppendFree(nil) {
+			if c.Nodes[n].Type == typ && c.InPartition(p, n) {
+				vals[0] += c.Nodes[n].FreeCores
+			}
+		}
+	}
 	for _, r := range ctx.Running() {
 		e := sim.ExpectedEnd(r)
-		k := s.slot(e, true) // cores count as free from the first slot after the release
-		if k >= b.nslots {
+		slot := s.slot(e, true) // cores count as free from the first slot after the release
+		if slot >= b.nslots {
 			continue
 		}
-		k = max(k, 1) // a job ending within slot 0 is still running at now
+		slot = max(slot, 1) // a job ending within slot 0 is still running at now
 		got := false
 		for _, sl := range r.Alloc {
-			if c.InPartition(p, sl.Node) {
-				vals[k] += sl.Cores
+			if c.InPartition(p, sl.Node) && (typ < 0 || c.Nodes[sl.Node].Type == typ) {
+				vals[slot] += sl.Cores
 				got = true
 			}
 		}
 		if got {
-			rel[k] = max(rel[k], e)
+			rel[slot] = max(rel[slot], e)
 		}
 	}
-	b.lastRel[p] = rel
-	for k := 1; k < len(vals); k++ {
-		vals[k] += vals[k-1]
+	b.lastRel[k] = rel
+	for i := 1; i < len(vals); i++ {
+		vals[i] += vals[i-1]
 	}
 	b.vals = vals
-	b.profs[p].reset(vals)
-	b.profOK[p] = true
-	return &b.profs[p]
+	b.profs[k].reset(vals)
+	b.profOK[k] = true
+	return &b.profs[k]
 }
 
 // bfCount applies bf_max_job_user/assoc/part: the counts of jobs examined
@@ -281,21 +335,44 @@ func (s *Slurm) noReserve(ctx *sim.Context, j *sim.Job) bool {
 // ensure sizes the per-node and per-partition scratch for the cluster.
 func (s *Slurm) ensure(c *sim.Cluster) {
 	b := &s.bf
-	if len(b.free) == len(c.Nodes) && len(b.profs) == len(c.Parts) {
+	if len(b.free) == len(c.Nodes) && b.ntypes == len(c.Types)+1 && len(b.mixed) == len(c.Parts) {
 		return
 	}
+	b.ntypes = len(c.Types) + 1
+	nprof := len(c.Parts) * b.ntypes
+	b.mixed = make([]bool, len(c.Parts))
+	for p := range c.Parts {
+		for _, n := range c.Parts[p].Nodes {
+			if c.Nodes[n].Type != c.Nodes[c.Parts[p].Nodes[0]].Type {
+				b.mixed[p] = true
+			}
+		}
+	}
+	b.badType = make([]bool, len(c.Types))
+	b.badNode = func(n int) bool { return b.badType[c.Nodes[n].Type] }
 	b.free = make([]int, len(c.Nodes))
 	b.mem = make([]int64, len(c.Nodes))
 	b.vstamp = make([]uint32, len(c.Nodes))
 	b.stamp = make([]uint32, len(c.Nodes))
-	b.profs = make([]slotProfile, len(c.Parts))
-	b.profOK = make([]bool, len(c.Parts))
-	b.lastRel = make([][]int64, len(c.Parts))
-	b.touched = make([]int, len(c.Parts))
+	b.profs = make([]slotProfile, nprof)
+	b.profOK = make([]bool, nprof)
+	b.lastRel = make([][]int64, nprof)
+	b.touched = make([]int, nprof)
 	b.perPart = make([]int, len(c.Parts))
 	b.perUser = map[int32]int{}
 	b.perAssoc = map[int]int{}
 }
+
+func (b *backfillState) anyBad() bool {
+	for _, v := range b.badType {
+		if v {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *backfillState) clearBad() { clear(b.badType) }
 
 // invalidate makes every node of the view read the cluster's live state.
 func (b *backfillState) invalidate() {
@@ -347,7 +424,7 @@ func (s *Slurm) fitView(c *sim.Cluster, j *sim.Job) []int {
 		total += k
 		b.pick = append(b.pick, uint64(1<<20-1-k)<<44|uint64(nd.Weight)<<24|uint64(n))
 	}
-	for _, n := range c.FreeNodes() {
+	for _, n := range c.AppendFree(nil) {
 		consider(n)
 	}
 	for _, n := range b.vnodes {

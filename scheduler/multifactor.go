@@ -29,6 +29,10 @@ type MultifactorConfig struct {
 	// FairshareSample is the period of fair-share snapshots for
 	// fairshare.csv (0: every calc tick).
 	FairshareSample int64
+	// Epoch is the Unix time of simulated time 0 (the trace's
+	// UnixStartTime): PriorityUsageResetPeriod boundaries are calendar
+	// dates, so the fair-share engine works in Unix time.
+	Epoch int64
 }
 
 // Multifactor is Slurm's priority/multifactor plugin as the simulator
@@ -314,13 +318,13 @@ func (m *Multifactor) charge(j *sim.Job, now int64, atEnd bool) {
 	tres := fairshare.TRES{float64(j.Alloc.Cores()), float64(j.Alloc.MemMB()), float64(len(j.Alloc)), j.Billing}
 	if j.Assoc >= 0 {
 		if atEnd {
-			m.engine.ChargeAtEnd(j.Assoc, j.Start, now, j.Billing, uf, tres)
+			m.engine.ChargeAtEnd(j.Assoc, j.Start+m.cfg.Epoch, now+m.cfg.Epoch, j.Billing, uf, tres)
 		} else {
-			m.engine.Charge(j.Assoc, j.Start, now, j.Billing, uf, tres)
+			m.engine.Charge(j.Assoc, j.Start+m.cfg.Epoch, now+m.cfg.Epoch, j.Billing, uf, tres)
 		}
 	}
 	if j.QOSIdx >= 0 {
-		m.engine.ChargeQOS(j.QOSIdx, j.Start, now, j.Billing, uf, tres)
+		m.engine.ChargeQOS(j.QOSIdx, j.Start+m.cfg.Epoch, now+m.cfg.Epoch, j.Billing, uf, tres)
 	}
 }
 
@@ -336,11 +340,11 @@ func (m *Multifactor) Ended(j *sim.Job, now int64) {
 // Tick implements sim.Policy in the order of Slurm's decay thread: decay,
 // charge running jobs, fair-share, then every pending job's priority.
 func (m *Multifactor) Tick(now int64, running, pending []*sim.Job) {
-	m.engine.BeginTick(now)
+	m.engine.BeginTick(now + m.cfg.Epoch)
 	for _, j := range running {
 		m.charge(j, now, false)
 	}
-	m.engine.EndTick(now)
+	m.engine.EndTick(now + m.cfg.Epoch)
 	flags := m.cfg.Priority.Flags
 	for _, j := range pending {
 		j.Priority = m.set(j, now)

@@ -125,7 +125,7 @@ func (s *Slurm) preemptFor(ctx *sim.Context, j *sim.Job) bool {
 			b.vnodes = append(b.vnodes, n)
 		}
 	}
-	for _, n := range c.FreeNodes() {
+	for _, n := range c.AppendFree(nil) {
 		if s.mask[n] {
 			view(n)
 		}

@@ -35,6 +35,62 @@ type Slurm struct {
 
 	bfVersion uint64
 	bf        backfillState
+	memo      fitMemo
+}
+
+// shapeKey identifies a request's shape: jobs of one shape in one
+// partition fit or not alike.
+type shapeKey struct {
+	part, cpus, nodes, typ int
+	mem                    int64
+	excl                   bool
+}
+
+// fitMemo remembers, within a pass and until the next start, where each
+// request shape fits or that it does not: queues hold many jobs of the same
+// shape, and a placement scans every free node.
+type fitMemo struct {
+	failed map[shapeKey]bool
+	fits   map[shapeKey]sim.Alloc
+	pool   []sim.Slice
+}
+
+func (m *fitMemo) reset() {
+	if m.failed == nil {
+		m.failed = map[shapeKey]bool{}
+		m.fits = map[shapeKey]sim.Alloc{}
+	}
+	clear(m.failed)
+	clear(m.fits)
+	m.pool = m.pool[:0]
+}
+
+func keyOf(j *sim.Job) shapeKey {
+	r := &j.Req
+	return shapeKey{j.Part, r.CPUs, r.Nodes, r.Type, r.MemPerCPU, r.Exclusive}
+}
+
+// tryAlloc is TryAllocExcept through the memo; a start must call
+// s.memo.reset().
+func (s *Slurm) tryAlloc(c *sim.Cluster, j *sim.Job, mask []bool) sim.Fit {
+	k := keyOf(j)
+	if s.memo.failed[k] {
+		return sim.NotNow
+	}
+	if a, ok := s.memo.fits[k]; ok {
+		s.alloc = append(s.alloc[:0], a...)
+		return sim.FitsNow
+	}
+	var fit sim.Fit
+	s.alloc, fit = c.TryAllocExcept(&j.Req, j.Part, mask, s.alloc[:0])
+	if fit != sim.FitsNow {
+		s.memo.failed[k] = true
+	} else {
+		start := len(s.memo.pool)
+		s.memo.pool = append(s.memo.pool, s.alloc...)
+		s.memo.fits[k] = s.memo.pool[start:len(s.memo.pool):len(s.memo.pool)]
+	}
+	return fit
 }
 
 // NewSlurm returns the Slurm scheduler with the given parameters.
@@ -90,6 +146,7 @@ func (s *Slurm) main(ctx *sim.Context, full bool) {
 	c := ctx.Cluster
 	jobs := s.q.sync(ctx)
 	s.scratch(c)
+	s.memo.reset()
 	nFailed, depth, started := 0, 0, 0
 	for _, j := range jobs {
 		if j.State != sim.Pending {
@@ -122,12 +179,11 @@ func (s *Slurm) main(ctx *sim.Context, full bool) {
 				continue // limit-held jobs do not block their partition
 			}
 		} else {
-			var fit sim.Fit
-			s.alloc, fit = c.TryAllocExcept(&j.Req, p, s.mask, s.alloc[:0])
-			if fit == sim.FitsNow {
+			if s.tryAlloc(c, j, s.mask) == sim.FitsNow {
 				if err := ctx.Start(j, s.alloc, sim.ByMain); err != nil {
 					panic("slurm: " + err.Error()) // TryAlloc and Start disagree: a bug
 				}
+				s.memo.reset()
 				j.Reason = ""
 				started++
 				continue
@@ -135,6 +191,7 @@ func (s *Slurm) main(ctx *sim.Context, full bool) {
 			j.Reason = "Resources"
 			if s.preemptFor(ctx, j) {
 				j.Reason = "Resources (preemption in progress)"
+				s.memo.reset()
 			}
 		}
 		block := true

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math/bits"
 )
 
 // Slice is the part of an allocation on one node.
@@ -167,18 +168,25 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	if req.Nodes > 1 {
 		return c.allocNodes(req, p, dst)
 	}
-	// Single node, best fit.
+	// Single node, best fit (only when one node could hold the job).
 	best := -1
-	for _, n := range c.free {
-		nd := &c.Nodes[n]
-		if nd.FreeCores < req.CPUs || !part.member[n] || !c.typeOK(req, n) || c.out(n) {
-			continue
-		}
-		if nd.FreeMem < c.memFor(req, n, req.CPUs) {
-			continue
-		}
-		if best < 0 || c.better(n, best, p) {
-			best = n
+	if req.CPUs <= part.MaxNodeCores {
+		for wi, w := range c.freeBits {
+			for w != 0 {
+				b := bits.TrailingZeros64(w)
+				w &= w - 1
+				n := c.byRank[wi*64+b]
+				nd := &c.Nodes[n]
+				if nd.FreeCores < req.CPUs || !part.member[n] || !c.typeOK(req, n) || c.out(n) {
+					continue
+				}
+				if nd.FreeMem < c.memFor(req, n, req.CPUs) {
+					continue
+				}
+				if best < 0 || nd.FreeCores < c.Nodes[best].FreeCores { // ties: the first in allocation order
+					best = n
+				}
+			}
 		}
 	}
 	if best >= 0 {
@@ -233,10 +241,15 @@ func (c *Cluster) bucket(req *Request, p int, minK int) [][]int {
 		b[k] = b[k][:0]
 	}
 	part := &c.Parts[p]
-	for _, n := range c.free {
-		if part.member[n] && c.typeOK(req, n) && !c.out(n) {
-			if k := c.coresWithMem(req, n); k >= minK && k > 0 {
-				b[k] = append(b[k], n)
+	for wi, w := range c.freeBits {
+		for w != 0 {
+			bit := bits.TrailingZeros64(w)
+			w &= w - 1
+			n := c.byRank[wi*64+bit]
+			if part.member[n] && c.typeOK(req, n) && !c.out(n) {
+				if k := c.coresWithMem(req, n); k >= minK && k > 0 {
+					b[k] = append(b[k], n)
+				}
 			}
 		}
 	}
@@ -257,16 +270,6 @@ func (c *Cluster) coresWithMem(req *Request, n int) int {
 		k = min(k, int(nd.FreeMem*int64(nd.Cores)/nd.MemMB))
 	}
 	return max(k, 0)
-}
-
-// better reports whether node a is a better single-node fit than b: fewer
-// free cores, then partition order.
-func (c *Cluster) better(a, b, p int) bool {
-	fa, fb := c.Nodes[a].FreeCores, c.Nodes[b].FreeCores
-	if fa != fb {
-		return fa < fb
-	}
-	return c.order(a, b) < 0
 }
 
 // order is the allocation order of nodes: Weight, then index.

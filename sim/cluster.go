@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math/bits"
 	"sort"
 )
 
@@ -19,7 +20,6 @@ type Node struct {
 	FreeCores int
 	FreeMem   int64
 	parts     []int // partitions that contain the node
-	inFree    bool  // in Cluster.free
 	rank      int   // position in allocation order (Weight, then index)
 }
 
@@ -63,8 +63,9 @@ type Cluster struct {
 
 	TotalCores int
 	FreeCores  int
-	free       []int   // nodes with at least one free core
-	buckets    [][]int // scratch: candidate nodes by usable cores
+	freeBits   []uint64 // by allocation rank: the node has a free core
+	byRank     []int    // node index by allocation rank
+	buckets    [][]int  // scratch: candidate nodes by usable cores
 	maxCores   int
 	except     []bool // nodes out of play for the current TryAllocExcept
 	exceptFn   func(int) bool
@@ -210,15 +211,16 @@ func NewCluster(types []CPUType, nodes []NodeSpec, parts []PartitionSpec, refTyp
 		}
 		c.maxCores = max(c.maxCores, c.Nodes[i].Cores)
 		c.TotalCores += c.Nodes[i].Cores
-		c.Nodes[i].inFree = true
-		c.free = append(c.free, i)
+		c.byRank = append(c.byRank, i)
 	}
-	// The free list is kept in allocation order (Weight, then index), the
-	// order every partition allocates in, so that placement can pick nodes
-	// by scanning it once instead of sorting.
-	sort.SliceStable(c.free, func(a, b int) bool { return c.order(c.free[a], c.free[b]) < 0 })
-	for r, n := range c.free {
+	// Free nodes are a bitset over allocation order (Weight, then index),
+	// the order every partition allocates in: placement scans them in that
+	// order without sorting, and a node becoming busy or free costs O(1).
+	sort.SliceStable(c.byRank, func(a, b int) bool { return c.order(c.byRank[a], c.byRank[b]) < 0 })
+	c.freeBits = make([]uint64, (len(c.Nodes)+63)/64)
+	for r, n := range c.byRank {
 		c.Nodes[n].rank = r
+		c.freeBits[r/64] |= 1 << (r % 64)
 	}
 	c.buckets = make([][]int, c.maxCores+1)
 	c.FreeCores = c.TotalCores
@@ -267,10 +269,8 @@ func (c *Cluster) take(n, cores int, mem int64) {
 	for _, p := range nd.parts {
 		c.Parts[p].FreeCores -= cores
 	}
-	if nd.FreeCores == 0 && nd.inFree {
-		i := c.freeIndex(nd.rank)
-		c.free = append(c.free[:i], c.free[i+1:]...)
-		nd.inFree = false
+	if nd.FreeCores == 0 {
+		c.freeBits[nd.rank/64] &^= 1 << (nd.rank % 64)
 	}
 }
 
@@ -282,33 +282,22 @@ func (c *Cluster) give(n, cores int, mem int64) {
 	for _, p := range nd.parts {
 		c.Parts[p].FreeCores += cores
 	}
-	if nd.FreeCores > 0 && !nd.inFree {
-		i := c.freeIndex(nd.rank)
-		c.free = append(c.free, 0)
-		copy(c.free[i+1:], c.free[i:])
-		c.free[i] = n
-		nd.inFree = true
+	if nd.FreeCores > 0 {
+		c.freeBits[nd.rank/64] |= 1 << (nd.rank % 64)
 	}
 }
 
-// freeIndex is where a node of the given rank is, or belongs, in the free
-// list (binary search on allocation rank).
-func (c *Cluster) freeIndex(rank int) int {
-	lo, hi := 0, len(c.free)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if c.Nodes[c.free[m]].rank < rank {
-			lo = m + 1
-		} else {
-			hi = m
+// AppendFree appends the nodes with a free core, in allocation order.
+func (c *Cluster) AppendFree(dst []int) []int {
+	for wi, w := range c.freeBits {
+		for w != 0 {
+			b := bits.TrailingZeros64(w)
+			w &= w - 1
+			dst = append(dst, c.byRank[wi*64+b])
 		}
 	}
-	return lo
+	return dst
 }
-
-// FreeNodes lists the nodes with a free core, in allocation order. The
-// slice is the cluster's: do not modify it or keep it across changes.
-func (c *Cluster) FreeNodes() []int { return c.free }
 
 // MaxCores is the largest node's core count.
 func (c *Cluster) MaxCores() int { return c.maxCores }
