@@ -140,7 +140,8 @@ func Starved(j *sim.Job, now, after int64) bool {
 
 // Compute derives a run's sweep metrics.
 //
-//   - Waits and bounded slowdown are over started jobs, as in summary.csv.
+//   - Waits (start - submit) and bounded slowdown are over started jobs,
+//     as in summary.csv.
 //   - usage_share is an account's part of the delivered TRES billing
 //     (billing × elapsed; core-seconds when the scheduler has no billing,
 //     i.e. fifo and easy).
@@ -153,7 +154,9 @@ func Starved(j *sim.Job, now, after int64) bool {
 //   - jain_fairness is Jain's index over x = usage_share / norm_share of
 //     accounts with a share: (Σx)² / (n Σx²), 1 when every account got
 //     exactly its share, 1/n when one got everything.
-//   - starved_jobs: see Starved; after is the threshold in seconds.
+//   - starved_jobs: see Starved (counted from eligibility, so a begin
+//     time or a dependency is not starvation); after is the threshold
+//     in seconds.
 //   - backfilled_share is jobs started by backfill over jobs started.
 func Compute(run *config.Run, r *sim.Result, after int64) Metrics {
 	m := report.Compute(r)

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -323,10 +324,14 @@ func prepareOut(out string) error {
 }
 
 func writeManifest(out string, man Manifest) error {
-	b, err := yaml.Marshal(man)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(man); err != nil {
 		return err
 	}
+	enc.Close()
+	b := buf.Bytes()
 	head := "# fairsim sweep: the grid this directory holds (sweep.csv has one row per point).\n"
 	return os.WriteFile(filepath.Join(out, "sweep.yaml"), append([]byte(head), b...), 0o644)
 }
