@@ -372,6 +372,9 @@ func (st *Story) Write(w io.Writer, maxRows int) {
 		p("  started    %s  by %s, after waiting %s, on %d node(s) of type %s", clock(t.Start), by, dur(t.Start-t.Eligible),
 			len(t.Alloc), r.Cluster.Types[t.NodeType].Name)
 		p("  ended      %s  %s after %s", clock(t.End), t.State, dur(t.End-t.Start))
+		if t.Limit > 0 && t.Limit != t.TimeLimit {
+			p("             (its time limit became %s on %s nodes: runtimes and limits scale with CPU speed)", dur(t.Limit), r.Cluster.Types[t.NodeType].Name)
+		}
 	default:
 		p("  never started: %s when the run ended at %s, after waiting %s (Reason=%s)", t.State, clock(r.Now), dur(st.until-t.Eligible), reasonName(t.Reason))
 	}
