@@ -697,7 +697,7 @@ func (st *Story) writeAhead(w io.Writer) {
 		}
 		if j.StartedBy == sim.ByBackfill && !a.Higher {
 			why += ", fit in idle CPUs"
-			if a.TargetExpect >= 0 {
+			if a.TargetExpect >= j.Start { // a reservation still ahead
 				if end := j.Start + j.Limit; j.Limit > 0 && end <= a.TargetExpect {
 					why += " until " + clock(end) + ", before its reservation at " + clock(a.TargetExpect)
 				} else {
