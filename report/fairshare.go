@@ -1,12 +1,15 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 
+	"github.com/gocarina/gocsv"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -16,10 +19,24 @@ import (
 	"fairsim/sim"
 )
 
-// FSSnapshot is the association tree at one calc tick.
-type FSSnapshot struct {
-	T    int64
+// FSSeries is the association tree over a run: its rows (names, shares,
+// blank cells) once, and each sampled tick's figures in the same order.
+type FSSeries struct {
 	Rows []fairshare.Row
+	T    []int64
+	Vals [][]fairshare.Value
+}
+
+// Len is the number of snapshots.
+func (s *FSSeries) Len() int { return len(s.T) }
+
+// rowsAt returns snapshot k's rows, reusing buf.
+func (s *FSSeries) rowsAt(k int, buf []fairshare.Row) []fairshare.Row {
+	buf = buf[:0]
+	for i, r := range s.Rows {
+		buf = append(buf, s.Vals[k][i].At(r))
+	}
+	return buf
 }
 
 // FairshareRow is one line of fairshare.csv, with sshare's column names.
@@ -42,15 +59,18 @@ func f6(v float64) string {
 	return strconv.FormatFloat(v, 'f', 6, 64)
 }
 
-// FairshareRows flattens the snapshots, root excluded.
-func FairshareRows(snaps []FSSnapshot) []FairshareRow {
-	var rows []FairshareRow
-	for _, s := range snaps {
-		for _, r := range s.Rows {
+// fairshareRows streams the snapshots as CSV rows, root excluded, so a
+// long run's series is never held as rows all at once.
+func fairshareRows(s *FSSeries, out chan<- any) {
+	defer close(out)
+	var buf []fairshare.Row
+	for k := range s.T {
+		buf = s.rowsAt(k, buf)
+		for _, r := range buf {
 			if r.Depth == 0 {
 				continue
 			}
-			row := FairshareRow{Time: s.T, Account: r.Account, User: r.User, RawShares: r.RawShares,
+			row := FairshareRow{Time: s.T[k], Account: r.Account, User: r.User, RawShares: r.RawShares,
 				NormShares: round6(r.NormShares), RawUsage: r.RawUsage, EffectvUsage: round6(r.EffectvUsage)}
 			if r.HasFairShare {
 				row.FairShare = f6(r.FairShare)
@@ -58,17 +78,16 @@ func FairshareRows(snaps []FSSnapshot) []FairshareRow {
 			if r.HasLevelFS {
 				row.LevelFS = f6(r.LevelFS)
 			}
-			rows = append(rows, row)
+			out <- row
 		}
 	}
-	return rows
 }
 
 // accountFactor is an account's fair-share factor at a snapshot: the mean
 // of its users' factors (an account's users share its standing).
-func accountFactors(s FSSnapshot) map[string]float64 {
+func accountFactors(rows []fairshare.Row) map[string]float64 {
 	sum, n := map[string]float64{}, map[string]int{}
-	for _, r := range s.Rows {
+	for _, r := range rows {
 		if r.IsUser && r.HasFairShare {
 			sum[r.Account] += r.FairShare
 			n[r.Account]++
@@ -113,8 +132,8 @@ func topAccounts(r *sim.Result) (names []string, usage map[string]float64) {
 
 // FairsharePlot draws each account's fair-share factor over time; with many
 // accounts, the ones with the largest usage, and a note of the rest.
-func FairsharePlot(path string, r *sim.Result, snaps []FSSnapshot) error {
-	if len(snaps) == 0 {
+func FairsharePlot(path string, r *sim.Result, snaps *FSSeries) error {
+	if snaps.Len() == 0 {
 		return fmt.Errorf("no fair-share snapshots")
 	}
 	names, _ := topAccounts(r)
@@ -123,14 +142,16 @@ func FairsharePlot(path string, r *sim.Result, snaps []FSSnapshot) error {
 		left = len(names) - maxLines
 		names = names[:maxLines]
 	}
-	step := max(1, (len(snaps)+maxPoints-1)/maxPoints)
+	step := max(1, (snaps.Len()+maxPoints-1)/maxPoints)
 	series := make([]Series, len(names))
 	for i, a := range names {
 		series[i].Name = a
 	}
-	for k := 0; k < len(snaps); k += step {
-		f := accountFactors(snaps[k])
-		d := float64(snaps[k].T-r.First) / 86400
+	var buf []fairshare.Row
+	for k := 0; k < snaps.Len(); k += step {
+		buf = snaps.rowsAt(k, buf)
+		f := accountFactors(buf)
+		d := float64(snaps.T[k]-r.First) / 86400
 		for i, a := range names {
 			if v, ok := f[a]; ok {
 				series[i].XY = append(series[i].XY, plotter.XY{X: d, Y: v})
@@ -146,8 +167,8 @@ func FairsharePlot(path string, r *sim.Result, snaps []FSSnapshot) error {
 
 // UsageVsSharePlot draws each account's part of the delivered billing
 // against its NormShares: points on the diagonal got what they own.
-func UsageVsSharePlot(path string, r *sim.Result, snaps []FSSnapshot) error {
-	if len(snaps) == 0 {
+func UsageVsSharePlot(path string, r *sim.Result, snaps *FSSeries) error {
+	if snaps.Len() == 0 {
 		return fmt.Errorf("no fair-share snapshots")
 	}
 	names, usage := topAccounts(r)
@@ -156,7 +177,7 @@ func UsageVsSharePlot(path string, r *sim.Result, snaps []FSSnapshot) error {
 		total += u
 	}
 	shares := map[string]float64{}
-	for _, row := range snaps[len(snaps)-1].Rows {
+	for _, row := range snaps.rowsAt(snaps.Len()-1, nil) {
 		if !row.IsUser && row.Depth > 0 {
 			shares[row.Account] = row.NormShares
 		}
@@ -205,8 +226,25 @@ func UsageVsSharePlot(path string, r *sim.Result, snaps []FSSnapshot) error {
 
 // WriteFairshare writes fairshare.csv, fairshare.png and
 // usage_vs_share.png.
-func WriteFairshare(dir string, r *sim.Result, snaps []FSSnapshot) error {
-	if err := WriteCSV(dir, "fairshare.csv", FairshareRows(snaps)); err != nil {
+func WriteFairshare(dir string, r *sim.Result, snaps *FSSeries) error {
+	f, err := os.Create(filepath.Join(dir, "fairshare.csv"))
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	rows := make(chan any, 1024)
+	go fairshareRows(snaps, rows)
+	if err := gocsv.MarshalChan(rows, gocsv.DefaultCSVWriter(w)); err != nil {
+		for range rows { // let the producer finish
+		}
+		f.Close()
+		return fmt.Errorf("fairshare.csv: %w", err)
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
 		return err
 	}
 	if err := FairsharePlot(filepath.Join(dir, "fairshare.png"), r, snaps); err != nil {

@@ -61,13 +61,15 @@ type Multifactor struct {
 	Snapshots  []FairshareSnapshot
 	lastSample int64
 	factors    []policy.Factors // per job index: the breakdown behind its priority
+	snapRows   []fairshare.Row  // names and shares of the snapshots' rows
 	lastTick   int64
 }
 
-// FairshareSnapshot is the association tree's state at one tick.
+// FairshareSnapshot is the association tree's figures at one tick, in the
+// order of Multifactor.SnapshotRows.
 type FairshareSnapshot struct {
 	T    int64
-	Rows []fairshare.Row
+	Vals []fairshare.Value
 }
 
 // NewMultifactor builds the policy for a cluster; names resolve the trace's
@@ -182,6 +184,10 @@ func (m *Multifactor) Factors(j *sim.Job) policy.Factors {
 	}
 	return policy.Factors{}
 }
+
+// SnapshotRows describes the rows of every snapshot: names, shares and
+// which cells sshare leaves blank; fairshare.Value.At fills in a tick.
+func (m *Multifactor) SnapshotRows() []fairshare.Row { return m.snapRows }
 
 // LastTick is the time of the latest calc tick.
 func (m *Multifactor) LastTick() int64 { return m.lastTick }
@@ -358,6 +364,9 @@ func (m *Multifactor) Tick(now int64, running, pending []*sim.Job) {
 	m.epoch++
 	if len(m.Snapshots) == 0 || now-m.lastSample >= m.cfg.FairshareSample {
 		m.lastSample = now
-		m.Snapshots = append(m.Snapshots, FairshareSnapshot{T: now, Rows: m.engine.Rows()})
+		if m.snapRows == nil {
+			m.snapRows = m.engine.Rows()
+		}
+		m.Snapshots = append(m.Snapshots, FairshareSnapshot{T: now, Vals: m.engine.Snapshot(nil)})
 	}
 }

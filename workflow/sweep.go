@@ -15,6 +15,7 @@ import (
 
 	"fairsim/config"
 	"fairsim/report"
+	"fairsim/scheduler"
 	"fairsim/sim"
 	"fairsim/slurmtime"
 )
@@ -380,17 +381,24 @@ func Simulate(sc *config.Scenario) (*config.Run, *sim.Result, error) {
 	return run, res, nil
 }
 
+// FairshareSeries is the policy's fair-share time series in the form the
+// report writes.
+func FairshareSeries(mf *scheduler.Multifactor) *report.FSSeries {
+	s := &report.FSSeries{Rows: mf.SnapshotRows()}
+	for _, snap := range mf.Snapshots {
+		s.T = append(s.T, snap.T)
+		s.Vals = append(s.Vals, snap.Vals)
+	}
+	return s
+}
+
 // WriteRunDir writes the outputs `fairsim run` writes for a run.
 func WriteRunDir(out string, run *config.Run, res *sim.Result) error {
 	if err := report.WriteRun(out, res, run.Scenario); err != nil {
 		return err
 	}
 	if mf := run.Multifactor; mf != nil {
-		snaps := make([]report.FSSnapshot, len(mf.Snapshots))
-		for i, s := range mf.Snapshots {
-			snaps[i] = report.FSSnapshot{T: s.T, Rows: s.Rows}
-		}
-		if err := report.WriteFairshare(out, res, snaps); err != nil {
+		if err := report.WriteFairshare(out, res, FairshareSeries(mf)); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"fairsim/report"
 	"fairsim/scheduler"
 	"fairsim/sim"
+	"fairsim/workflow"
 )
 
 func runCommand() *cli.Command {
@@ -40,6 +42,7 @@ Jobs without a time limit get their actual runtime (sim.missing_time_limit).`,
 			&cli.BoolFlag{Name: "skip-invalid", Usage: "count malformed trace records by reason instead of failing"},
 			&cli.BoolFlag{Name: "fail-impossible", Usage: "fail on a job that can never run (bigger than its partition, over MaxTime) instead of counting it"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a Go CPU profile of the run to `FILE` (for developers: go tool pprof)"},
+			&cli.StringFlag{Name: "memprofile", Usage: "write a Go heap profile at the end of the simulation to `FILE`"},
 		},
 		Action: func(c *cli.Context) error {
 			if p := c.String("cpuprofile"); p != "" {
@@ -61,15 +64,29 @@ Jobs without a time limit get their actual runtime (sim.missing_time_limit).`,
 			if out == "" {
 				out = filepath.Join("results", sc.Name)
 			}
+			start := time.Now()
 			run, res, err := simulate(sc, c.Bool("quiet"))
 			if err != nil {
 				return err
+			}
+			if p := c.String("memprofile"); p != "" {
+				f, err := os.Create(p)
+				if err != nil {
+					return err
+				}
+				if err := pprof.WriteHeapProfile(f); err != nil {
+					f.Close()
+					return err
+				}
+				f.Close()
 			}
 			if err := writeRun(out, run, res); err != nil {
 				return err
 			}
 			if !c.Bool("quiet") {
 				printSummary(c.App.Writer, res, out)
+				fmt.Fprintf(c.App.Writer, "wall %.2f s, %.0f jobs/s, peak memory %s\n", time.Since(start).Seconds(),
+					float64(len(res.Jobs))/time.Since(start).Seconds(), peakRSS())
 			}
 			return nil
 		},
@@ -143,27 +160,10 @@ func simulate(sc *config.Scenario, quiet bool) (*config.Run, *sim.Result, error)
 	return run, res, nil
 }
 
-// writeRun writes a run's outputs, the fair-share ones when the policy
-// kept a fair-share time series.
+// writeRun writes a run's outputs (workflow.WriteRunDir: the same files a
+// sweep point gets).
 func writeRun(out string, run *config.Run, res *sim.Result) error {
-	if err := report.WriteRun(out, res, run.Scenario); err != nil {
-		return err
-	}
-	if mf := run.Multifactor; mf != nil {
-		snaps := make([]report.FSSnapshot, len(mf.Snapshots))
-		for i, s := range mf.Snapshots {
-			snaps[i] = report.FSSnapshot{T: s.T, Rows: s.Rows}
-		}
-		if err := report.WriteFairshare(out, res, snaps); err != nil {
-			return err
-		}
-	}
-	if run.AssocDump != "" {
-		if err := os.WriteFile(filepath.Join(out, "assoc.generated.cfg"), []byte(run.AssocDump), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+	return workflow.WriteRunDir(out, run, res)
 }
 
 // isTerminal reports whether f is a character device (a terminal), so the
@@ -210,4 +210,24 @@ func printSummary(w interface{ Write([]byte) (int, error) }, r *sim.Result, out 
 
 func dur(s float64) string {
 	return (time.Duration(s) * time.Second).Round(time.Second).String()
+}
+
+// peakRSS reads the process's peak resident memory (Linux VmHWM), for the
+// figures users compare runs by; "unknown" elsewhere.
+func peakRSS() string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			f := strings.Fields(v)
+			if len(f) == 2 {
+				if kb, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+					return fmt.Sprintf("%d MB", kb/1024)
+				}
+			}
+		}
+	}
+	return "unknown"
 }

@@ -108,3 +108,38 @@ func toUint64(x float64) uint64 {
 	}
 	return uint64(x)
 }
+
+// Value is one association's changing figures at a tick, compact so a
+// year of snapshots of a large tree fits in memory: the names and shares
+// that do not change live once in the Rows the snapshot is read with.
+type Value struct {
+	RawUsage     uint64
+	NormShares   float32
+	EffectvUsage float32
+	FairShare    float32
+	LevelFS      float32
+}
+
+// Snapshot appends every association's Value in Rows order to dst.
+func (e *Engine) Snapshot(dst []Value) []Value {
+	for _, i32 := range e.tree.order {
+		i := int(i32)
+		dst = append(dst, Value{RawUsage: toUint64(e.led.usage[i]), NormShares: float32(e.shares[i]),
+			EffectvUsage: float32(e.efctv[i]), FairShare: float32(e.fs[i]), LevelFS: float32(e.levelFS[i])})
+	}
+	return dst
+}
+
+// At returns row r with the values of v: the row as it was at v's tick.
+func (v Value) At(r Row) Row {
+	r.RawUsage = v.RawUsage
+	r.NormShares = float64(v.NormShares)
+	r.EffectvUsage = float64(v.EffectvUsage)
+	if r.HasFairShare {
+		r.FairShare = float64(v.FairShare)
+	}
+	if r.HasLevelFS {
+		r.LevelFS = float64(v.LevelFS)
+	}
+	return r
+}
