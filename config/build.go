@@ -98,17 +98,16 @@ func (sc *Scenario) Resolve() error {
 		on := true
 		cl.ScaleTimeLimit = &on
 	}
-	if len(cl.Nodes) == 0 && !cl.FromTraceHeader {
+	if len(cl.Nodes) == 0 && !cl.FromTraceHeader && sc.SlurmConf == "" {
+		// Without nodes in the scenario or a slurm.conf to hold NodeName
+		// lines, a trace's header describes the machine.
 		if sc.Trace == nil {
-			return fmt.Errorf("%s: cluster: no nodes given (a generated workload needs a cluster)", sc.file)
+			return fmt.Errorf("%s: cluster: no nodes given (a generated workload needs cluster.nodes or NodeName lines in slurm_conf)", sc.file)
 		}
 		cl.FromTraceHeader = true
 	}
 	if cl.FromTraceHeader && cl.MemPerCore == "" {
 		cl.MemPerCore = "4G"
-	}
-	if cl.FromTraceHeader && len(cl.Partitions) == 0 {
-		// HeaderCluster makes "batch"; nothing to resolve.
 	}
 	for i := range cl.Partitions {
 		p := &cl.Partitions[i]

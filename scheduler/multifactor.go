@@ -298,8 +298,12 @@ func (m *Multifactor) Started(j *sim.Job, now int64) {
 }
 
 // billing is the TRES billing per second of a job's allocation: with the
-// partition's TRESBillingWeights if it has them, else per slice with its
-// node's CPU-type weights (memory costing what the node's cores cost).
+// partition's TRESBillingWeights if it has them (summed, or MAX_TRES as
+// PriorityFlags say), else per node with its CPU type's weights, where a
+// node's memory costs what its cores cost and a job pays the larger of its
+// core and memory shares (the Odyssey policy: a job that takes all of a
+// node's memory pays for the whole node, one that takes a core's share of
+// memory pays for its cores, as Slurm bills CPUs alone without weights).
 func (m *Multifactor) billing(j *sim.Job) float64 {
 	c := m.cluster
 	flags := m.cfg.Priority.Flags
@@ -311,7 +315,7 @@ func (m *Multifactor) billing(j *sim.Job) float64 {
 	for _, sl := range j.Alloc {
 		nd := &c.Nodes[sl.Node]
 		w := policy.CPUTypeWeights(nd.Cores, c.Types[nd.Type].Weight, float64(nd.MemMB)/1024)
-		b += policy.Billing(policy.TRESAlloc{CPU: uint64(sl.Cores), MemMB: uint64(sl.MemMB), Node: 1}, w, flags)
+		b += policy.Billing(policy.TRESAlloc{CPU: uint64(sl.Cores), MemMB: uint64(sl.MemMB)}, w, flags|policy.FlagMaxTRES)
 	}
 	return b
 }
