@@ -15,9 +15,16 @@ import (
 //   - Jobs have one partition and one QOS, so one queue record each.
 //   - Node selection is the simulator's documented best fit (sim.TryAlloc),
 //     not cons_tres's full topology-aware selection.
-//   - Backfill plans over the nodes' free cores and memory released by
-//     running jobs at their expected ends (start + time limit, never the
-//     actual runtime) and reserves whole nodes, as Slurm does.
+//   - Backfill plans with core counts, not node bitmaps: each partition
+//     (and each CPU type of a mixed partition) has a free-core profile over
+//     bf_window on the bf_resolution grid, fed by running jobs' expected
+//     ends (start + time limit, never the actual runtime). A reservation
+//     holds cores of its partition from the slot of its start to the slot
+//     of its end; a job starts now only if it fits on free nodes now and
+//     every partition and CPU type it touches keeps its reserved cores
+//     through the slot of its end. Slurm reserves named whole nodes, so
+//     fairsim can backfill onto a node Slurm would keep idle for a
+//     fragmented reservation, and ignores memory in reservations.
 //   - Preempted jobs release their resources at once; the preemptor starts
 //     in a later pass (one second later), as in Slurm it starts once the
 //     preempted jobs have left.
