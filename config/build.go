@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"fairsim/scheduler"
 	"fairsim/sim"
@@ -51,6 +52,12 @@ func (r *Run) Simulate() (*sim.Result, error) {
 // Resolve fills every unset setting with its default, so the scenario
 // written to scenario.resolved.yaml shows everything in force.
 func (sc *Scenario) Resolve() error {
+	if sc.file == "" {
+		sc.file = "scenario"
+		if sc.Trace != nil {
+			sc.file = "--trace " + sc.Trace.File
+		}
+	}
 	if sc.Name == "" {
 		sc.Name = "unnamed"
 	}
@@ -83,8 +90,19 @@ func (sc *Scenario) Resolve() error {
 		setDefault(&g.Weekend, d.Weekend)
 		setDefault(&g.FeatureShare, d.FeatureShare)
 	}
-	if sc.Trace != nil && sc.Trace.Format == "" {
-		sc.Trace.Format = "swf"
+	if t := sc.Trace; t != nil {
+		if t.Format == "" {
+			t.Format = workload.GuessFormat(t.File)
+		}
+		if t.Format == "" {
+			t.Format = workload.FormatSWF
+		}
+		if t.Format != workload.FormatSWF && t.Format != workload.FormatSacct {
+			return fmt.Errorf("%s: trace.format %q: want swf or sacct", sc.file, t.Format)
+		}
+		if _, err := workload.ParseTransforms(t.Transforms); err != nil {
+			return fmt.Errorf("%s: trace.transforms: %w", sc.file, err)
+		}
 	}
 	cl := &sc.Cluster
 	if cl.ReferenceCPU == "" {
@@ -226,15 +244,38 @@ func (sc *Scenario) openSource() (workload.Source, func() error, error) {
 	case sc.Trace != nil:
 		t := sc.Trace
 		switch t.Format {
-		case "swf":
+		case workload.FormatSWF:
 			r, err := workload.OpenSWF(sc.path(t.File), workload.SWFOptions{SkipInvalid: t.SkipInvalid, FailImpossible: sc.Sim.FailImpossible})
 			if err != nil {
 				return nil, nil, err
 			}
 			src, closer = r, r.Close
+		case workload.FormatSacct:
+			opts := workload.SacctOptions{SkipInvalid: t.SkipInvalid, DropCancelledPending: t.DropCancelledPending}
+			if t.Fields != "" {
+				opts.Fields = workload.ParseSacctFields(t.Fields)
+			}
+			if t.TimeZone != "" {
+				loc, err := time.LoadLocation(t.TimeZone)
+				if err != nil {
+					return nil, nil, fmt.Errorf("%s: trace.time_zone: %w", sc.file, err)
+				}
+				opts.Location = loc
+			}
+			r, err := workload.OpenSacct(sc.path(t.File), opts)
+			if err != nil {
+				return nil, nil, err
+			}
+			src, closer = r, r.Close
 		default:
-			return nil, nil, fmt.Errorf("%s: trace.format %q: want swf", sc.file, t.Format)
+			return nil, nil, fmt.Errorf("%s: trace.format %q: want swf or sacct", sc.file, t.Format)
 		}
+		ts, err := workload.ParseTransforms(t.Transforms)
+		if err != nil {
+			closer()
+			return nil, nil, fmt.Errorf("%s: trace.transforms: %w", sc.file, err)
+		}
+		src = workload.Chain(src, ts...)
 	default:
 		return nil, nil, fmt.Errorf("%s: no workload", sc.file)
 	}

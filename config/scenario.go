@@ -58,10 +58,24 @@ type Scenario struct {
 // TraceSpec names a workload trace.
 type TraceSpec struct {
 	File string `yaml:"file"`
-	// Format is swf (the default) or sacct.
+	// Format is swf or sacct (sacct --parsable2 output); by default it is
+	// guessed from the file name (.swf, .sacct, .psv), else swf.
 	Format string `yaml:"format,omitempty"`
 	// SkipInvalid counts malformed records instead of failing.
 	SkipInvalid bool `yaml:"skip_invalid,omitempty"`
+	// Fields is the sacct --format list of output printed with
+	// --noheader; leave it empty when the file has sacct's header line.
+	Fields string `yaml:"fields,omitempty"`
+	// TimeZone of sacct time stamps (default: local time, as sacct prints).
+	TimeZone string `yaml:"time_zone,omitempty"`
+	// DropCancelledPending leaves out sacct jobs cancelled before they
+	// started (counted) instead of keeping them as submissions that leave
+	// the queue when they were cancelled.
+	DropCancelledPending bool `yaml:"drop_cancelled_pending,omitempty"`
+	// Transforms apply in order as jobs stream in, as `fairsim convert`
+	// applies them: load=F, limit-accuracy=exact|F, window=FROM..TO,
+	// max-jobs=N, partition=a,b, queue=1,2.
+	Transforms []string `yaml:"transforms,omitempty"`
 }
 
 // GenSpec asks for a synthetic workload (see `fairsim gen --help`); unset
@@ -230,10 +244,6 @@ func (sc *Scenario) SetTrace(path string) {
 	if err == nil {
 		path = abs
 	}
-	format := "swf"
-	if sc.Trace != nil && sc.Trace.Format != "" {
-		format = sc.Trace.Format
-	}
-	sc.Trace = &TraceSpec{File: path, Format: format}
+	sc.Trace = &TraceSpec{File: path}
 	sc.Generate = nil
 }

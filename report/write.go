@@ -15,7 +15,8 @@ type Resolver interface {
 }
 
 // WriteRun writes every output of a run into dir: jobs.csv, summary.csv,
-// utilization.csv, wait.png, utilization.png and scenario.resolved.yaml.
+// utilization.csv, wait.png, utilization.png, schedule.swf and
+// scenario.resolved.yaml.
 func WriteRun(dir string, r *sim.Result, sc Resolver) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -30,6 +31,10 @@ func WriteRun(dir string, r *sim.Result, sc Resolver) error {
 		{"utilization.csv", func() error { return WriteCSV(dir, "utilization.csv", UtilRows(r)) }},
 		{"wait.png", func() error { return WaitPlot(filepath.Join(dir, "wait.png"), r) }},
 		{"utilization.png", func() error { return UtilizationPlot(filepath.Join(dir, "utilization.png"), r) }},
+		{"schedule.swf", func() error {
+			return WriteScheduleSWF(dir, r, []string{"fairsim: simulated schedule (scheduler " + r.Scheduler +
+				"): wait, run time, allocated processors and status are the simulation's"})
+		}},
 		{"scenario.resolved.yaml", func() error {
 			b, err := sc.MarshalResolved()
 			if err != nil {

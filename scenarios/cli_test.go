@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"fairsim/workload"
 )
 
 // fairsim is the binary under test, built once by TestMain.
@@ -150,6 +152,29 @@ func TestKTHReplayCLI(t *testing.T) {
 	if s["skipped: processors unknown (-1 requested and allocated)"] != "1" {
 		t.Errorf("summary does not report the one KTH record without processors: %v", s)
 	}
+	// schedule.swf carries the simulated schedule back in SWF: every job,
+	// its simulated wait in field 3, the original header kept.
+	r, err := workload.OpenSWF(filepath.Join(a, "schedule.swf"), workload.SWFOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	jobs := readCSV(t, filepath.Join(a, "jobs.csv"))
+	wait := map[string]string{}
+	for _, row := range jobs[1:] {
+		wait[row[0]] = row[index(jobs[0], "Wait")]
+	}
+	n := 0
+	var j workload.Job
+	for r.Next(&j) {
+		n++
+		if got, want := strconv.FormatInt(j.Wait, 10), wait[strconv.FormatInt(j.ID, 10)]; got != want {
+			t.Fatalf("schedule.swf job %d waits %s, jobs.csv says %s", j.ID, got, want)
+		}
+	}
+	if n != rows || r.Header().MaxProcs != 100 || r.Header().UnixStartTime != 843480031 {
+		t.Errorf("schedule.swf: %d jobs (want %d), header %+v", n, rows, r.Header())
+	}
 }
 
 func TestBadTraceFailsWithPosition(t *testing.T) {
@@ -164,4 +189,34 @@ func TestBadTraceFailsWithPosition(t *testing.T) {
 	if s := summary(t, filepath.Join(dir, "o")); s["records_skipped"] != "1" {
 		t.Errorf("--skip-invalid: records_skipped = %q, want 1", s["records_skipped"])
 	}
+}
+
+// TestRunSacctTraceWithTransforms runs the sacct fixture through a
+// scenario, then KTH with transforms on the command line: both paths of
+// trace input that fairsim run offers beside plain SWF.
+func TestRunSacctTraceWithTransforms(t *testing.T) {
+	sharedTrace(t, "sacct/sacct-output-v2.txt")
+	out := t.TempDir()
+	cli(t, "run", "--scenario", "testdata/sacct-fixture.yaml", "--out", out, "--quiet")
+	if got := len(readCSV(t, filepath.Join(out, "jobs.csv"))) - 1; got != 483 {
+		t.Errorf("sacct fixture: %d jobs, want the 483 the file holds", got)
+	}
+	kth := sharedTrace(t, "KTH-SP2-1996-2.1-cln.swf.gz")
+	cli(t, "run", "--trace", kth, "--scheduler", "easy", "--max-jobs", "1000", "--load", "2", "--out", out, "--quiet")
+	s := summary(t, out)
+	// 28,475 accepted records; max-jobs keeps the first 1,000 and counts
+	// the rest as skipped, and load=2 halves every submit offset.
+	if s["jobs"] != "1000" || s["skipped: max-jobs=1000: beyond the first jobs"] != "27475" {
+		t.Errorf("transforms: jobs %s, skipped beyond max-jobs %s; want 1000 and 27475", s["jobs"], s["skipped: max-jobs=1000: beyond the first jobs"])
+	}
+	jobs := readCSV(t, filepath.Join(out, "jobs.csv"))
+	// KTH's first two jobs were submitted at 599850 and 600022 since the
+	// epoch: 172 s apart, 86 s after load=2 (offsets from the first submit halve).
+	sub := index(jobs[0], "Submit")
+	a, _ := strconv.Atoi(jobs[1][sub])
+	b, _ := strconv.Atoi(jobs[2][sub])
+	if b-a != 86 {
+		t.Errorf("load=2: first two submits %d and %d, want 86 s apart", a, b)
+	}
+	cliFail(t, "run", "--trace", kth, "--load", "-1", "--out", out, "--quiet")
 }

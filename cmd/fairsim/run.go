@@ -40,6 +40,15 @@ Jobs without a time limit get their actual runtime (sim.missing_time_limit).`,
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (default results/<scenario name>)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar, no summary on stdout"},
 			&cli.BoolFlag{Name: "skip-invalid", Usage: "count malformed trace records by reason instead of failing"},
+			&cli.StringFlag{Name: "format", Usage: "trace format: swf or sacct (sacct --parsable2 output; default: guessed from the name)"},
+			&cli.StringFlag{Name: "fields", Usage: "sacct --format `LIST` of a trace printed with --noheader"},
+			&cli.StringFlag{Name: "tz", Usage: "time `ZONE` of sacct time stamps (default: local time)"},
+			&cli.Float64Flag{Name: "load", Usage: "transform: scale inter-arrival times by 1/`FACTOR` (2 = twice the load)"},
+			&cli.StringFlag{Name: "limit-accuracy", Usage: "transform: requested time from the run time: exact, or a `FACTOR`"},
+			&cli.StringFlag{Name: "window", Usage: "transform: keep jobs submitted in `FROM..TO` (Slurm times from the epoch, or dates)"},
+			&cli.IntFlag{Name: "max-jobs", Usage: "transform: keep the first `N` jobs"},
+			&cli.StringFlag{Name: "partition", Usage: "transform: keep jobs of these partitions (`LIST`)"},
+			&cli.StringFlag{Name: "queue", Usage: "transform: keep jobs of these SWF queue numbers (`LIST`)"},
 			&cli.BoolFlag{Name: "fail-impossible", Usage: "fail on a job that can never run (bigger than its partition, over MaxTime) instead of counting it"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a Go CPU profile of the run to `FILE` (for developers: go tool pprof)"},
 			&cli.StringFlag{Name: "memprofile", Usage: "write a Go heap profile at the end of the simulation to `FILE`"},
@@ -118,8 +127,35 @@ func loadScenario(c *cli.Context) (*config.Scenario, error) {
 	if s := c.String("scheduler"); s != "" {
 		sc.Scheduler = s
 	}
-	if c.Bool("skip-invalid") && sc.Trace != nil {
-		sc.Trace.SkipInvalid = true
+	if t := sc.Trace; t != nil {
+		t.SkipInvalid = t.SkipInvalid || c.Bool("skip-invalid")
+		if f := c.String("format"); f != "" {
+			t.Format = f
+		}
+		if f := c.String("fields"); f != "" {
+			t.Fields = f
+		}
+		if z := c.String("tz"); z != "" {
+			t.TimeZone = z
+		}
+		// Transforms apply in the order convert applies them.
+		if c.IsSet("load") {
+			t.Transforms = append(t.Transforms, fmt.Sprintf("load=%g", c.Float64("load")))
+		}
+		for _, name := range []string{"limit-accuracy", "window", "partition", "queue"} {
+			if v := c.String(name); v != "" {
+				t.Transforms = append(t.Transforms, name+"="+v)
+			}
+		}
+		if c.IsSet("max-jobs") {
+			t.Transforms = append(t.Transforms, fmt.Sprintf("max-jobs=%d", c.Int("max-jobs")))
+		}
+	} else {
+		for _, name := range []string{"format", "fields", "tz", "load", "limit-accuracy", "window", "max-jobs", "partition", "queue"} {
+			if c.IsSet(name) {
+				return nil, fmt.Errorf("--%s applies to a trace, and this scenario generates its workload", name)
+			}
+		}
 	}
 	if c.Bool("fail-impossible") {
 		sc.Sim.FailImpossible = true
