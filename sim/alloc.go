@@ -143,7 +143,7 @@ type shape struct {
 //   - other jobs go on the single node with the fewest free cores that
 //     holds them all (best fit); when no node can, they spread over the
 //     nodes with the most free cores first, so they use as few nodes as
-//     possible.
+//     possible, unless they asked for one node.
 //
 // It reports NotNow when nothing fits; Short tells which resource is short.
 // It formats nothing, so failed tests in a pass cost no allocation.
@@ -191,6 +191,11 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	}
 	if best >= 0 {
 		return append(dst, Slice{best, req.CPUs, c.memFor(req, best, req.CPUs)}), FitsNow
+	}
+	if req.Nodes == 1 {
+		// One node asked (-N1 is min = max = 1): wait for one, as
+		// Capacity assumes, rather than spread.
+		return dst, NotNow
 	}
 	// Spread: most usable cores first, then allocation order. The free
 	// list is in allocation order, so bucketing by usable cores keeps that
