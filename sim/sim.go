@@ -442,6 +442,9 @@ func (s *Simulator) start(j *Job, a Alloc, by StartKind) error {
 	j.StartedBy = by
 	j.ExpectStart = -1
 	j.pendIdx = -1
+	if j.CancelledPending {
+		j.gen++ // it started before the trace's cancel time: that event is stale
+	}
 	s.holes++
 	slow := a[0].Node
 	for _, sl := range a[1:] {
