@@ -101,6 +101,10 @@ type qosPreemption struct{ s *policy.QOSSet }
 func (q qosPreemption) CanPreempt(a, b int) bool { return q.s.CanPreempt(a, b) }
 func (q qosPreemption) Mode(i int) string        { return q.s.QOS(i).PreemptMode.String() }
 func (q qosPreemption) Priority(i int) uint32    { return q.s.QOS(i).Priority }
+func (q qosPreemption) NoReserve(i int) bool     { return q.s.QOS(i).Flags&policy.QOSNoReserve != 0 }
+func (q qosPreemption) MinPrioThreshold(i int) uint32 {
+	return q.s.QOS(i).MinPrioThreshold
+}
 
 // buildSlurm sets up the slurm scheduler and the multifactor policy.
 func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
@@ -182,9 +186,7 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 	run.Policy = mf
 	run.Multifactor = mf
 	s := scheduler.NewSlurm(schedParams(conf))
-	if conf.PreemptType == "preempt/qos" {
-		s.QOS = qosPreemption{mf.QOSSet()}
-	}
+	s.QOS = qosPreemption{mf.QOSSet()} // canPreempt consults it only under preempt/qos
 	run.Scheduler = s
 	return nil
 }

@@ -110,6 +110,9 @@ func (s *Slurm) backfill(ctx *sim.Context) {
 		}
 		tested++
 		tl := s.planLimit(c, j)
+		if s.qosNoReserve(j) {
+			tl = 60 // a NoReserve QOS job is planned with a one-minute limit
+		}
 		// Slots [0, now) a job started now would hold: up to and including
 		// the slot of its end, since Slurm tests a plan slot against a job's
 		// end inclusively (begin_time <= end_time).
@@ -319,17 +322,30 @@ func (s *Slurm) planLimit(c *sim.Cluster, j *sim.Job) int64 {
 	return tl
 }
 
-// noReserve is Slurm's "test now only": low priority, too young, or a
-// QOS with NoReserve (which the policy reports as a negative priority
-// reserve through Hold-free jobs; here priority and age only).
+// noReserve is Slurm's "test now only" (§6.2b): a QOS with NoReserve, a
+// priority below the reserve threshold (the QOS MinPrioThreshold, else
+// bf_min_prio_reserve), or eligible for less than bf_min_age_reserve.
 func (s *Slurm) noReserve(ctx *sim.Context, j *sim.Job) bool {
-	if s.P.BfMinPrioReserve > 0 && j.Priority < s.P.BfMinPrioReserve {
+	if s.qosNoReserve(j) || s.belowPrioReserve(j) {
 		return true
 	}
-	if s.P.BfMinAgeReserve > 0 && ctx.Now-j.Eligible < s.P.BfMinAgeReserve {
-		return true
+	return s.P.BfMinAgeReserve > 0 && ctx.Now-j.Eligible < s.P.BfMinAgeReserve
+}
+
+func (s *Slurm) qosNoReserve(j *sim.Job) bool {
+	return s.QOS != nil && j.QOSIdx >= 0 && s.QOS.NoReserve(j.QOSIdx)
+}
+
+// belowPrioReserve applies the QOS MinPrioThreshold, else
+// bf_min_prio_reserve; the main scheduler honours it too.
+func (s *Slurm) belowPrioReserve(j *sim.Job) bool {
+	th := s.P.BfMinPrioReserve
+	if s.QOS != nil && j.QOSIdx >= 0 {
+		if q := s.QOS.MinPrioThreshold(j.QOSIdx); q > 0 {
+			th = q
+		}
 	}
-	return false
+	return th > 0 && j.Priority < th
 }
 
 // ensure sizes the per-node and per-partition scratch for the cluster.

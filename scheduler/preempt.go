@@ -7,8 +7,8 @@ import (
 	"fairsim/sim"
 )
 
-// QOSPreemption gives the slurm scheduler what preempt/qos needs from the
-// policy layer's QOS table.
+// QOSPreemption gives the slurm scheduler what it needs from the policy
+// layer's QOS table: preempt/qos rules and the QOS backfill settings.
 type QOSPreemption interface {
 	// CanPreempt reports whether QOS a's Preempt list names QOS b.
 	CanPreempt(a, b int) bool
@@ -16,6 +16,12 @@ type QOSPreemption interface {
 	Mode(q int) string
 	// Priority is QOS q's Priority, used to order preemption candidates.
 	Priority(q int) uint32
+	// NoReserve reports QOS q's NoReserve flag: its jobs never get a
+	// backfill reservation and are planned with a one-minute limit.
+	NoReserve(q int) bool
+	// MinPrioThreshold is QOS q's MinPrioThreshold (0: unset), which
+	// overrides bf_min_prio_reserve for its jobs.
+	MinPrioThreshold(q int) uint32
 }
 
 // canPreempt tells whether pending job p may preempt running job v, and

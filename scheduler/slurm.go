@@ -32,7 +32,8 @@ import (
 //     and --time-min are not modelled.
 type Slurm struct {
 	P Params
-	// QOS answers preempt/qos questions; nil without QOS preemption.
+	// QOS answers preempt/qos and QOS backfill questions (NoReserve,
+	// MinPrioThreshold); nil without a QOS table.
 	QOS     QOSPreemption
 	q       queue
 	alloc   sim.Alloc
@@ -205,7 +206,7 @@ func (s *Slurm) main(ctx *sim.Context, full bool) {
 		if s.P.BfMinAgeReserve > 0 && ctx.Now-j.Eligible < s.P.BfMinAgeReserve {
 			block = false
 		}
-		if s.P.BfMinPrioReserve > 0 && j.Priority < s.P.BfMinPrioReserve {
+		if s.belowPrioReserve(j) {
 			block = false
 		}
 		if block {

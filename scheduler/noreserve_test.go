@@ -1,0 +1,57 @@
+package scheduler
+
+import (
+	"testing"
+
+	"fairsim/policy"
+	"fairsim/policy/fairshare"
+	"fairsim/sim"
+	"fairsim/workload"
+)
+
+// qosTable adapts a policy.QOSSet as config does, for unit scenarios.
+type qosTable struct{ s *policy.QOSSet }
+
+func (q qosTable) CanPreempt(a, b int) bool      { return q.s.CanPreempt(a, b) }
+func (q qosTable) Mode(i int) string             { return q.s.QOS(i).PreemptMode.String() }
+func (q qosTable) Priority(i int) uint32         { return q.s.QOS(i).Priority }
+func (q qosTable) NoReserve(i int) bool          { return q.s.QOS(i).Flags&policy.QOSNoReserve != 0 }
+func (q qosTable) MinPrioThreshold(i int) uint32 { return q.s.QOS(i).MinPrioThreshold }
+
+// TestQOSNoReserve: the backfill scenario of backfill_scenario_test.go,
+// with job 3 (8 CPUs, blocked until job 2's expected end at 2003) under a
+// QOS. With an ordinary QOS it reserves both nodes over [1980, 2160) and
+// job 5 (1 CPU, limit 3000 s, ending at 3030) is refused at 30. Under a
+// NoReserve QOS job 3 gets no reservation (§6.2b), so nothing protects it:
+// job 5 is backfilled at 30 on n2's last free CPU. Job 3 still starts at
+// 2003 here only because job 5 really runs 500 s (ending at 530, before
+// job 2 frees the eighth CPU); had it run its whole limit, job 3 would
+// have waited for it.
+func TestQOSNoReserve(t *testing.T) {
+	const dump = "Cluster - 'c':Fairshare=1\nParent - 'root'\nAccount - 'a':Fairshare=1\nParent - 'a'\nUser - 'u':Fairshare=1\n"
+	for _, tc := range []struct {
+		flags  string
+		job5   int64
+		job5By sim.StartKind
+	}{
+		{"", 2103, sim.ByMain},            // job 3 reserves: job 5 waits for it
+		{"NoReserve", 30, sim.ByBackfill}, // no reservation: job 5 backfills
+	} {
+		qos := "Name|Priority|Flags\nnormal|0|\nbig|0|" + tc.flags + "\n"
+		jobs := append([]tjob(nil), backfillJobs...)
+		jobs[2].qos = "big"
+		mk := multifactor(t, dump, qos, fairshare.Config{HalfLife: 7 * 86400})
+		s := NewSlurm(DefaultParams())
+		_, by := run(t, backfillCluster(t), s, jobs, 0, func(c *sim.Cluster, n *workload.Names) sim.Policy {
+			p := mk(c, n)
+			s.QOS = qosTable{p.(*Multifactor).QOSSet()}
+			return p
+		})
+		if j := by[5]; j.Start != tc.job5 || j.StartedBy != tc.job5By {
+			t.Errorf("QOS flags %q: job 5 started at %d by %q, want %d by %q", tc.flags, j.Start, j.StartedBy, tc.job5, tc.job5By)
+		}
+		if j := by[3]; j.Start != 2003 {
+			t.Errorf("QOS flags %q: job 3 started at %d, want 2003", tc.flags, j.Start)
+		}
+	}
+}
