@@ -71,11 +71,13 @@ func (s *Slurm) backfill(ctx *sim.Context) {
 	s.memo.reset()
 	last := -1
 	b.reach = b.reach[:0]
-	for i, j := range jobs {
+	defer s.q.done(c)
+	for i, r := range jobs {
 		if i >= s.P.BfMaxJobTest {
 			break
 		}
 		b.reach = append(b.reach, 0)
+		j := s.q.use(c, r)
 		if j.State == sim.Pending && c.Parts[j.Part].FreeCores >= j.CPUs {
 			if s.tryAlloc(c, j, nil) == sim.FitsNow {
 				last = i
@@ -94,10 +96,14 @@ func (s *Slurm) backfill(ctx *sim.Context) {
 	b.nslots = int((ctx.Now+s.P.BfWindow-b.t0+res-1)/res) + 1
 
 	tested, started := 0, 0
-	for i, j := range jobs {
+	for i, r := range jobs {
 		if i > last || tested >= s.P.BfMaxJobTest {
 			break
 		}
+		if r.j.State != sim.Pending {
+			continue
+		}
+		j := s.q.use(c, r)
 		if s.P.BfMaxJobStart > 0 && started >= s.P.BfMaxJobStart {
 			break
 		}

@@ -166,14 +166,34 @@ func (m *Multifactor) Submit(j *sim.Job, now int64) {
 	j.Priority = m.set(j, now)
 }
 
-// set computes a job's priority and keeps its breakdown for sprio.
+// set computes a job's priority and keeps its breakdown for sprio. A job
+// submitted to several partitions gets one priority per partition (§1.4:
+// that partition's factor and TRES denominators), kept in PartPrio; its
+// Priority and breakdown are its first partition's.
 func (m *Multifactor) set(j *sim.Job, now int64) uint32 {
-	p, f := m.compute(j, now)
 	for len(m.factors) <= j.Idx {
 		m.factors = append(m.factors, policy.Factors{})
 	}
+	flags := m.cfg.Priority.Flags
+	if len(j.Parts) > 1 {
+		if len(j.PartPrio) != len(j.Parts) {
+			j.PartPrio = make([]uint32, len(j.Parts))
+		}
+		home := j.Part
+		for k, p := range j.Parts {
+			j.Part = p
+			pr, f := m.compute(j, now)
+			j.PartPrio[k] = policy.UpdatePriority(flags, j.PartPrio[k], pr)
+			if k == 0 {
+				m.factors[j.Idx] = f
+			}
+		}
+		j.Part = home
+		return j.PartPrio[0]
+	}
+	p, f := m.compute(j, now)
 	m.factors[j.Idx] = f
-	return policy.UpdatePriority(m.cfg.Priority.Flags, j.Priority, p)
+	return policy.UpdatePriority(flags, j.Priority, p)
 }
 
 // Factors returns the breakdown behind a job's current priority, as sprio

@@ -12,7 +12,9 @@ import (
 //   - Passes are instantaneous: max_sched_time, bf_max_time, bf_yield_*,
 //     bf_continue and RPC load do not exist in simulated time.
 //   - sched_min_interval (µs) is below the simulator's one-second clock.
-//   - Jobs have one partition and one QOS, so one queue record each.
+//   - A job submitted to several partitions has one queue record (and one
+//     priority) per partition and starts in the first that can run it;
+//     jobs have one QOS, so there are no per-QOS records.
 //   - Node selection is the simulator's documented best fit (sim.TryAlloc),
 //     not cons_tres's full topology-aware selection.
 //   - Backfill plans with core counts, not node bitmaps: each partition
@@ -156,10 +158,12 @@ func (s *Slurm) main(ctx *sim.Context, full bool) {
 	s.scratch(c)
 	s.memo.reset()
 	nFailed, depth, started := 0, 0, 0
-	for _, j := range jobs {
-		if j.State != sim.Pending {
+	defer s.q.done(c)
+	for _, r := range jobs {
+		if r.j.State != sim.Pending {
 			continue
 		}
+		j := s.q.use(c, r)
 		if s.P.SchedMaxJobStart > 0 && started >= s.P.SchedMaxJobStart {
 			break
 		}

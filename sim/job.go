@@ -41,8 +41,13 @@ func (k StartKind) String() string {
 // the simulation decides about it.
 type Job struct {
 	workload.Job
-	Idx       int     // index in arrival order
-	Part      int     // partition index
+	Idx  int // index in arrival order
+	Part int // partition index: the one it runs (or will first be tried) in
+	// Parts are the partitions it may run in, Part first (several for
+	// sbatch -p a,b); PartPrio their priorities, set by the policy, when
+	// there are several.
+	Parts     []int
+	PartPrio  []uint32
 	Req       Request // what it asks of the partition
 	State     JobState
 	Eligible  int64 // begin time: submit, Eligible, or when its dependency ended

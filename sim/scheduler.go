@@ -100,10 +100,21 @@ func (x *Context) Epoch() uint64 {
 // preemption, once the preempted jobs have left).
 func (x *Context) WantPass(t int64) { x.s.wantPass(max(t, x.Now)) }
 
-// Start starts pending job j on allocation a. It returns an error, and
-// changes nothing, when the allocation is not free or not in the job's
-// partition.
+// Start starts pending job j on allocation a in its partition j.Part. It
+// returns an error, and changes nothing, when the allocation is not free or
+// not in that partition, or j.Part is not one of the job's partitions.
 func (x *Context) Start(j *Job, a Alloc, by StartKind) error { return x.s.start(j, a, by) }
+
+// UsePartition makes the k-th of a pending job's partitions the one it is
+// tried in (j.Part, its request's exclusivity, and its priority there), as
+// Slurm evaluates one queue record per partition of a multi-partition job.
+func UsePartition(c *Cluster, j *Job, k int) {
+	j.Part = j.Parts[k]
+	j.Req.Exclusive = c.Parts[j.Part].Exclusive
+	if k < len(j.PartPrio) {
+		j.Priority = j.PartPrio[k]
+	}
+}
 
 // Preempt ends running job j to make room: requeued (back to pending with
 // its id, restarting from the beginning) or cancelled.

@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"fairsim/workload"
 )
@@ -310,14 +312,44 @@ func (s *Simulator) submit(j *Job) {
 			s.defaulted.Add("time limit UNLIMITED")
 		}
 	}
-	if part.MaxTime != Unlimited && j.TimeLimit > part.MaxTime {
-		s.reject(j, "time limit over partition MaxTime", fmt.Sprintf("time limit %ds over MaxTime %ds of %s", j.TimeLimit, part.MaxTime, part.Name))
+	// A job submitted to several partitions may run in any of them that
+	// could ever hold it; it is rejected only when none can.
+	j.Parts = append(j.Parts[:0], j.Part)
+	if j.PartitionList > 0 {
+		for _, name := range strings.Split(s.src.Names().PartitionLists.Name(j.PartitionList-1), ",") {
+			if p, ok := c.Partition(name); ok && !slices.Contains(j.Parts, p) {
+				j.Parts = append(j.Parts, p)
+			} else if !ok {
+				s.defaulted.Add("partition of a list not in the cluster: ignored")
+			}
+		}
+	}
+	class, why := "", ""
+	keep := j.Parts[:0]
+	for _, p := range j.Parts {
+		pt := &c.Parts[p]
+		req := j.Req
+		req.Exclusive = pt.Exclusive
+		switch fit, short := c.Capacity(&req, p); {
+		case pt.MaxTime != Unlimited && j.TimeLimit > pt.MaxTime:
+			if class == "" {
+				class, why = "time limit over partition MaxTime", fmt.Sprintf("time limit %ds over MaxTime %ds of %s", j.TimeLimit, pt.MaxTime, pt.Name)
+			}
+		case fit == Never:
+			if class == "" {
+				class, why = "bigger than its partition", short
+			}
+		default:
+			keep = append(keep, p)
+		}
+	}
+	j.Parts = keep
+	if len(j.Parts) == 0 {
+		s.reject(j, class, why)
 		return
 	}
-	if fit, why := c.Capacity(&j.Req, j.Part); fit == Never {
-		s.reject(j, "bigger than its partition", why)
-		return
-	}
+	j.Part = j.Parts[0]
+	j.Req.Exclusive = c.Parts[j.Part].Exclusive
 	if s.pol != nil {
 		s.pol.Submit(j, s.now)
 	}
@@ -420,6 +452,9 @@ func (s *Simulator) start(j *Job, a Alloc, by StartKind) error {
 		return fmt.Errorf("job %d: allocation of %d CPUs for %d asked", j.ID, a.Cores(), j.CPUs)
 	}
 	c := s.c
+	if len(j.Parts) > 0 && !slices.Contains(j.Parts, j.Part) {
+		return fmt.Errorf("job %d: partition %s is not one it was submitted to", j.ID, c.Parts[j.Part].Name)
+	}
 	for i, sl := range a {
 		if sl.Node < 0 || sl.Node >= len(c.Nodes) || !c.InPartition(j.Part, sl.Node) {
 			return fmt.Errorf("job %d: node %d is not in partition %s", j.ID, sl.Node, c.Parts[j.Part].Name)

@@ -29,6 +29,12 @@ type Job struct {
 	Group     int32 // index into Names.Groups; Unset when none
 	Account   int32 // index into Names.Accounts; Unset when the trace has none
 	Partition int32 // index into Names.Partitions; Unset when none
+	// PartitionList is, for a job submitted to several partitions
+	// (sbatch -p a,b; sacct's comma list), 1 + the index of the list in
+	// Names.PartitionLists ("a,b"); 0 for a job of one partition. Partition
+	// is then the list's first. The job runs in whichever partition can
+	// start it first. (An index, not a slice, keeps Job comparable.)
+	PartitionList int32
 	QOS       int32 // index into Names.QOS; Unset when none
 	Feature   int32 // index into Names.Features (a CPU-type constraint); Unset for any
 
@@ -48,7 +54,10 @@ type Names struct {
 	Groups     Intern
 	Accounts   Intern
 	Partitions Intern
-	QOS        Intern
+	// PartitionLists holds comma-separated partition lists, for jobs
+	// submitted to several.
+	PartitionLists Intern
+	QOS            Intern
 	Features   Intern
 }
 

@@ -1001,11 +1001,18 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 		l.def(sfAccount, st, "no account")
 	}
 	if b, st := l.get(sfPartition); st == valOK {
+		first := b
 		if i := bytes.IndexByte(b, ','); i >= 0 {
-			b = b[:i]
-			l.defs = append(l.defs, "Partition list: first of several taken")
+			first = b[:i]
+			l.defs = append(l.defs, "Partition list: several partitions")
+			for _, p := range bytes.Split(b, []byte(",")) {
+				if len(p) > 0 {
+					r.intern(sfPartition, &r.names.Partitions, p)
+				}
+			}
+			j.PartitionList = 1 + r.names.PartitionLists.ID(string(b))
 		}
-		j.Partition = r.intern(sfPartition, &r.names.Partitions, b)
+		j.Partition = r.intern(sfPartition, &r.names.Partitions, first)
 	} else {
 		l.def(sfPartition, st, "no partition")
 	}

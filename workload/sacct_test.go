@@ -252,8 +252,10 @@ func TestSacctForms(t *testing.T) {
 				}
 				return out
 			}, nil, map[string]int{"job id: array task or het component without JobIDRaw, numbered after the largest id": 2}},
+		// A job submitted to two partitions keeps the first as Partition and
+		// the whole list (the first list interned: 1 + index 0).
 		{"partition list", "", []row{{"Partition": "short,long"}}, SacctOptions{},
-			func(j []Job) []Job { return j }, nil, map[string]int{"Partition list: first of several taken": 1}},
+			func(j []Job) []Job { j[0].PartitionList = 1; return j }, nil, map[string]int{"Partition list: several partitions": 1}},
 		{"eligible after submit, unknown account", "", []row{{"Eligible": "2022-01-01T00:02:00", "Account": ""}}, SacctOptions{},
 			func(j []Job) []Job { j[0].Eligible = 120; j[0].Account = Unset; return j }, nil, map[string]int{"Account unknown: no account": 1}},
 		{"TRES instead of counts", "JobIDRaw|User|Submit|Start|End|Elapsed|ReqTRES|AllocTRES|State",

@@ -104,7 +104,12 @@ func (w *SacctWriter) Write(j *Job) error {
 	name(&w.names.Users, j.User)
 	name(&w.names.Groups, j.Group)
 	name(&w.names.Accounts, j.Account)
-	name(&w.names.Partitions, j.Partition)
+	if j.PartitionList > 0 {
+		sep()
+		b = append(b, w.names.PartitionLists.Name(j.PartitionList-1)...)
+	} else {
+		name(&w.names.Partitions, j.Partition)
+	}
 	sep()
 	if j.QOS != Unset {
 		b = append(b, w.names.QOS.Name(j.QOS)...)
