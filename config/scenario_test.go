@@ -125,6 +125,14 @@ func TestResolveDefaults(t *testing.T) {
 		}
 	}
 
+	// The trace format follows the file name (.gz aside), else swf.
+	for file, format := range map[string]string{"jobs.sacct": "sacct", "jobs.psv.gz": "sacct", "KTH.swf.gz": "swf", "jobs.txt": "swf"} {
+		sc := parse(t, "trace: {file: "+file+"}\n")
+		if err := sc.Resolve(); err != nil || sc.Trace.Format != format {
+			t.Errorf("%s: format %q (%v), want %s", file, sc.Trace.Format, err, format)
+		}
+	}
+
 	// Generated workloads: the generator's defaults (workload.DefaultGenConfig).
 	sc = parse(t, "name: g\nscheduler: fifo\ngenerate: {seed: 3, jobs: 50}\ncluster:\n  scale_runtime: false\n  nodes: [{NodeName: \"n[1-2]\", Feature: broadwell, CPUs: 4, RealMemory: 4G}]\n")
 	if err := sc.Resolve(); err != nil {
@@ -149,6 +157,8 @@ func TestResolveErrors(t *testing.T) {
 		{"trace: {file: t.swf}\ngenerate: {jobs: 5}\n", "names both a trace and a generated workload"},
 		{"scheduler: sjf\ntrace: {file: t.swf}\n", "scheduler"},
 		{"generate: {jobs: 5}\n", "no nodes given"},
+		{"trace: {file: t.csv, format: csv}\n", `trace.format "csv": want swf or sacct`},
+		{"trace: {file: t.swf, transforms: [speedup=2]}\n", "trace.transforms"},
 	} {
 		err := parse(t, tc.yaml).Resolve()
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "s.yaml: ") {
