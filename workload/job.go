@@ -35,8 +35,8 @@ type Job struct {
 	// is then the list's first. The job runs in whichever partition can
 	// start it first. (An index, not a slice, keeps Job comparable.)
 	PartitionList int32
-	QOS       int32 // index into Names.QOS; Unset when none
-	Feature   int32 // index into Names.Features (a CPU-type constraint); Unset for any
+	QOS           int32 // index into Names.QOS; Unset when none
+	Feature       int32 // index into Names.Features (a CPU-type constraint); Unset for any
 
 	Queue      int     // SWF queue number (field 15); Unset when none
 	Executable int     // SWF application number (field 14); Unset when none
@@ -58,7 +58,7 @@ type Names struct {
 	// submitted to several.
 	PartitionLists Intern
 	QOS            Intern
-	Features   Intern
+	Features       Intern
 }
 
 // Intern maps strings to dense int32 ids, in first-seen order so that ids
