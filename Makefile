@@ -39,10 +39,14 @@ lint:
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 
-## fuzz: one minute per reader fuzz target
+## fuzz: one minute per reader fuzz target (FUZZTIME to change)
+FUZZTIME ?= 60s
 fuzz:
-	@for t in $$($(GO) test -list 'Fuzz.*' ./... | grep -E '^Fuzz|^ok' | awk '/^ok/{pkg=$$2} /^Fuzz/{print pkg":"$$1}'); do \
-	  pkg=$${t%%:*}; fn=$${t##*:}; echo "== $$pkg $$fn"; $(GO) test -run='^$$' -fuzz="^$$fn$$" -fuzztime=60s $$pkg || exit 1; done
+	@for pkg in $$($(GO) list ./...); do \
+	  for fn in $$($(GO) test -list 'Fuzz.*' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$fn"; $(GO) test -run='^$$' -fuzz="^$$fn$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
 
 clean:
 	rm -rf bin results/default results/bench-kth results/bench-curie
