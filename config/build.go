@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -432,8 +433,9 @@ func ParseMemMB(s string) (int64, error) {
 		t = t[:len(t)-1]
 	}
 	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v < 0 {
-		return 0, fmt.Errorf("memory size %q: want a number of MB or a size like 128G", s)
+	// NaN, infinities and sizes past a petabyte are typos, not memory.
+	if err != nil || !(v >= 0) || math.IsInf(v, 0) || v*mult > 1<<30 {
+		return 0, fmt.Errorf("memory size %q: want a number of MB or a size like 128G (at most 1P)", s)
 	}
 	return int64(v*mult + 0.5), nil
 }

@@ -420,7 +420,10 @@ func (s *Slurm) fitView(c *sim.Cluster, j *sim.Job) []int {
 	part := &c.Parts[j.Part]
 	exclusive := req.Exclusive || part.Exclusive
 	per := 1
-	if req.Nodes > 1 {
+	switch {
+	case req.Nodes == 1:
+		per = req.CPUs // -N1: one node must hold it all
+	case req.Nodes > 1:
 		per = (req.CPUs + req.Nodes - 1) / req.Nodes
 	}
 	b.pick = b.pick[:0]
