@@ -58,11 +58,12 @@ type Multifactor struct {
 	// "account/user".
 	Unmapped workload.Tally
 	// Snapshots is the fair-share time series (fairshare.csv).
-	Snapshots  []FairshareSnapshot
-	lastSample int64
-	factors    []policy.Factors // per job index: the breakdown behind its priority
-	snapRows   []fairshare.Row  // names and shares of the snapshots' rows
-	lastTick   int64
+	Snapshots   []FairshareSnapshot
+	lastSample  int64
+	factors     []policy.Factors         // per job index: the breakdown behind its priority
+	snapRows    []fairshare.Row          // names and shares of the snapshots' rows
+	partFactors map[int][]policy.Factors // multi-partition jobs: per partition
+	lastTick    int64
 }
 
 // FairshareSnapshot is the association tree's figures at one tick, in the
@@ -180,10 +181,19 @@ func (m *Multifactor) set(j *sim.Job, now int64) uint32 {
 			j.PartPrio = make([]uint32, len(j.Parts))
 		}
 		home := j.Part
+		pf := m.partFactors[j.Idx]
+		if len(pf) != len(j.Parts) {
+			pf = make([]policy.Factors, len(j.Parts))
+			if m.partFactors == nil {
+				m.partFactors = map[int][]policy.Factors{}
+			}
+			m.partFactors[j.Idx] = pf
+		}
 		for k, p := range j.Parts {
 			j.Part = p
 			pr, f := m.compute(j, now)
 			j.PartPrio[k] = policy.UpdatePriority(flags, j.PartPrio[k], pr)
+			pf[k] = f
 			if k == 0 {
 				m.factors[j.Idx] = f
 			}
@@ -208,6 +218,11 @@ func (m *Multifactor) Factors(j *sim.Job) policy.Factors {
 // SnapshotRows describes the rows of every snapshot: names, shares and
 // which cells sshare leaves blank; fairshare.Value.At fills in a tick.
 func (m *Multifactor) SnapshotRows() []fairshare.Row { return m.snapRows }
+
+// PartFactors returns, for a job submitted to several partitions, the
+// breakdown behind its priority in each of j.Parts (sprio prints a row per
+// partition); nil for a job of one partition.
+func (m *Multifactor) PartFactors(j *sim.Job) []policy.Factors { return m.partFactors[j.Idx] }
 
 // LastTick is the time of the latest calc tick.
 func (m *Multifactor) LastTick() int64 { return m.lastTick }

@@ -55,6 +55,11 @@ func TestMultiPartitionJob(t *testing.T) {
 	if len(j2.Parts) != 2 || len(j2.PartPrio) != 2 || j2.PartPrio[0] != 1000 || j2.PartPrio[1] != 100 {
 		t.Errorf("job 2: partitions %v, priorities %v; want [a b] with 1000 and 100", j2.Parts, j2.PartPrio)
 	}
+	// sprio lists the job once per partition, each row with that
+	// partition's breakdown: PARTITION 1000 in a, 100 in b.
+	if pf := mf.PartFactors(j2); len(pf) != 2 || pf[0].Partition != 1000 || pf[1].Partition != 100 {
+		t.Errorf("job 2 per-partition factors %+v, want PARTITION 1000 and 100", pf)
+	}
 	if got := c.Parts[j2.Part].Name; got != "b" || j2.Start != 13 || c.Nodes[j2.Alloc[0].Node].Name != "n2" {
 		t.Errorf("job 2 started at %d in %s on %v, want 13 in b on n2", j2.Start, got, j2.Alloc)
 	}

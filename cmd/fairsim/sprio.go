@@ -337,23 +337,31 @@ func sprioSelect(ar *atRun, f sprioFilter) (rows []sprioRow, missing []string, e
 			continue // held
 		}
 		user := names.Users.Name(j.User)
-		part := res.Cluster.Parts[j.Part].Name
 		if len(want) > 0 && !want[j.ID] {
 			continue
 		}
 		if len(f.Users) > 0 && !slices.Contains(f.Users, user) {
 			continue
 		}
-		if len(f.Parts) > 0 && !slices.Contains(f.Parts, part) {
-			continue
+		// One row per partition, as sprio lists a multi-partition job.
+		parts, pf := []int{j.Part}, []policy.Factors{mf.Factors(j)}
+		prios := []uint32{j.Priority}
+		if x := mf.PartFactors(j); len(x) == len(j.Parts) && len(j.PartPrio) == len(j.Parts) {
+			parts, pf, prios = j.Parts, x, j.PartPrio
 		}
-		r := sprioRow{ID: j.ID, Part: part, User: user, Account: names.Accounts.Name(j.Account),
-			F: mf.Factors(j), Priority: j.Priority}
-		if j.QOSIdx >= 0 {
-			r.QOS = qs.QOS(j.QOSIdx).Name
+		for k, p := range parts {
+			part := res.Cluster.Parts[p].Name
+			if len(f.Parts) > 0 && !slices.Contains(f.Parts, part) {
+				continue
+			}
+			r := sprioRow{ID: j.ID, Part: part, User: user, Account: names.Accounts.Name(j.Account),
+				F: pf[k], Priority: prios[k]}
+			if j.QOSIdx >= 0 {
+				r.QOS = qs.QOS(j.QOSIdx).Name
+			}
+			rows = append(rows, r)
+			shown[j.ID] = true
 		}
-		rows = append(rows, r)
-		shown[j.ID] = true
 	}
 	slices.SortStableFunc(rows, func(a, b sprioRow) int { return cmpInt64(a.ID, b.ID) })
 	if len(want) == 0 {
