@@ -7,66 +7,25 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"fairsim/inputerr"
 )
 
-// FileError is one problem found in an input file. Field is the column it
-// concerns, empty when the problem is the line as a whole.
-type FileError struct {
-	File  string
-	Line  int
-	Field string
-	Msg   string
-}
+// FileError is one problem found in an input file: "file:line: field
+// NAME: message", the field part left out when the problem is not tied to
+// one column.
+type FileError = inputerr.Error
 
-// Error reads "file:line: field NAME: message", the field part omitted
-// when the problem is not tied to one column.
-func (e *FileError) Error() string {
-	if e.Field == "" {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+// ErrorList collects every problem in a file so one run reports them all.
+type ErrorList = inputerr.List
+
+// addf records a problem of column col ("" for the whole line).
+func addf(l *ErrorList, file string, line int, col, format string, args ...any) {
+	field := ""
+	if col != "" {
+		field = "field " + col
 	}
-	return fmt.Sprintf("%s:%d: field %s: %s", e.File, e.Line, e.Field, e.Msg)
-}
-
-// ErrorList collects every problem in a file so one run reports them all,
-// in the manner of go/scanner.ErrorList.
-type ErrorList []*FileError
-
-// maxListed bounds how many errors Error spells out.
-const maxListed = 10
-
-// Error lists the first errors one per line, then how many more there are.
-func (l ErrorList) Error() string {
-	switch len(l) {
-	case 0:
-		return "no errors"
-	case 1:
-		return l[0].Error()
-	}
-	var b strings.Builder
-	for i, e := range l {
-		if i == maxListed {
-			fmt.Fprintf(&b, "\n(and %d more errors)", len(l)-maxListed)
-			break
-		}
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(e.Error())
-	}
-	return b.String()
-}
-
-// Err returns l as an error, or nil when l is empty, so callers never hold
-// a non-nil error interface wrapping an empty list.
-func (l ErrorList) Err() error {
-	if len(l) == 0 {
-		return nil
-	}
-	return l
-}
-
-func (l *ErrorList) add(file string, line int, field, format string, args ...any) {
-	*l = append(*l, &FileError{File: file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
+	l.Addf(file, line, field, format, args...)
 }
 
 // qosColumn identifies a column fairsim reads from a QOS file.
@@ -189,13 +148,13 @@ func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
 			cells = cells[:len(cols)]
 		}
 		if len(cells) != len(cols) {
-			errs.add(filename, lineNo, "", "%d fields, header has %d", len(cells), len(cols))
+			addf(&errs, filename, lineNo, "", "%d fields, header has %d", len(cells), len(cols))
 			continue
 		}
 		q, ok := parseQOSLine(cells, cols, headers, filename, lineNo, &errs)
 		if q.Name != "" {
 			if first, dup := seen[q.Name]; dup {
-				errs.add(filename, lineNo, headers[indexOfColumn(cols, colName)], "QOS %q already defined on line %d", q.Name, first)
+				addf(&errs, filename, lineNo, headers[indexOfColumn(cols, colName)], "QOS %q already defined on line %d", q.Name, first)
 				continue
 			}
 			seen[q.Name] = lineNo
@@ -206,13 +165,13 @@ func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
 		}
 	}
 	if cols == nil && len(errs) == 0 {
-		errs.add(filename, 1, "", "no header line")
+		addf(&errs, filename, 1, "", "no header line")
 	}
 	if preemptCol := indexOfColumn(cols, colPreempt); preemptCol >= 0 {
 		for i := range qs {
 			for _, p := range qs[i].Preempt {
 				if _, ok := seen[p]; !ok {
-					errs.add(filename, lines[i], headers[preemptCol], "QOS %q is not defined in this file", p)
+					addf(&errs, filename, lines[i], headers[preemptCol], "QOS %q is not defined in this file", p)
 				}
 			}
 		}
@@ -248,13 +207,13 @@ func parseQOSHeader(cells []string, file string, line int, errs *ErrorList) (col
 		c, ok := lookupQOSColumn(h)
 		switch {
 		case h == "":
-			errs.add(file, line, "", "empty column name in header")
+			addf(errs, file, line, "", "empty column name in header")
 			bad = true
 		case !ok:
-			errs.add(file, line, h, "unknown column")
+			addf(errs, file, line, h, "unknown column")
 			bad = true
 		case seen[strings.ToLower(h)] || (c != colIgnored && have[c]):
-			errs.add(file, line, h, "column given twice")
+			addf(errs, file, line, h, "column given twice")
 			bad = true
 		case c == colIgnored:
 			warnings = append(warnings, fmt.Sprintf("%s:%d: column %s ignored (not modelled)", file, line, h))
@@ -265,7 +224,7 @@ func parseQOSHeader(cells []string, file string, line int, errs *ErrorList) (col
 		headers = append(headers, h)
 	}
 	if !bad && !have[colName] {
-		errs.add(file, line, "Name", "required column missing from header")
+		addf(errs, file, line, "Name", "required column missing from header")
 		bad = true
 	}
 	if bad {
@@ -278,7 +237,7 @@ func parseQOSLine(cells []string, cols []qosColumn, headers []string, file strin
 	q := NewQOS("")
 	before := len(*errs)
 	fail := func(i int, format string, args ...any) {
-		errs.add(file, line, headers[i], format, args...)
+		addf(errs, file, line, headers[i], format, args...)
 	}
 	for i, c := range cols {
 		v := strings.TrimSpace(cells[i])

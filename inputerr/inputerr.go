@@ -1,0 +1,96 @@
+// Package inputerr is the error type every fairsim reader reports with:
+// a problem's file, line and field, collected into a list so that a reader
+// fails once with all of them (in the manner of go/scanner's ErrorList)
+// and a user fixes them in one editing pass. It imports only the standard
+// library, so the lowest packages can use it.
+package inputerr
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Error is one problem in an input file.
+type Error struct {
+	File  string
+	Line  int    // 0 when the problem is not tied to a line
+	Field string // the field or column at fault, as the reader names it; "" for the whole line
+	Msg   string
+}
+
+// Error formats the problem as "file:line: field: message", leaving out
+// the parts that are not set, so editors can jump to it.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	if e.Field != "" {
+		b.WriteString(e.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// MaxErrors bounds a List, so a hostile input cannot make a reader hold
+// millions of messages; past it a single "too many errors" is recorded.
+const MaxErrors = 200
+
+// MaxListed is how many problems List.Error spells out.
+const MaxListed = 10
+
+// List collects the problems of one input.
+type List []*Error
+
+// Add appends a problem.
+func (l *List) Add(file string, line int, field, msg string) {
+	switch {
+	case len(*l) < MaxErrors:
+		*l = append(*l, &Error{File: file, Line: line, Field: field, Msg: msg})
+	case len(*l) == MaxErrors:
+		*l = append(*l, &Error{File: file, Line: line, Msg: "too many errors"})
+	}
+}
+
+// Addf appends a problem with a formatted message.
+func (l *List) Addf(file string, line int, field, format string, args ...any) {
+	l.Add(file, line, field, fmt.Sprintf(format, args...))
+}
+
+// Len is the number of problems collected.
+func (l List) Len() int { return len(l) }
+
+// Error lists the first problems one per line, then how many more there
+// are.
+func (l List) Error() string {
+	switch len(l) {
+	case 0:
+		return "no errors"
+	case 1:
+		return l[0].Error()
+	}
+	var b strings.Builder
+	for i, e := range l {
+		if i == MaxListed {
+			fmt.Fprintf(&b, "\n(and %d more errors)", len(l)-MaxListed)
+			break
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Err returns nil for an empty list, so callers can `return list.Err()`
+// without holding a non-nil error that wraps nothing.
+func (l List) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}

@@ -1,0 +1,49 @@
+package inputerr
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestError(t *testing.T) {
+	tests := []struct {
+		e    Error
+		want string
+	}{
+		{Error{"a.swf", 12, "field 4 (run time)", "not a number"}, "a.swf:12: field 4 (run time): not a number"},
+		{Error{"a.swf", 0, "", "gzip: bad header"}, "a.swf: gzip: bad header"},
+		{Error{"q.txt", 3, "", "no header line"}, "q.txt:3: no header line"},
+	}
+	for _, tc := range tests {
+		if got := tc.e.Error(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}
+
+func TestList(t *testing.T) {
+	var l List
+	if l.Err() != nil || l.Error() != "no errors" {
+		t.Fatal("an empty list is no error")
+	}
+	for i := 1; i <= 13; i++ {
+		l.Addf("f", i, "x", "bad %d", i)
+	}
+	err := l.Err()
+	var got List
+	if !errors.As(err, &got) || got.Len() != 13 {
+		t.Fatalf("Err() = %v", err)
+	}
+	lines := strings.Split(err.Error(), "\n")
+	// Ten problems spelled out, then how many more.
+	if len(lines) != 11 || lines[0] != "f:1: x: bad 1" || lines[10] != "(and 3 more errors)" {
+		t.Errorf("Error() = %q", err.Error())
+	}
+	for i := l.Len(); i < MaxErrors+5; i++ {
+		l.Add("f", i, "", "more")
+	}
+	if l.Len() != MaxErrors+1 || l[MaxErrors].Msg != "too many errors" {
+		t.Errorf("list of %d, last %q: want %d with a marker", l.Len(), l[l.Len()-1].Msg, MaxErrors+1)
+	}
+}
