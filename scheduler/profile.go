@@ -7,6 +7,7 @@ package scheduler
 // skips whole runs of slots that are too full.
 type slotProfile struct {
 	n    int
+	size int   // leaves: n rounded up to a power of two (padding is +inf)
 	mn   []int // minimum over the node's range, lazy adds included
 	lazy []int
 }
@@ -23,25 +24,22 @@ func (p *slotProfile) reset(vals []int) {
 	}
 	p.mn = p.mn[:2*size]
 	p.lazy = p.lazy[:2*size]
+	p.size = size
 	clear(p.lazy)
-	p.build(1, 0, p.n, vals)
-}
-
-func (p *slotProfile) build(x, lo, hi int, vals []int) {
-	if hi-lo == 1 {
-		p.mn[x] = vals[lo]
-		return
+	// Bottom-up: leaves, padding that no query reaches, then parents.
+	copy(p.mn[size:], vals)
+	for i := size + p.n; i < 2*size; i++ {
+		p.mn[i] = int(^uint(0) >> 2)
 	}
-	m := (lo + hi) / 2
-	p.build(2*x, lo, m, vals)
-	p.build(2*x+1, m, hi, vals)
-	p.mn[x] = min(p.mn[2*x], p.mn[2*x+1])
+	for i := size - 1; i >= 1; i-- {
+		p.mn[i] = min(p.mn[2*i], p.mn[2*i+1])
+	}
 }
 
 // add adds d to slots [a, b).
 func (p *slotProfile) add(a, b, d int) {
 	if a < b {
-		p.addRec(1, 0, p.n, max(a, 0), min(b, p.n), d)
+		p.addRec(1, 0, p.size, max(a, 0), min(b, p.n), d)
 	}
 }
 
@@ -62,7 +60,7 @@ func (p *slotProfile) addRec(x, lo, hi, a, b, d int) {
 
 // min is the minimum over slots [a, b).
 func (p *slotProfile) min(a, b int) int {
-	return p.minRec(1, 0, p.n, max(a, 0), min(b, p.n))
+	return p.minRec(1, 0, p.size, max(a, 0), min(b, p.n))
 }
 
 func (p *slotProfile) minRec(x, lo, hi, a, b int) int {
@@ -78,7 +76,7 @@ func (p *slotProfile) minRec(x, lo, hi, a, b int) int {
 
 // lastBelow is the last slot in [a, b) whose value is below v, or -1.
 func (p *slotProfile) lastBelow(a, b, v int) int {
-	return p.lastRec(1, 0, p.n, max(a, 0), min(b, p.n), v, 0)
+	return p.lastRec(1, 0, p.size, max(a, 0), min(b, p.n), v, 0)
 }
 
 func (p *slotProfile) lastRec(x, lo, hi, a, b, v, acc int) int {
