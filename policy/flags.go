@@ -41,10 +41,7 @@ const (
 
 // flagKeywords lists the keywords in the order String prints them. The
 // order also puts MAX_TRES_GRES before MAX_TRES, as Slurm's parser tests it.
-var flagKeywords = []struct {
-	name string
-	bits PriorityFlags
-}{
+var flagKeywords = []keyword[PriorityFlags]{
 	{"ACCRUE_ALWAYS", FlagAccrueAlways},
 	{"SMALL_RELATIVE_TO_TIME", FlagSmallRelativeToTime},
 	{"CALCULATE_RUNNING", FlagCalculateRunning},
@@ -79,14 +76,8 @@ func ParsePriorityFlags(s string) (PriorityFlags, error) {
 			f &^= FlagFairTree
 			continue
 		}
-		found := false
-		for _, k := range flagKeywords {
-			if strings.EqualFold(item, k.name) {
-				f |= k.bits
-				found = true
-				break
-			}
-		}
+		bits, found := lookupKeyword(flagKeywords, item)
+		f |= bits
 		if !found {
 			return 0, fmt.Errorf("%s: unknown flag %q", priorityFlagsOption, item)
 		}
@@ -108,16 +99,16 @@ func ParsePriorityFlags(s string) (PriorityFlags, error) {
 func (f PriorityFlags) String() string {
 	var parts []string
 	for _, k := range flagKeywords {
-		if k.bits == FlagNoNormalAll {
+		if k.bit == FlagNoNormalAll {
 			if f&FlagNoNormalAll == FlagNoNormalAll {
 				parts = append(parts, k.name)
 			}
 			continue
 		}
-		if k.bits&FlagNoNormalAll != 0 && f&FlagNoNormalAll == FlagNoNormalAll {
+		if k.bit&FlagNoNormalAll != 0 && f&FlagNoNormalAll == FlagNoNormalAll {
 			continue
 		}
-		if f&k.bits != 0 {
+		if f&k.bit != 0 {
 			parts = append(parts, k.name)
 		}
 	}

@@ -24,10 +24,7 @@ const (
 	QOSUsageFactorSafe
 )
 
-var qosFlagNames = []struct {
-	name string
-	bit  QOSFlags
-}{
+var qosFlagNames = []keyword[QOSFlags]{
 	{"DenyOnLimit", QOSDenyOnLimit},
 	{"EnforceUsageThreshold", QOSEnforceUsageThreshold},
 	{"NoDecay", QOSNoDecay},
@@ -49,14 +46,8 @@ func ParseQOSFlags(s string) (QOSFlags, error) {
 		if item == "" {
 			continue
 		}
-		found := false
-		for _, k := range qosFlagNames {
-			if strings.EqualFold(item, k.name) {
-				f |= k.bit
-				found = true
-				break
-			}
-		}
+		bit, found := lookupKeyword(qosFlagNames, item)
+		f |= bit
 		if !found {
 			return 0, fmt.Errorf("unknown QOS flag %q", item)
 		}
@@ -92,10 +83,7 @@ const (
 	PreemptPriority
 )
 
-var preemptModeNames = []struct {
-	name string
-	bit  PreemptMode
-}{
+var preemptModeNames = []keyword[PreemptMode]{
 	{"OFF", PreemptOff},
 	{"CANCEL", PreemptCancel},
 	{"REQUEUE", PreemptRequeue},
@@ -118,14 +106,8 @@ func ParsePreemptMode(s string) (PreemptMode, error) {
 		if item == "" {
 			continue
 		}
-		found := false
-		for _, k := range preemptModeNames {
-			if strings.EqualFold(item, k.name) {
-				m |= k.bit
-				found = true
-				break
-			}
-		}
+		bit, found := lookupKeyword(preemptModeNames, item)
+		m |= bit
 		if !found {
 			return 0, fmt.Errorf("unknown preempt mode %q", item)
 		}

@@ -219,27 +219,5 @@ func (w *SacctWriter) Flush() error { return w.w.Flush() }
 // read, then every job. It returns the number of jobs written; a Source
 // error is returned too.
 func WriteSacct(out io.Writer, src Source, opts SacctWriteOptions) (int, error) {
-	w := NewSacctWriter(out, src.Names(), opts)
-	n := 0
-	var j Job
-	for src.Next(&j) {
-		if n == 0 {
-			if err := w.WriteHeader(src.Header()); err != nil {
-				return n, err
-			}
-		}
-		if err := w.Write(&j); err != nil {
-			return n, err
-		}
-		n++
-	}
-	if n == 0 {
-		if err := w.WriteHeader(src.Header()); err != nil {
-			return n, err
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return n, err
-	}
-	return n, src.Err()
+	return copyJobs(NewSacctWriter(out, src.Names(), opts), src)
 }

@@ -139,7 +139,19 @@ func (w *SWFWriter) Flush() error { return w.w.Flush() }
 // (a sacct source knows its epoch only then), then every job. It returns
 // the number of jobs written; a Source error is returned too.
 func WriteSWF(out io.Writer, src Source, opts SWFWriteOptions) (int, error) {
-	w := NewSWFWriter(out, src.Names(), opts)
+	return copyJobs(NewSWFWriter(out, src.Names(), opts), src)
+}
+
+// jobWriter is what the SWF and sacct writers have in common.
+type jobWriter interface {
+	WriteHeader(*Header) error
+	Write(*Job) error
+	Flush() error
+}
+
+// copyJobs writes src's header once the first job is read, then every job,
+// and flushes; it returns the jobs written and the Source's error.
+func copyJobs(w jobWriter, src Source) (int, error) {
 	n := 0
 	var j Job
 	for src.Next(&j) {
