@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"fairsim/multifactor"
 	"fairsim/scheduler"
 	"fairsim/sim"
 	"fairsim/slurmconf"
@@ -24,7 +25,7 @@ type Run struct {
 	Policy    sim.Policy
 	// Multifactor is the policy when the scheduler is slurm (sprio, sshare,
 	// fairshare.csv read it), nil otherwise.
-	Multifactor *scheduler.Multifactor
+	Multifactor *multifactor.Policy
 	Source      workload.Source
 	Options     sim.Options
 	// Notes say what fairsim chose where the scenario was silent;

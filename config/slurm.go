@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"fairsim/multifactor"
 	"fairsim/policy"
 	"fairsim/policy/fairshare"
 	"fairsim/scheduler"
@@ -166,7 +167,7 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 	if err != nil || sample < 0 {
 		return fmt.Errorf("%s: fairshare.sample_interval %q: want a Slurm time string", sc.file, sc.FairShare.SampleInterval)
 	}
-	mc := scheduler.MultifactorConfig{Priority: pp, FairShare: fsCfg, CalcPeriod: conf.PriorityCalcPeriod,
+	mc := multifactor.Config{Priority: pp, FairShare: fsCfg, CalcPeriod: conf.PriorityCalcPeriod,
 		QOS: qos, DefaultQOS: sc.DefaultQOS, Tree: tree, EnforceLimits: conf.AccountingStorageEnforce.HasLimits(),
 		FairshareSample: sample, Epoch: run.Source.Header().UnixStartTime}
 	for i, p := range run.Cluster.Parts {
@@ -179,7 +180,7 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 		mc.PartitionBilling = append(mc.PartitionBilling, w)
 		_ = i
 	}
-	mf, err := scheduler.NewMultifactor(mc, run.Cluster, run.Source.Names())
+	mf, err := multifactor.New(mc, run.Cluster, run.Source.Names())
 	if err != nil {
 		return err
 	}

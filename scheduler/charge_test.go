@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"fairsim/multifactor"
 	"fairsim/policy"
 	"fairsim/policy/fairshare"
 	"fairsim/sim"
@@ -79,7 +80,7 @@ func chargeCluster(t *testing.T) *sim.Cluster {
 // so RawUsage is the plain sum of billing × seconds. No partition has
 // TRESBillingWeights: the per-CPU-type default applies. mf receives the
 // policy so the test can read its ledger.
-func chargePolicy(t *testing.T, mf **Multifactor) func(*sim.Cluster, *workload.Names) sim.Policy {
+func chargePolicy(t *testing.T, mf **multifactor.Policy) func(*sim.Cluster, *workload.Names) sim.Policy {
 	return func(c *sim.Cluster, names *workload.Names) sim.Policy {
 		t.Helper()
 		tree := fairshare.NewTree()
@@ -94,9 +95,9 @@ func chargePolicy(t *testing.T, mf **Multifactor) func(*sim.Cluster, *workload.N
 		}
 		pp := policy.DefaultParams()
 		pp.Weights.Fairshare = 10000
-		cfg := MultifactorConfig{Priority: pp, FairShare: fairshare.Config{HalfLife: 0}, CalcPeriod: 300,
+		cfg := multifactor.Config{Priority: pp, FairShare: fairshare.Config{HalfLife: 0}, CalcPeriod: 300,
 			Tree: tree, PartitionBilling: make([]policy.TRESWeights, len(c.Parts))}
-		m, err := NewMultifactor(cfg, c, names)
+		m, err := multifactor.New(cfg, c, names)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +107,7 @@ func chargePolicy(t *testing.T, mf **Multifactor) func(*sim.Cluster, *workload.N
 }
 
 // assocUsage returns the RawUsage of user u's association and of root.
-func assocUsage(t *testing.T, m *Multifactor) (user, root float64) {
+func assocUsage(t *testing.T, m *multifactor.Policy) (user, root float64) {
 	t.Helper()
 	e := m.Engine()
 	a, ok := e.Tree().Lookup("a", "u")
@@ -142,7 +143,7 @@ func TestChargeSameOnEveryCPUType(t *testing.T) {
 		for _, n := range chargeNodes {
 			ct, _ := sim.LookupCPUType(n.typ)
 			w := ct.Weight
-			var mf *Multifactor
+			var mf *multifactor.Policy
 			c := chargeCluster(t)
 			_, by := run(t, c, NewSlurm(DefaultParams()),
 				[]tjob{{id: 1, submit: 0, cpus: cores, run: runtime, limit: 2 * runtime, feature: n.typ}}, 0, chargePolicy(t, &mf))
@@ -191,7 +192,7 @@ func TestChargeSameOnEveryCPUTypeTogether(t *testing.T) {
 	for i, n := range chargeNodes {
 		tjs = append(tjs, tjob{id: int64(i + 1), submit: 0, cpus: 4, run: 3600, limit: 7200, feature: n.typ})
 	}
-	var mf *Multifactor
+	var mf *multifactor.Policy
 	c := chargeCluster(t)
 	r, _ := run(t, c, NewSlurm(DefaultParams()), tjs, 0, chargePolicy(t, &mf))
 	for _, j := range r.Jobs {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"fairsim/multifactor"
 	"fairsim/policy"
 	"fairsim/policy/fairshare"
 	"fairsim/sim"
@@ -147,17 +148,17 @@ func run(t *testing.T, c *sim.Cluster, s sim.Scheduler, tjs []tjob, stopAt int64
 	return r, by
 }
 
-// multifactor builds a Multifactor policy from an association dump and a
+// mfPolicy builds a Multifactor policy from an association dump and a
 // QOS file (sacctmgr show qos -P), with AccountingStorageEnforce=limits
 // (so GrpTRESMins is enforced) and a calc period of 60 s.
-func multifactor(t *testing.T, dump, qos string, fs fairshare.Config) func(*sim.Cluster, *workload.Names) sim.Policy {
+func mfPolicy(t *testing.T, dump, qos string, fs fairshare.Config) func(*sim.Cluster, *workload.Names) sim.Policy {
 	return func(c *sim.Cluster, names *workload.Names) sim.Policy {
 		t.Helper()
 		tree, err := fairshare.ReadDump("test.cfg", strings.NewReader(dump))
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := MultifactorConfig{Priority: policy.DefaultParams(), FairShare: fs, CalcPeriod: 60,
+		cfg := multifactor.Config{Priority: policy.DefaultParams(), FairShare: fs, CalcPeriod: 60,
 			Tree: tree, EnforceLimits: true}
 		if qos != "" {
 			qs, _, err := policy.ParseQOSFile(strings.NewReader(qos), "qos.txt")
@@ -175,7 +176,7 @@ func multifactor(t *testing.T, dump, qos string, fs fairshare.Config) func(*sim.
 			}
 			cfg.PartitionBilling = append(cfg.PartitionBilling, w)
 		}
-		m, err := NewMultifactor(cfg, c, names)
+		m, err := multifactor.New(cfg, c, names)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -52,12 +52,12 @@ func TestGrpTRESMinsHoldsUntilReset(t *testing.T) {
 		return cluster(t, []sim.NodeSpec{nodes("n", 1, 4, 4096)}, []sim.PartitionSpec{part("p")}), NewSlurm(DefaultParams())
 	}
 	c, s := mk()
-	_, by := run(t, c, s, grpJobs, 86399, multifactor(t, grpDump, grpQOS, fs))
+	_, by := run(t, c, s, grpJobs, 86399, mfPolicy(t, grpDump, grpQOS, fs))
 	if j := by[2]; j.State != sim.Pending || j.Reason != "QOSGrpCPUMinutes" {
 		t.Errorf("t=86399: job 2 is %s with reason %q, want PENDING with QOSGrpCPUMinutes", j.State, j.Reason)
 	}
 	c, s = mk()
-	_, by = run(t, c, s, grpJobs, 0, multifactor(t, grpDump, grpQOS, fs))
+	_, by = run(t, c, s, grpJobs, 0, mfPolicy(t, grpDump, grpQOS, fs))
 	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {3, 403, sim.ByMain}, {2, 86400, sim.ByMain}})
 }
 
@@ -82,7 +82,7 @@ func TestGrpTRESMinsHoldsUntilDecay(t *testing.T) {
 	}
 	fs := fairshare.Config{HalfLife: hl}
 	c := cluster(t, []sim.NodeSpec{nodes("n", 1, 4, 4096)}, []sim.PartitionSpec{part("p")})
-	_, by := run(t, c, NewSlurm(DefaultParams()), grpJobs, 0, multifactor(t, grpDump, grpQOS, fs))
+	_, by := run(t, c, NewSlurm(DefaultParams()), grpJobs, 0, mfPolicy(t, grpDump, grpQOS, fs))
 	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {3, 403, sim.ByMain}, {2, 2820, sim.ByMain}})
 }
 

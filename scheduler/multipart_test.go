@@ -3,6 +3,7 @@ package scheduler
 import (
 	"testing"
 
+	"fairsim/multifactor"
 	"fairsim/policy"
 	"fairsim/policy/fairshare"
 	"fairsim/sim"
@@ -38,7 +39,7 @@ func TestMultiPartitionJob(t *testing.T) {
 	}
 	pp := policy.DefaultParams()
 	pp.Weights.Partition = 1000
-	mf, err := NewMultifactor(MultifactorConfig{Priority: pp, FairShare: fairshare.Config{HalfLife: 86400},
+	mf, err := multifactor.New(multifactor.Config{Priority: pp, FairShare: fairshare.Config{HalfLife: 86400},
 		CalcPeriod: 300, Tree: tree, PartitionBilling: make([]policy.TRESWeights, 2)}, c, names)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package scheduler
 import (
 	"testing"
 
+	"fairsim/multifactor"
 	"fairsim/policy"
 	"fairsim/policy/fairshare"
 	"fairsim/sim"
@@ -40,11 +41,11 @@ func TestQOSNoReserve(t *testing.T) {
 		qos := "Name|Priority|Flags\nnormal|0|\nbig|0|" + tc.flags + "\n"
 		jobs := append([]tjob(nil), backfillJobs...)
 		jobs[2].qos = "big"
-		mk := multifactor(t, dump, qos, fairshare.Config{HalfLife: 7 * 86400})
+		mk := mfPolicy(t, dump, qos, fairshare.Config{HalfLife: 7 * 86400})
 		s := NewSlurm(DefaultParams())
 		_, by := run(t, backfillCluster(t), s, jobs, 0, func(c *sim.Cluster, n *workload.Names) sim.Policy {
 			p := mk(c, n)
-			s.QOS = qosTable{p.(*Multifactor).QOSSet()}
+			s.QOS = qosTable{p.(*multifactor.Policy).QOSSet()}
 			return p
 		})
 		if j := by[5]; j.Start != tc.job5 || j.StartedBy != tc.job5By {

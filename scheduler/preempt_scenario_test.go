@@ -58,7 +58,7 @@ User - 'u2':Fairshare=1
 		c := cluster(t, []sim.NodeSpec{nodes("n", 1, 4, 4096)}, []sim.PartitionSpec{owner, rq})
 		p := DefaultParams()
 		p.PreemptType, p.PreemptMode = "preempt/partition_prio", "REQUEUE"
-		_, by := run(t, c, NewSlurm(p), jobs, 0, multifactor(t, dump, "", fairshare.Config{HalfLife: 7 * 86400}))
+		_, by := run(t, c, NewSlurm(p), jobs, 0, mfPolicy(t, dump, "", fairshare.Config{HalfLife: 7 * 86400}))
 		j1, j2 := by[1], by[2]
 		if j2.Start != 104 || j2.StartedBy != sim.ByMain {
 			t.Errorf("%s: owner's job started at %d by %q, want 104 by main", tc.mode, j2.Start, j2.StartedBy)

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"fairsim/config"
+	"fairsim/multifactor"
 	"fairsim/policy"
-	"fairsim/scheduler"
 	"fairsim/sim"
 )
 
@@ -57,7 +57,7 @@ type Story struct {
 	Ticks   []Tick
 	Passes  []Pass
 	Ahead   []Ahead
-	Mf      *scheduler.Multifactor
+	Mf      *multifactor.Policy
 	until   int64 // when it started, or the run's end
 	account int   // account association, -1 when none
 }

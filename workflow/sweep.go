@@ -14,8 +14,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"fairsim/config"
+	"fairsim/multifactor"
 	"fairsim/report"
-	"fairsim/scheduler"
 	"fairsim/sim"
 	"fairsim/slurmtime"
 )
@@ -383,7 +383,7 @@ func Simulate(sc *config.Scenario) (*config.Run, *sim.Result, error) {
 
 // FairshareSeries is the policy's fair-share time series in the form the
 // report writes.
-func FairshareSeries(mf *scheduler.Multifactor) *report.FSSeries {
+func FairshareSeries(mf *multifactor.Policy) *report.FSSeries {
 	s := &report.FSSeries{Rows: mf.SnapshotRows()}
 	for _, snap := range mf.Snapshots {
 		s.T = append(s.T, snap.T)

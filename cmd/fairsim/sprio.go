@@ -12,8 +12,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"fairsim/config"
+	"fairsim/multifactor"
 	"fairsim/policy"
-	"fairsim/scheduler"
 	"fairsim/sim"
 	"fairsim/slurmtime"
 	"fairsim/workload"
@@ -117,7 +117,7 @@ zero weights are left out, and USER appears only with -u.
 
 // buildSlurmRun loads, resolves and builds a scenario whose policy is
 // Slurm's multifactor; cmd names the command in errors.
-func buildSlurmRun(path, cmd string) (*config.Run, *scheduler.Multifactor, error) {
+func buildSlurmRun(path, cmd string) (*config.Run, *multifactor.Policy, error) {
 	sc, err := config.Load(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--scenario: %w", err)
@@ -150,7 +150,7 @@ func printRunNotes(w io.Writer, run *config.Run) {
 // atRun is a scenario simulated up to a point in time.
 type atRun struct {
 	run   *config.Run
-	mf    *scheduler.Multifactor
+	mf    *multifactor.Policy
 	res   *sim.Result
 	label string // --at as given
 	first int64  // simulated time of the first submission: TIME's epoch
@@ -182,7 +182,7 @@ func looksLikeDate(s string) bool {
 
 // simulateAt runs run up to --at. wrap, when set, wraps the workload
 // source first (tests use it to give jobs a QOS).
-func simulateAt(run *config.Run, mf *scheduler.Multifactor, at string, wrap func(workload.Source) workload.Source) (*atRun, error) {
+func simulateAt(run *config.Run, mf *multifactor.Policy, at string, wrap func(workload.Source) workload.Source) (*atRun, error) {
 	ps := &peekSource{Source: run.Source}
 	if !ps.Source.Next(&ps.first) {
 		if err := ps.Source.Err(); err != nil {
@@ -277,7 +277,7 @@ type sprioWeights struct {
 	Raw  string // PriorityWeightTRES as configured
 }
 
-func sprioWeightsOf(run *config.Run, mf *scheduler.Multifactor) sprioWeights {
+func sprioWeightsOf(run *config.Run, mf *multifactor.Policy) sprioWeights {
 	p := mf.Params()
 	sw := sprioWeights{W: p.Weights, TRES: p.WeightTRES}
 	if run.Slurm != nil {

@@ -1,4 +1,4 @@
-package scheduler
+package multifactor
 
 import (
 	"fmt"
@@ -10,10 +10,10 @@ import (
 	"fairsim/workload"
 )
 
-// MultifactorConfig is everything the multifactor policy needs: Slurm's
+// Config is everything the multifactor policy needs: Slurm's
 // priority parameters, the fair-share engine configuration, the QOS table
 // and the association tree.
-type MultifactorConfig struct {
+type Config struct {
 	Priority   policy.Params
 	FairShare  fairshare.Config
 	CalcPeriod int64 // PriorityCalcPeriod, seconds
@@ -35,13 +35,13 @@ type MultifactorConfig struct {
 	Epoch int64
 }
 
-// Multifactor is Slurm's priority/multifactor plugin as the simulator
+// Policy is Slurm's priority/multifactor plugin as the simulator
 // drives it (sim.Policy): usage charged in TRES-billing units to the
 // association tree, decayed at every PriorityCalcPeriod tick, fair-share
 // from the configured algorithm, and job priorities recomputed at each
 // tick, not at each pass.
-type Multifactor struct {
-	cfg     MultifactorConfig
+type Policy struct {
+	cfg     Config
 	names   *workload.Names
 	cluster *sim.Cluster
 	engine  *fairshare.Engine
@@ -58,7 +58,7 @@ type Multifactor struct {
 	// "account/user".
 	Unmapped workload.Tally
 	// Snapshots is the fair-share time series (fairshare.csv).
-	Snapshots   []FairshareSnapshot
+	Snapshots   []Snapshot
 	lastSample  int64
 	factors     []policy.Factors         // per job index: the breakdown behind its priority
 	snapRows    []fairshare.Row          // names and shares of the snapshots' rows
@@ -66,16 +66,16 @@ type Multifactor struct {
 	lastTick    int64
 }
 
-// FairshareSnapshot is the association tree's figures at one tick, in the
-// order of Multifactor.SnapshotRows.
-type FairshareSnapshot struct {
+// Snapshot is the association tree's figures at one tick, in the
+// order of Policy.SnapshotRows.
+type Snapshot struct {
 	T    int64
 	Vals []fairshare.Value
 }
 
-// NewMultifactor builds the policy for a cluster; names resolve the trace's
+// New builds the policy for a cluster; names resolve the trace's
 // users and accounts.
-func NewMultifactor(cfg MultifactorConfig, c *sim.Cluster, names *workload.Names) (*Multifactor, error) {
+func New(cfg Config, c *sim.Cluster, names *workload.Names) (*Policy, error) {
 	if cfg.Tree == nil {
 		return nil, fmt.Errorf("multifactor: no association tree")
 	}
@@ -104,7 +104,7 @@ func NewMultifactor(cfg MultifactorConfig, c *sim.Cluster, names *workload.Names
 	if cfg.CalcPeriod <= 0 {
 		cfg.CalcPeriod = 300
 	}
-	m := &Multifactor{cfg: cfg, names: names, cluster: c, engine: eng, Unmapped: workload.Tally{},
+	m := &Policy{cfg: cfg, names: names, cluster: c, engine: eng, Unmapped: workload.Tally{},
 		acctIdx: map[int32]int{}, userIdx: map[int32]int{}, defQOS: -1}
 	m.accrue = policy.NewAccrueTracker(policy.AccrueModeFor(cfg.Priority.Flags, cfg.EnforceLimits), cfg.QOS)
 	name := cfg.DefaultQOS
@@ -133,23 +133,23 @@ func NewMultifactor(cfg MultifactorConfig, c *sim.Cluster, names *workload.Names
 }
 
 // Engine exposes the fair-share engine (sshare views).
-func (m *Multifactor) Engine() *fairshare.Engine { return m.engine }
+func (m *Policy) Engine() *fairshare.Engine { return m.engine }
 
 // QOSSet exposes the QOS table.
-func (m *Multifactor) QOSSet() *policy.QOSSet { return m.cfg.QOS }
+func (m *Policy) QOSSet() *policy.QOSSet { return m.cfg.QOS }
 
 // Params exposes the priority parameters (sprio -w).
-func (m *Multifactor) Params() *policy.Params { return &m.cfg.Priority }
+func (m *Policy) Params() *policy.Params { return &m.cfg.Priority }
 
 // CalcPeriod implements sim.Policy.
-func (m *Multifactor) CalcPeriod() int64 { return m.cfg.CalcPeriod }
+func (m *Policy) CalcPeriod() int64 { return m.cfg.CalcPeriod }
 
 // Epoch implements sim.Policy.
-func (m *Multifactor) Epoch() uint64 { return m.epoch }
+func (m *Policy) Epoch() uint64 { return m.epoch }
 
 // Submit implements sim.Policy: it finds the job's association and QOS
 // and sets its initial priority (age 0, as at submission in Slurm).
-func (m *Multifactor) Submit(j *sim.Job, now int64) {
+func (m *Policy) Submit(j *sim.Job, now int64) {
 	acct := strings.ToLower(m.names.Accounts.Name(j.Account))
 	user := strings.ToLower(m.names.Users.Name(j.User))
 	if a, ok := m.cfg.Tree.Lookup(acct, user); ok {
@@ -171,7 +171,7 @@ func (m *Multifactor) Submit(j *sim.Job, now int64) {
 // submitted to several partitions gets one priority per partition (§1.4:
 // that partition's factor and TRES denominators), kept in PartPrio; its
 // Priority and breakdown are its first partition's.
-func (m *Multifactor) set(j *sim.Job, now int64) uint32 {
+func (m *Policy) set(j *sim.Job, now int64) uint32 {
 	for len(m.factors) <= j.Idx {
 		m.factors = append(m.factors, policy.Factors{})
 	}
@@ -208,7 +208,7 @@ func (m *Multifactor) set(j *sim.Job, now int64) uint32 {
 
 // Factors returns the breakdown behind a job's current priority, as sprio
 // shows it: the factors of the calc tick (or submission) that set it.
-func (m *Multifactor) Factors(j *sim.Job) policy.Factors {
+func (m *Policy) Factors(j *sim.Job) policy.Factors {
 	if j.Idx < len(m.factors) {
 		return m.factors[j.Idx]
 	}
@@ -217,17 +217,17 @@ func (m *Multifactor) Factors(j *sim.Job) policy.Factors {
 
 // SnapshotRows describes the rows of every snapshot: names, shares and
 // which cells sshare leaves blank; fairshare.Value.At fills in a tick.
-func (m *Multifactor) SnapshotRows() []fairshare.Row { return m.snapRows }
+func (m *Policy) SnapshotRows() []fairshare.Row { return m.snapRows }
 
 // PartFactors returns, for a job submitted to several partitions, the
 // breakdown behind its priority in each of j.Parts (sprio prints a row per
 // partition); nil for a job of one partition.
-func (m *Multifactor) PartFactors(j *sim.Job) []policy.Factors { return m.partFactors[j.Idx] }
+func (m *Policy) PartFactors(j *sim.Job) []policy.Factors { return m.partFactors[j.Idx] }
 
 // LastTick is the time of the latest calc tick.
-func (m *Multifactor) LastTick() int64 { return m.lastTick }
+func (m *Policy) LastTick() int64 { return m.lastTick }
 
-func (m *Multifactor) compute(j *sim.Job, now int64) (uint32, policy.Factors) {
+func (m *Policy) compute(j *sim.Job, now int64) (uint32, policy.Factors) {
 	part := &m.cluster.Parts[j.Part]
 	in := policy.Job{AccrueTime: j.Accrue, MinNodes: uint32(max(j.Nodes, 1)), CPUs: uint32(j.CPUs),
 		PartJobFactor: uint32(part.PriorityJobFactor), TimeLimit: policy.NoVal, PartMaxTime: policy.Infinite}
@@ -257,7 +257,7 @@ func (m *Multifactor) compute(j *sim.Job, now int64) (uint32, policy.Factors) {
 
 // Queue implements sim.Policy: accrue limits are applied as Slurm applies
 // them whenever it builds its job queue.
-func (m *Multifactor) Queue(now int64, pending []*sim.Job) {
+func (m *Policy) Queue(now int64, pending []*sim.Job) {
 	aj := m.ajobs[:0]
 	for _, j := range pending {
 		aj = append(aj, policy.AccrueJob{ID: j.Idx, User: m.dense(m.userIdx, j.User), Account: m.dense(m.acctIdx, j.Account),
@@ -270,7 +270,7 @@ func (m *Multifactor) Queue(now int64, pending []*sim.Job) {
 	}
 }
 
-func (m *Multifactor) dense(t map[int32]int, id int32) int {
+func (m *Policy) dense(t map[int32]int, id int32) int {
 	if v, ok := t[id]; ok {
 		return v
 	}
@@ -281,7 +281,7 @@ func (m *Multifactor) dense(t map[int32]int, id int32) int {
 
 // Hold implements sim.Policy: QOS GrpTRESMins, enforced (with
 // AccountingStorageEnforce=limits) against the QOS's decayed usage.
-func (m *Multifactor) Hold(j *sim.Job, now int64) string {
+func (m *Policy) Hold(j *sim.Job, now int64) string {
 	if !m.cfg.EnforceLimits || j.QOSIdx < 0 {
 		return ""
 	}
@@ -327,7 +327,7 @@ func tresReason(name string) string {
 
 // Started implements sim.Policy: the job's TRES billing rate is fixed from
 // its allocation, as Slurm caches billable_tres at the first charge.
-func (m *Multifactor) Started(j *sim.Job, now int64) {
+func (m *Policy) Started(j *sim.Job, now int64) {
 	j.Billing = m.billing(j)
 	m.accrue.Release(j.Idx)
 }
@@ -339,7 +339,7 @@ func (m *Multifactor) Started(j *sim.Job, now int64) {
 // core and memory shares (the Odyssey policy: a job that takes all of a
 // node's memory pays for the whole node, one that takes a core's share of
 // memory pays for its cores, as Slurm bills CPUs alone without weights).
-func (m *Multifactor) billing(j *sim.Job) float64 {
+func (m *Policy) billing(j *sim.Job) float64 {
 	c := m.cluster
 	flags := m.cfg.Priority.Flags
 	if j.Part < len(m.cfg.PartitionBilling) && m.cfg.PartitionBilling[j.Part] != nil {
@@ -355,7 +355,7 @@ func (m *Multifactor) billing(j *sim.Job) float64 {
 	return b
 }
 
-func (m *Multifactor) charge(j *sim.Job, now int64, atEnd bool) {
+func (m *Policy) charge(j *sim.Job, now int64, atEnd bool) {
 	uf := 1.0
 	if j.QOSIdx >= 0 {
 		uf = m.cfg.QOS.QOS(j.QOSIdx).UsageFactor
@@ -375,7 +375,7 @@ func (m *Multifactor) charge(j *sim.Job, now int64, atEnd bool) {
 
 // Ended implements sim.Policy: the partial slice since the last tick is
 // charged (Slurm's priority_p_job_end).
-func (m *Multifactor) Ended(j *sim.Job, now int64) {
+func (m *Policy) Ended(j *sim.Job, now int64) {
 	if j.Start >= 0 && j.Start <= now {
 		m.charge(j, now, true)
 	}
@@ -384,7 +384,7 @@ func (m *Multifactor) Ended(j *sim.Job, now int64) {
 
 // Tick implements sim.Policy in the order of Slurm's decay thread: decay,
 // charge running jobs, fair-share, then every pending job's priority.
-func (m *Multifactor) Tick(now int64, running, pending []*sim.Job) {
+func (m *Policy) Tick(now int64, running, pending []*sim.Job) {
 	m.engine.BeginTick(now + m.cfg.Epoch)
 	for _, j := range running {
 		m.charge(j, now, false)
@@ -406,6 +406,6 @@ func (m *Multifactor) Tick(now int64, running, pending []*sim.Job) {
 		if m.snapRows == nil {
 			m.snapRows = m.engine.Rows()
 		}
-		m.Snapshots = append(m.Snapshots, FairshareSnapshot{T: now, Vals: m.engine.Snapshot(nil)})
+		m.Snapshots = append(m.Snapshots, Snapshot{T: now, Vals: m.engine.Snapshot(nil)})
 	}
 }
