@@ -100,7 +100,7 @@ func (s *Slurm) backfill(ctx *sim.Context) {
 		if i > last || tested >= s.P.BfMaxJobTest {
 			break
 		}
-		if r.j.State != sim.Pending {
+		if r.Job.State != sim.Pending {
 			continue
 		}
 		j := s.q.use(c, r)

@@ -1,64 +1,51 @@
 package scheduler
 
 import (
+	"cmp"
 	"slices"
 
 	"fairsim/sim"
 )
 
-// rec is a record of Slurm's job queue: a job in one of its partitions
-// (build_job_queue makes one per partition of a multi-partition job).
-type rec struct {
-	j *sim.Job
-	k int // index into j.Parts
+// Record is a record of Slurm's job queue: a job in one of its
+// partitions (build_job_queue in job_scheduler.c makes one per partition
+// of a multi-partition job).
+type Record struct {
+	Job *sim.Job
+	K   int // index into Job.Parts
 }
 
-func (r rec) part() int {
-	if len(r.j.Parts) == 0 {
-		return r.j.Part
+// Part is the record's partition.
+func (r Record) Part() int {
+	if len(r.Job.Parts) == 0 {
+		return r.Job.Part
 	}
-	return r.j.Parts[r.k]
+	return r.Job.Parts[r.K]
 }
 
-func (r rec) prio() uint32 {
-	if r.k < len(r.j.PartPrio) {
-		return r.j.PartPrio[r.k]
+// Priority is the job's priority in the record's partition.
+func (r Record) Priority() uint32 {
+	if r.K < len(r.Job.PartPrio) {
+		return r.Job.PartPrio[r.K]
 	}
-	return r.j.Priority
+	return r.Job.Priority
 }
 
-// slurmOrder is the order of Slurm's job queue (sort_job_queue2):
+// SlurmOrder is the order of Slurm's job queue (sort_job_queue2):
 // partition PriorityTier, then priority, then submit time, then job id.
 // Preemptors sort first implicitly under partition_prio, since they sit in
 // higher tiers.
-func slurmOrder(c *sim.Cluster) func(a, b rec) int {
-	return func(a, b rec) int {
-		ta, tb := c.Parts[a.part()].PriorityTier, c.Parts[b.part()].PriorityTier
+func SlurmOrder(c *sim.Cluster) func(a, b Record) int {
+	return func(a, b Record) int {
+		ta, tb := c.Parts[a.Part()].PriorityTier, c.Parts[b.Part()].PriorityTier
 		if ta != tb {
 			return tb - ta
 		}
-		if pa, pb := a.prio(), b.prio(); pa != pb {
-			if pa > pb {
-				return -1
-			}
-			return 1
+		if c := cmp.Compare(b.Priority(), a.Priority()); c != 0 {
+			return c // higher first
 		}
-		if a.j.Submit != b.j.Submit {
-			if a.j.Submit < b.j.Submit {
-				return -1
-			}
-			return 1
-		}
-		if a.j.ID != b.j.ID {
-			if a.j.ID < b.j.ID {
-				return -1
-			}
-			return 1
-		}
-		if a.j.Idx != b.j.Idx {
-			return a.j.Idx - b.j.Idx
-		}
-		return a.k - b.k
+		return cmp.Or(cmp.Compare(a.Job.Submit, b.Job.Submit), cmp.Compare(a.Job.ID, b.Job.ID),
+			cmp.Compare(a.Job.Idx, b.Job.Idx), cmp.Compare(a.K, b.K))
 	}
 }
 
@@ -68,20 +55,20 @@ func slurmOrder(c *sim.Cluster) func(a, b rec) int {
 // out, arrivals appended, and the nearly sorted slice re-sorted (pdqsort
 // detects runs).
 type queue struct {
-	recs  []rec
+	recs  []Record
 	seen  uint64 // highest EligSeq taken in
 	epoch uint64
-	cmp   func(a, b rec) int
+	cmp   func(a, b Record) int
 	cur   *sim.Job // the job whose record is being evaluated
 }
 
-func (q *queue) sync(ctx *sim.Context) []rec {
+func (q *queue) sync(ctx *sim.Context) []Record {
 	if q.cmp == nil {
-		q.cmp = slurmOrder(ctx.Cluster)
+		q.cmp = SlurmOrder(ctx.Cluster)
 	}
 	k := 0
 	for _, r := range q.recs {
-		if r.j.State == sim.Pending && r.j.Mark == r.j.EligSeq {
+		if r.Job.State == sim.Pending && r.Job.Mark == r.Job.EligSeq {
 			q.recs[k] = r
 			k++
 		}
@@ -97,7 +84,7 @@ func (q *queue) sync(ctx *sim.Context) []rec {
 	for _, j := range pend[i:] {
 		j.Mark = j.EligSeq
 		for k := range max(len(j.Parts), 1) {
-			q.recs = append(q.recs, rec{j, k})
+			q.recs = append(q.recs, Record{j, k})
 		}
 		added = true
 	}
@@ -116,13 +103,13 @@ func (q *queue) sync(ctx *sim.Context) []rec {
 // use makes r's partition the one its job is tried in, first putting the
 // previous record's job, if it is still pending, back in its first
 // partition (so that between evaluations a job is in its home partition).
-func (q *queue) use(c *sim.Cluster, r rec) *sim.Job {
+func (q *queue) use(c *sim.Cluster, r Record) *sim.Job {
 	q.done(c)
-	if len(r.j.Parts) > 1 {
-		sim.UsePartition(c, r.j, r.k)
-		q.cur = r.j
+	if len(r.Job.Parts) > 1 {
+		sim.UsePartition(c, r.Job, r.K)
+		q.cur = r.Job
 	}
-	return r.j
+	return r.Job
 }
 
 // done puts the job of the last record back in its first partition unless

@@ -160,7 +160,7 @@ func (s *Slurm) main(ctx *sim.Context, full bool) {
 	nFailed, depth, started := 0, 0, 0
 	defer s.q.done(c)
 	for _, r := range jobs {
-		if r.j.State != sim.Pending {
+		if r.Job.State != sim.Pending {
 			continue
 		}
 		j := s.q.use(c, r)
