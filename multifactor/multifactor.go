@@ -168,9 +168,11 @@ func (m *Policy) Submit(j *sim.Job, now int64) {
 }
 
 // set computes a job's priority and keeps its breakdown for sprio. A job
-// submitted to several partitions gets one priority per partition (§1.4:
-// that partition's factor and TRES denominators), kept in PartPrio; its
-// Priority and breakdown are its first partition's.
+// submitted to several partitions gets one priority per partition, with
+// that partition's factor and TRES denominators, as priority_multifactor.c
+// fills job_ptr->priority_array for each entry of part_ptr_list; they are
+// kept in PartPrio, and its Priority and breakdown are its first
+// partition's.
 func (m *Policy) set(j *sim.Job, now int64) uint32 {
 	for len(m.factors) <= j.Idx {
 		m.factors = append(m.factors, policy.Factors{})
@@ -180,7 +182,6 @@ func (m *Policy) set(j *sim.Job, now int64) uint32 {
 		if len(j.PartPrio) != len(j.Parts) {
 			j.PartPrio = make([]uint32, len(j.Parts))
 		}
-		home := j.Part
 		pf := m.partFactors[j.Idx]
 		if len(pf) != len(j.Parts) {
 			pf = make([]policy.Factors, len(j.Parts))
@@ -190,18 +191,16 @@ func (m *Policy) set(j *sim.Job, now int64) uint32 {
 			m.partFactors[j.Idx] = pf
 		}
 		for k, p := range j.Parts {
-			j.Part = p
-			pr, f := m.compute(j, now)
+			pr, f := m.compute(j, p, now)
 			j.PartPrio[k] = policy.UpdatePriority(flags, j.PartPrio[k], pr)
 			pf[k] = f
 			if k == 0 {
 				m.factors[j.Idx] = f
 			}
 		}
-		j.Part = home
 		return j.PartPrio[0]
 	}
-	p, f := m.compute(j, now)
+	p, f := m.compute(j, j.Part, now)
 	m.factors[j.Idx] = f
 	return policy.UpdatePriority(flags, j.Priority, p)
 }
@@ -227,8 +226,9 @@ func (m *Policy) PartFactors(j *sim.Job) []policy.Factors { return m.partFactors
 // LastTick is the time of the latest calc tick.
 func (m *Policy) LastTick() int64 { return m.lastTick }
 
-func (m *Policy) compute(j *sim.Job, now int64) (uint32, policy.Factors) {
-	part := &m.cluster.Parts[j.Part]
+// compute is job j's priority and its breakdown in partition p.
+func (m *Policy) compute(j *sim.Job, p int, now int64) (uint32, policy.Factors) {
+	part := &m.cluster.Parts[p]
 	in := policy.Job{AccrueTime: j.Accrue, MinNodes: uint32(max(j.Nodes, 1)), CPUs: uint32(j.CPUs),
 		PartJobFactor: uint32(part.PriorityJobFactor), TimeLimit: policy.NoVal, PartMaxTime: policy.Infinite}
 	if j.TimeLimit > 0 {
@@ -251,7 +251,7 @@ func (m *Policy) compute(j *sim.Job, now int64) (uint32, policy.Factors) {
 	if j.State == sim.Running {
 		tr = policy.TRESAlloc{CPU: uint64(j.Alloc.Cores()), MemMB: uint64(j.Alloc.MemMB()), Node: uint64(len(j.Alloc))}
 	}
-	in.TRES, in.PartTRES = &tr, &m.partTR[j.Part]
+	in.TRES, in.PartTRES = &tr, &m.partTR[p]
 	return m.cfg.Priority.Compute(&m.norm, &in, now)
 }
 

@@ -220,18 +220,19 @@ type accrueWitness struct {
 	creditHeld             bool
 }
 
-func (w *accrueWitness) Schedule(ctx *sim.Context, kind sim.PassKind) {
-	w.Scheduler.Schedule(ctx, kind)
+func (w *accrueWitness) Schedule(v *sim.View, kind sim.PassKind) *sim.Plan {
+	p := w.Scheduler.Schedule(v, kind)
 	accruing, queued := map[int32]int{}, map[int32]int{}
-	for _, j := range ctx.Pending() {
-		if j.State != sim.Pending {
+	for _, j := range v.Pending() {
+		started, reason, _ := p.Outcome(j)
+		if started {
 			continue
 		}
 		queued[j.Account]++
 		if j.Accrue > 0 {
 			accruing[j.Account]++
 		}
-		if j.Reason == "QOSGrpCPUMinutes" {
+		if reason == "QOSGrpCPUMinutes" {
 			w.creditHeld = true
 		}
 	}
@@ -239,6 +240,7 @@ func (w *accrueWitness) Schedule(ctx *sim.Context, kind sim.PassKind) {
 		w.maxAccruing = max(w.maxAccruing, n)
 		w.maxQueued = max(w.maxQueued, queued[a])
 	}
+	return p
 }
 
 // TestRCACCreditScenario: the normal QOS's CPU-minute credits run out and

@@ -26,6 +26,7 @@ type backfillState struct {
 	perUser  map[int32]int
 	perAssoc map[int]int
 	perPart  []int
+	hold     []sim.Holding // scratch for View.Holdings
 
 	// A node-level view of now, for preemption.
 	free   []int
@@ -38,7 +39,7 @@ type backfillState struct {
 	pick   []uint64
 }
 
-// backfill is one backfill pass (§6.2). Its only effect on the schedule is
+// backfill is one backfill pass (backfill.c _attempt_backfill). Its only effect on the schedule is
 // the jobs it starts now; reservations for jobs that cannot start protect
 // them from later jobs. A job may start now only if it fits on the free
 // nodes now and its partition keeps enough free cores for every
@@ -51,16 +52,16 @@ type backfillState struct {
 // get reservations only up to the last job that could start now at all,
 // and only within the longest limit of the jobs after them: past that, a
 // pass could change nothing but estimates.
-func (s *Slurm) backfill(ctx *sim.Context) {
-	if ctx.Version() == s.bfVersion {
+func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
+	if v.Version() == s.bfVersion {
 		return // nothing changed since the last pass: Slurm skips the cycle
 	}
 	// Slurm compares with the time the previous cycle ended, and its own
 	// starts update last_job_update within it: a cycle that started jobs
 	// is followed by another. Remember the version from before our starts.
-	s.bfVersion = ctx.Version()
-	c := ctx.Cluster
-	jobs := s.q.sync(ctx)
+	s.bfVersion = v.Version()
+	c := v.Cluster()
+	jobs := s.q.sync(v)
 	b := &s.bf
 	s.ensure(c)
 	clear(b.perPart)
@@ -71,17 +72,16 @@ func (s *Slurm) backfill(ctx *sim.Context) {
 	s.memo.reset()
 	last := -1
 	b.reach = b.reach[:0]
-	defer s.q.done(c)
 	for i, r := range jobs {
 		if i >= s.P.BfMaxJobTest {
 			break
 		}
 		b.reach = append(b.reach, 0)
-		j := s.q.use(c, r)
-		if j.State == sim.Pending && c.Parts[j.Part].FreeCores >= j.CPUs {
-			if s.tryAlloc(c, j, nil) == sim.FitsNow {
+		x := candOf(c, r)
+		if c.Parts[x.part].FreeCores >= x.j.CPUs {
+			if s.tryAlloc(c, &x, nil) == sim.FitsNow {
 				last = i
-				b.reach[i] = s.planLimit(c, j)
+				b.reach[i] = s.planLimit(c, &x)
 			}
 		}
 	}
@@ -92,66 +92,67 @@ func (s *Slurm) backfill(ctx *sim.Context) {
 		b.reach[i] = max(b.reach[i], b.reach[i+1]) // the longest limit at or after i
 	}
 	res := s.P.BfResolution
-	b.t0 = ctx.Now / res * res
-	b.nslots = int((ctx.Now+s.P.BfWindow-b.t0+res-1)/res) + 1
+	now := v.Now()
+	b.t0 = now / res * res
+	b.nslots = int((now+s.P.BfWindow-b.t0+res-1)/res) + 1
 
 	tested, started := 0, 0
 	for i, r := range jobs {
 		if i > last || tested >= s.P.BfMaxJobTest {
 			break
 		}
-		if r.Job.State != sim.Pending {
+		if v.Placed(r.Job) {
 			continue
 		}
-		j := s.q.use(c, r)
 		if s.P.BfMaxJobStart > 0 && started >= s.P.BfMaxJobStart {
 			break
 		}
-		if j.State != sim.Pending || !s.bfCount(j) {
+		x := candOf(c, r)
+		j := x.j
+		if !s.bfCount(&x) {
 			continue
 		}
-		if why := ctx.Hold(j); why != "" {
-			j.Reason = why
+		if why := v.Hold(j); why != "" {
+			plan.Pend(j, why)
 			continue // limit-held: no reservation, blocks nobody
 		}
 		tested++
-		tl := s.planLimit(c, j)
+		tl := s.planLimit(c, &x)
 		if s.qosNoReserve(j) {
 			tl = 60 // a NoReserve QOS job is planned with a one-minute limit
 		}
-		// Slots [0, now) a job started now would hold: up to and including
+		// Slots [0, held) a job started now would hold: up to and including
 		// the slot of its end, since Slurm tests a plan slot against a job's
 		// end inclusively (begin_time <= end_time).
-		now := min(s.slot(ctx.Now+tl, false)+1, b.nslots)
-		if c.Parts[j.Part].FreeCores >= j.CPUs {
-			ok := s.tryAlloc(c, j, nil) == sim.FitsNow && s.keepsReservations(ctx, s.alloc, now)
+		held := min(s.slot(now+tl, false)+1, b.nslots)
+		if c.Parts[x.part].FreeCores >= j.CPUs {
+			ok := s.tryAlloc(c, &x, nil) == sim.FitsNow && s.keepsReservations(v, s.alloc, held)
 			if !ok && b.anyBad() {
 				// Placed on nodes of a CPU type the reservations need: try
 				// again without that type's nodes, as Slurm's will-run would
 				// test only the nodes no reservation holds.
 				var fit sim.Fit
-				s.alloc, fit = c.TryAllocFunc(&j.Req, j.Part, b.badNode, s.alloc[:0])
-				ok = fit == sim.FitsNow && s.keepsReservations(ctx, s.alloc, now)
+				s.alloc, fit = c.TryAllocFunc(&x.req, x.part, b.badNode, s.alloc[:0])
+				ok = fit == sim.FitsNow && s.keepsReservations(v, s.alloc, held)
 			}
 			b.clearBad()
 			if ok {
-				if err := ctx.Start(j, s.alloc, sim.ByBackfill); err != nil {
+				if err := plan.Start(j, x.part, s.alloc, sim.ByBackfill); err != nil {
 					panic("slurm backfill: " + err.Error())
 				}
 				s.memo.reset()
 				for _, k := range b.parts {
-					b.profs[k].add(0, now, -b.touched[k])
+					b.profs[k].add(0, held, -b.touched[k])
 				}
-				j.Reason = ""
 				started++
 				continue
 			}
 		}
-		if s.noReserve(ctx, j) {
+		if s.noReserve(v, &x) {
 			continue
 		}
 		d := max(int((tl+res-1)/res), 1)
-		pr, key := s.profileFor(ctx, j)
+		pr, key := s.profileFor(v, &x)
 		st := pr.earliest(1, d, j.CPUs)
 		if st < 0 {
 			continue
@@ -164,14 +165,14 @@ func (s *Slurm) backfill(ctx *sim.Context) {
 		if rel := b.lastRel[key][st]; rel > 0 {
 			start = rel
 		}
-		if i+1 < len(b.reach) && s.slot(start, false) > s.slot(ctx.Now+b.reach[i+1], false) {
+		if i+1 < len(b.reach) && s.slot(start, false) > s.slot(now+b.reach[i+1], false) {
 			continue // no job left in this pass could collide with it
 		}
-		j.ExpectStart = start
+		plan.Expect(j, start)
 		from, to := s.slot(start, false), s.slot(start+tl, true)
 		pr.add(from, to, -j.CPUs)
-		if tot := s.profKey(j.Part, -1); tot != key {
-			s.profileAt(ctx, tot).add(from, to, -j.CPUs)
+		if tot := s.profKey(x.part, -1); tot != key {
+			s.profileAt(v, tot).add(from, to, -j.CPUs)
 		}
 	}
 }
@@ -192,8 +193,8 @@ func (s *Slurm) slot(t int64, up bool) int {
 // leaves every partition it touches, and every CPU type of it, enough
 // cores for its reservations. When a CPU type falls short it is marked in
 // b.badType so the caller can place the job again without those nodes.
-func (s *Slurm) keepsReservations(ctx *sim.Context, a sim.Alloc, n int) bool {
-	c := ctx.Cluster
+func (s *Slurm) keepsReservations(v *sim.View, a sim.Alloc, n int) bool {
+	c := v.Cluster()
 	b := &s.bf
 	for _, k := range b.parts {
 		b.touched[k] = 0
@@ -218,7 +219,7 @@ func (s *Slurm) keepsReservations(ctx *sim.Context, a sim.Alloc, n int) bool {
 	}
 	ok := true
 	for _, k := range b.parts {
-		if s.profileAt(ctx, k).min(0, n) < b.touched[k] {
+		if s.profileAt(v, k).min(0, n) < b.touched[k] {
 			ok = false
 			if t := k%(len(c.Types)+1) - 1; t >= 0 {
 				b.badType[t] = true
@@ -233,20 +234,20 @@ func (s *Slurm) profKey(p, t int) int { return p*s.bf.ntypes + t + 1 }
 
 // profileFor is the profile a job's reservation uses: its CPU type's in a
 // partition of several types, else the partition's.
-func (s *Slurm) profileFor(ctx *sim.Context, j *sim.Job) (*slotProfile, int) {
-	k := s.profKey(j.Part, -1)
-	if j.Req.Type >= 0 && s.bf.mixed[j.Part] {
-		k = s.profKey(j.Part, j.Req.Type)
+func (s *Slurm) profileFor(v *sim.View, x *cand) (*slotProfile, int) {
+	k := s.profKey(x.part, -1)
+	if x.req.Type >= 0 && s.bf.mixed[x.part] {
+		k = s.profKey(x.part, x.req.Type)
 	}
-	return s.profileAt(ctx, k), k
+	return s.profileAt(v, k), k
 }
 
 // profileAt builds (once per pass) profile k's free cores: free now plus
 // what running jobs release by each slot, on the partition's nodes (of one
 // CPU type for a typed profile).
-func (s *Slurm) profileAt(ctx *sim.Context, k int) *slotProfile {
+func (s *Slurm) profileAt(v *sim.View, k int) *slotProfile {
 	b := &s.bf
-	c := ctx.Cluster
+	c := v.Cluster()
 	if b.profOK[k] {
 		return &b.profs[k]
 	}
@@ -266,8 +267,9 @@ func (s *Slurm) profileAt(ctx *sim.Context, k int) *slotProfile {
 			}
 		}
 	}
-	for _, r := range ctx.Running() {
-		e := sim.ExpectedEnd(r)
+	b.hold = v.Holdings(b.hold[:0])
+	for _, r := range b.hold {
+		e := r.End
 		slot := s.slot(e, true) // cores count as free from the first slot after the release
 		if slot >= b.nslots {
 			continue
@@ -296,10 +298,11 @@ func (s *Slurm) profileAt(ctx *sim.Context, k int) *slotProfile {
 
 // bfCount applies bf_max_job_user/assoc/part: the counts of jobs examined
 // per user, association or partition in this pass.
-func (s *Slurm) bfCount(j *sim.Job) bool {
+func (s *Slurm) bfCount(x *cand) bool {
 	b := &s.bf
+	j := x.j
 	if s.P.BfMaxJobPart > 0 {
-		if b.perPart[j.Part]++; b.perPart[j.Part] > s.P.BfMaxJobPart {
+		if b.perPart[x.part]++; b.perPart[x.part] > s.P.BfMaxJobPart {
 			return false
 		}
 	}
@@ -316,10 +319,12 @@ func (s *Slurm) bfCount(j *sim.Job) bool {
 }
 
 // planLimit is the time limit backfill plans with: the job's limit capped
-// by its partition's MaxTime; unlimited is one year (§6.2c).
-func (s *Slurm) planLimit(c *sim.Cluster, j *sim.Job) int64 {
-	tl := j.TimeLimit
-	if mt := c.Parts[j.Part].MaxTime; mt != sim.Unlimited && (tl <= 0 || tl > mt) {
+// by its partition's MaxTime; unlimited is one year (backfill.c
+// _attempt_backfill caps time_limit by the partition's max_time, and plans
+// INFINITE as YEAR_MINUTES).
+func (s *Slurm) planLimit(c *sim.Cluster, x *cand) int64 {
+	tl := x.j.TimeLimit
+	if mt := c.Parts[x.part].MaxTime; mt != sim.Unlimited && (tl <= 0 || tl > mt) {
 		tl = mt
 	}
 	if tl <= 0 {
@@ -328,14 +333,15 @@ func (s *Slurm) planLimit(c *sim.Cluster, j *sim.Job) int64 {
 	return tl
 }
 
-// noReserve is Slurm's "test now only" (§6.2b): a QOS with NoReserve, a
+// noReserve is Slurm's "test now only" (backfill.c _attempt_backfill: such
+// a job may start now but gets no reservation): a QOS with NoReserve, a
 // priority below the reserve threshold (the QOS MinPrioThreshold, else
 // bf_min_prio_reserve), or eligible for less than bf_min_age_reserve.
-func (s *Slurm) noReserve(ctx *sim.Context, j *sim.Job) bool {
-	if s.qosNoReserve(j) || s.belowPrioReserve(j) {
+func (s *Slurm) noReserve(v *sim.View, x *cand) bool {
+	if s.qosNoReserve(x.j) || s.belowPrioReserve(x) {
 		return true
 	}
-	return s.P.BfMinAgeReserve > 0 && ctx.Now-j.Eligible < s.P.BfMinAgeReserve
+	return s.P.BfMinAgeReserve > 0 && v.Now()-x.j.Eligible < s.P.BfMinAgeReserve
 }
 
 func (s *Slurm) qosNoReserve(j *sim.Job) bool {
@@ -344,14 +350,14 @@ func (s *Slurm) qosNoReserve(j *sim.Job) bool {
 
 // belowPrioReserve applies the QOS MinPrioThreshold, else
 // bf_min_prio_reserve; the main scheduler honours it too.
-func (s *Slurm) belowPrioReserve(j *sim.Job) bool {
+func (s *Slurm) belowPrioReserve(x *cand) bool {
 	th := s.P.BfMinPrioReserve
-	if s.QOS != nil && j.QOSIdx >= 0 {
-		if q := s.QOS.MinPrioThreshold(j.QOSIdx); q > 0 {
+	if s.QOS != nil && x.j.QOSIdx >= 0 {
+		if q := s.QOS.MinPrioThreshold(x.j.QOSIdx); q > 0 {
 			th = q
 		}
 	}
-	return th > 0 && j.Priority < th
+	return th > 0 && x.prio < th
 }
 
 // ensure sizes the per-node and per-partition scratch for the cluster.
@@ -413,11 +419,11 @@ func (b *backfillState) viewFree(c *sim.Cluster, n int) (int, int64) {
 // fitView tests whether j fits on the node-level view, and returns the
 // nodes it would take: the fewest nodes, most usable cores first, then
 // allocation order.
-func (s *Slurm) fitView(c *sim.Cluster, j *sim.Job) []int {
+func (s *Slurm) fitView(c *sim.Cluster, x *cand) []int {
 	b := &s.bf
 	b.gen++
-	req := &j.Req
-	part := &c.Parts[j.Part]
+	req := &x.req
+	part := &c.Parts[x.part]
 	exclusive := req.Exclusive || part.Exclusive
 	per := 1
 	switch {
@@ -430,7 +436,7 @@ func (s *Slurm) fitView(c *sim.Cluster, j *sim.Job) []int {
 	total := 0
 	// Nodes with free cores in the view: free now, or freed by a release.
 	consider := func(n int) {
-		if b.stamp[n] == b.gen || !c.InPartition(j.Part, n) || (req.Type >= 0 && c.Nodes[n].Type != req.Type) {
+		if b.stamp[n] == b.gen || !c.InPartition(x.part, n) || (req.Type >= 0 && c.Nodes[n].Type != req.Type) {
 			return
 		}
 		b.stamp[n] = b.gen // each node once

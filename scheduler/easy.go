@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -21,7 +22,7 @@ import (
 // where jobs may spread over nodes (the SP2 traces) this is exact.
 type EASY struct {
 	queue   []*sim.Job
-	running []*sim.Job
+	running []sim.Holding
 	alloc   sim.Alloc
 }
 
@@ -32,9 +33,10 @@ func (*EASY) Name() string { return "easy" }
 func (*EASY) Triggers() sim.Triggers { return sim.Triggers{SubmitDelay: 0, OnEnd: true} }
 
 // Schedule implements sim.Scheduler.
-func (e *EASY) Schedule(ctx *sim.Context, _ sim.PassKind) {
-	c := ctx.Cluster
-	e.queue = sortedQueue(ctx, e.queue)
+func (e *EASY) Schedule(v *sim.View, _ sim.PassKind) *sim.Plan {
+	p := v.Plan()
+	c := v.Cluster()
+	e.queue = sortedQueue(v, e.queue)
 	i := 0
 	for ; i < len(e.queue); i++ {
 		j := e.queue[i]
@@ -43,18 +45,18 @@ func (e *EASY) Schedule(ctx *sim.Context, _ sim.PassKind) {
 		if fit != sim.FitsNow {
 			break
 		}
-		e.start(ctx, j, sim.ByMain)
+		start(p, j, e.alloc, sim.ByMain)
 	}
 	if i >= len(e.queue) {
-		return
+		return p
 	}
 	head := e.queue[i]
-	shadow, extra := e.shadow(ctx, head)
+	shadow, extra := e.shadow(v, head)
 	for _, j := range e.queue[i+1:] {
 		if c.Parts[j.Part].FreeCores < j.CPUs {
 			continue
 		}
-		endsInTime := j.TimeLimit > 0 && ctx.Now+j.TimeLimit <= shadow
+		endsInTime := j.TimeLimit > 0 && v.Now()+j.TimeLimit <= shadow
 		if !endsInTime && j.Part == head.Part && j.CPUs > extra {
 			continue // all its cores would be the reserved job's: no need to place it
 		}
@@ -75,8 +77,9 @@ func (e *EASY) Schedule(ctx *sim.Context, _ sim.PassKind) {
 		if !endsInTime {
 			extra -= inHead
 		}
-		e.start(ctx, j, sim.ByBackfill)
+		start(p, j, e.alloc, sim.ByBackfill)
 	}
+	return p
 }
 
 // usable reports whether node n could serve the reserved job: in its
@@ -85,17 +88,11 @@ func (e *EASY) usable(c *sim.Cluster, head *sim.Job, n int) bool {
 	return c.InPartition(head.Part, n) && (head.Req.Type < 0 || c.Nodes[n].Type == head.Req.Type)
 }
 
-func (e *EASY) start(ctx *sim.Context, j *sim.Job, by sim.StartKind) {
-	if err := ctx.Start(j, e.alloc, by); err != nil {
-		panic("easy: " + err.Error()) // TryAlloc and Start disagree: a bug, not an input problem
-	}
-}
-
 // shadow returns when the head job's partition will have enough free cores
 // for it, releasing running jobs at their expected ends, and how many
 // cores will be spare then.
-func (e *EASY) shadow(ctx *sim.Context, head *sim.Job) (int64, int) {
-	c := ctx.Cluster
+func (e *EASY) shadow(v *sim.View, head *sim.Job) (int64, int) {
+	c := v.Cluster()
 	free := 0
 	if head.Req.Type < 0 {
 		free = c.Parts[head.Part].FreeCores
@@ -106,16 +103,9 @@ func (e *EASY) shadow(ctx *sim.Context, head *sim.Job) (int64, int) {
 			}
 		}
 	}
-	e.running = append(e.running[:0], ctx.Running()...)
-	slices.SortFunc(e.running, func(a, b *sim.Job) int {
-		ea, eb := sim.ExpectedEnd(a), sim.ExpectedEnd(b)
-		if ea != eb {
-			if ea < eb {
-				return -1
-			}
-			return 1
-		}
-		return a.Idx - b.Idx
+	e.running = v.Holdings(e.running[:0])
+	slices.SortFunc(e.running, func(a, b sim.Holding) int {
+		return cmp.Or(cmp.Compare(a.End, b.End), cmp.Compare(a.Job.Idx, b.Job.Idx))
 	})
 	for _, r := range e.running {
 		for _, s := range r.Alloc {
@@ -124,7 +114,7 @@ func (e *EASY) shadow(ctx *sim.Context, head *sim.Job) (int64, int) {
 			}
 		}
 		if free >= head.CPUs {
-			return sim.ExpectedEnd(r), free - head.CPUs
+			return r.End, free - head.CPUs
 		}
 	}
 	return math.MaxInt64, 0

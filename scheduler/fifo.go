@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"cmp"
 	"slices"
 
 	"fairsim/sim"
@@ -9,18 +10,12 @@ import (
 // byArrival orders jobs first come, first served: submit time, then the
 // order they arrived in (which follows the trace's job order).
 func byArrival(a, b *sim.Job) int {
-	if a.Submit != b.Submit {
-		if a.Submit < b.Submit {
-			return -1
-		}
-		return 1
-	}
-	return a.Idx - b.Idx
+	return cmp.Or(cmp.Compare(a.Submit, b.Submit), cmp.Compare(a.Idx, b.Idx))
 }
 
 // sortedQueue copies the pending jobs into buf in arrival order.
-func sortedQueue(ctx *sim.Context, buf []*sim.Job) []*sim.Job {
-	buf = append(buf[:0], ctx.Pending()...)
+func sortedQueue(v *sim.View, buf []*sim.Job) []*sim.Job {
+	buf = append(buf[:0], v.Pending()...)
 	// The pending list is nearly always in arrival order already (it is
 	// in eligibility order); checking is linear, sorting is not.
 	if !slices.IsSortedFunc(buf, byArrival) {
@@ -43,16 +38,24 @@ func (*FIFO) Name() string { return "fifo" }
 func (*FIFO) Triggers() sim.Triggers { return sim.Triggers{SubmitDelay: 0, OnEnd: true} }
 
 // Schedule implements sim.Scheduler.
-func (f *FIFO) Schedule(ctx *sim.Context, _ sim.PassKind) {
-	f.queue = sortedQueue(ctx, f.queue)
+func (f *FIFO) Schedule(v *sim.View, _ sim.PassKind) *sim.Plan {
+	p := v.Plan()
+	f.queue = sortedQueue(v, f.queue)
 	for _, j := range f.queue {
 		var fit sim.Fit
-		f.alloc, fit = ctx.Cluster.TryAlloc(&j.Req, j.Part, f.alloc[:0])
+		f.alloc, fit = v.Cluster().TryAlloc(&j.Req, j.Part, f.alloc[:0])
 		if fit != sim.FitsNow {
-			return
+			break
 		}
-		if err := ctx.Start(j, f.alloc, sim.ByMain); err != nil {
-			panic("fifo: " + err.Error()) // TryAlloc and Start disagree: a bug, not an input problem
-		}
+		start(p, j, f.alloc, sim.ByMain)
+	}
+	return p
+}
+
+// start plans j on a in its first partition; the baselines try jobs there
+// only.
+func start(p *sim.Plan, j *sim.Job, a sim.Alloc, by sim.StartKind) {
+	if err := p.Start(j, j.Part, a, by); err != nil {
+		panic(err.Error()) // TryAlloc and Start disagree: a bug, not an input problem
 	}
 }

@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -26,22 +27,22 @@ type QOSPreemption interface {
 
 // canPreempt tells whether pending job p may preempt running job v, and
 // whether v is then requeued (else cancelled).
-func (s *Slurm) canPreempt(c *sim.Cluster, p, v *sim.Job) (ok, requeue bool) {
+func (s *Slurm) canPreempt(c *sim.Cluster, p *cand, v *sim.Holding) (ok, requeue bool) {
 	mode := s.P.PreemptMode
 	switch s.P.PreemptType {
 	case "preempt/partition_prio":
 		pv := &c.Parts[v.Part]
-		if c.Parts[p.Part].PriorityTier <= pv.PriorityTier {
+		if c.Parts[p.part].PriorityTier <= pv.PriorityTier {
 			return false, false
 		}
 		if pv.PreemptMode != "" {
 			mode = pv.PreemptMode
 		}
 	case "preempt/qos":
-		if s.QOS == nil || p.QOSIdx < 0 || v.QOSIdx < 0 || !s.QOS.CanPreempt(p.QOSIdx, v.QOSIdx) {
+		if s.QOS == nil || p.j.QOSIdx < 0 || v.Job.QOSIdx < 0 || !s.QOS.CanPreempt(p.j.QOSIdx, v.Job.QOSIdx) {
 			return false, false
 		}
-		if m := s.QOS.Mode(v.QOSIdx); m != "" {
+		if m := s.QOS.Mode(v.Job.QOSIdx); m != "" {
 			mode = m
 		}
 	default:
@@ -57,31 +58,33 @@ func (s *Slurm) canPreempt(c *sim.Cluster, p, v *sim.Job) (ok, requeue bool) {
 	return false, false // OFF, or SUSPEND/GANG which fairsim does not simulate
 }
 
-// preemptFor tries to make room for job j by preempting lower-priority
-// running jobs (§7.3). Candidates overlap j's partition and are taken
+// preemptFor tries to make room for record x by preempting lower-priority
+// running jobs (slurmctld's preemption through the select plugin's
+// will-run test, select_p_job_test with PREEMPT_MODE). Candidates overlap j's partition and are taken
 // lowest plugin priority first (partition PriorityTier or QOS Priority,
 // then fewer nodes, then most recently started), until j would fit. The
 // preemptor does not start in this pass: it starts in a later one, once
 // its victims have left, as in Slurm.
-func (s *Slurm) preemptFor(ctx *sim.Context, j *sim.Job) bool {
+func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) bool {
 	if s.P.PreemptType != "preempt/partition_prio" && s.P.PreemptType != "preempt/qos" {
 		return false
 	}
-	c := ctx.Cluster
-	type cand struct {
-		v       *sim.Job
+	c := view.Cluster()
+	type victim struct {
+		v       sim.Holding
 		rank    int64
 		requeue bool
 	}
-	var cands []cand
-	for _, v := range ctx.Running() {
-		ok, rq := s.canPreempt(c, j, v)
+	var cands []victim
+	s.bf.hold = view.Holdings(s.bf.hold[:0])
+	for _, v := range s.bf.hold {
+		ok, rq := s.canPreempt(c, x, &v)
 		if !ok {
 			continue
 		}
 		overlap := false
 		for _, sl := range v.Alloc {
-			if c.InPartition(j.Part, sl.Node) && !s.mask[sl.Node] {
+			if c.InPartition(x.part, sl.Node) && !s.mask[sl.Node] {
 				overlap = true
 				break
 			}
@@ -91,29 +94,18 @@ func (s *Slurm) preemptFor(ctx *sim.Context, j *sim.Job) bool {
 		}
 		var prio int64
 		if s.P.PreemptType == "preempt/qos" {
-			prio = int64(s.QOS.Priority(v.QOSIdx))
+			prio = int64(s.QOS.Priority(v.Job.QOSIdx))
 		} else {
 			prio = int64(c.Parts[v.Part].PriorityTier)
 		}
-		cands = append(cands, cand{v, prio<<16 + int64(len(v.Alloc)), rq})
+		cands = append(cands, victim{v, prio<<16 + int64(len(v.Alloc)), rq})
 	}
 	if len(cands) == 0 {
 		return false
 	}
-	slices.SortFunc(cands, func(a, b cand) int {
-		if a.rank != b.rank {
-			if a.rank < b.rank {
-				return -1
-			}
-			return 1
-		}
-		if a.v.Start != b.v.Start {
-			if a.v.Start > b.v.Start {
-				return -1 // youngest first among equals
-			}
-			return 1
-		}
-		return a.v.Idx - b.v.Idx
+	slices.SortFunc(cands, func(a, b victim) int {
+		// Lowest rank first; among equals the youngest, then job order.
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(b.v.Start, a.v.Start), cmp.Compare(a.v.Job.Idx, b.v.Job.Idx))
 	})
 	// Free the candidates one by one on a view of now until j fits; nodes
 	// this pass has taken out of play count as busy.
@@ -121,7 +113,7 @@ func (s *Slurm) preemptFor(ctx *sim.Context, j *sim.Job) bool {
 	b := &s.bf
 	b.invalidate()
 	defer b.invalidate()
-	view := func(n int) {
+	see := func(n int) {
 		if b.vstamp[n] != b.vgen {
 			b.vstamp[n] = b.vgen
 			b.free[n], b.mem[n] = c.Nodes[n].FreeCores, c.Nodes[n].FreeMem
@@ -133,20 +125,20 @@ func (s *Slurm) preemptFor(ctx *sim.Context, j *sim.Job) bool {
 	}
 	for _, n := range c.AppendFree(nil) {
 		if s.mask[n] {
-			view(n)
+			see(n)
 		}
 	}
 	need := 0
 	var use []int
 	for i, cd := range cands {
 		for _, sl := range cd.v.Alloc {
-			if c.InPartition(j.Part, sl.Node) && !s.mask[sl.Node] {
-				view(sl.Node)
+			if c.InPartition(x.part, sl.Node) && !s.mask[sl.Node] {
+				see(sl.Node)
 				b.free[sl.Node] += sl.Cores
 				b.mem[sl.Node] += sl.MemMB
 			}
 		}
-		if use = s.fitView(c, j); use != nil {
+		if use = s.fitView(c, x); use != nil {
 			need = i + 1
 			break
 		}
@@ -159,11 +151,11 @@ func (s *Slurm) preemptFor(ctx *sim.Context, j *sim.Job) bool {
 	for _, cd := range cands[:need] {
 		for _, sl := range cd.v.Alloc {
 			if slices.Contains(use, sl.Node) {
-				ctx.Preempt(cd.v, cd.requeue)
+				plan.Preempt(cd.v.Job, cd.requeue)
 				break
 			}
 		}
 	}
-	ctx.WantPass(ctx.Now + 1)
+	plan.Pass(view.Now() + 1)
 	return true
 }

@@ -56,33 +56,38 @@ func SlurmOrder(c *sim.Cluster) func(a, b Record) int {
 // detects runs).
 type queue struct {
 	recs  []Record
-	seen  uint64 // highest EligSeq taken in
+	seen  uint64   // highest EligSeq taken in
+	mark  []uint64 // per job index: the EligSeq its records were made for
 	epoch uint64
 	cmp   func(a, b Record) int
-	cur   *sim.Job // the job whose record is being evaluated
 }
 
-func (q *queue) sync(ctx *sim.Context) []Record {
+func (q *queue) sync(v *sim.View) []Record {
 	if q.cmp == nil {
-		q.cmp = SlurmOrder(ctx.Cluster)
+		q.cmp = SlurmOrder(v.Cluster())
 	}
 	k := 0
 	for _, r := range q.recs {
-		if r.Job.State == sim.Pending && r.Job.Mark == r.Job.EligSeq {
+		// A job that started, or was requeued since (a new EligSeq), drops
+		// its records; a requeued one comes back as a new arrival.
+		if r.Job.State == sim.Pending && q.mark[r.Job.Idx] == r.Job.EligSeq {
 			q.recs[k] = r
 			k++
 		}
 	}
 	clear(q.recs[k:])
 	q.recs = q.recs[:k]
-	pend := ctx.Pending()
+	pend := v.Pending()
 	added := false
 	i := len(pend)
 	for i > 0 && pend[i-1].EligSeq > q.seen {
 		i--
 	}
 	for _, j := range pend[i:] {
-		j.Mark = j.EligSeq
+		for len(q.mark) <= j.Idx {
+			q.mark = append(q.mark, 0)
+		}
+		q.mark[j.Idx] = j.EligSeq
 		for k := range max(len(j.Parts), 1) {
 			q.recs = append(q.recs, Record{j, k})
 		}
@@ -91,7 +96,7 @@ func (q *queue) sync(ctx *sim.Context) []Record {
 	if len(pend) > 0 {
 		q.seen = max(q.seen, pend[len(pend)-1].EligSeq)
 	}
-	if e := ctx.Epoch(); added || e != q.epoch {
+	if e := v.Epoch(); added || e != q.epoch {
 		q.epoch = e
 		if !slices.IsSortedFunc(q.recs, q.cmp) {
 			slices.SortFunc(q.recs, q.cmp) // cmp is total: no need for stability
@@ -100,23 +105,24 @@ func (q *queue) sync(ctx *sim.Context) []Record {
 	return q.recs
 }
 
-// use makes r's partition the one its job is tried in, first putting the
-// previous record's job, if it is still pending, back in its first
-// partition (so that between evaluations a job is in its home partition).
-func (q *queue) use(c *sim.Cluster, r Record) *sim.Job {
-	q.done(c)
-	if len(r.Job.Parts) > 1 {
-		sim.UsePartition(c, r.Job, r.K)
-		q.cur = r.Job
-	}
-	return r.Job
+// cand is a queue record as a pass tries it: the job in the record's
+// partition, with the request and priority it has there. Slurm evaluates
+// one record per partition of a multi-partition job; the job itself stays
+// as it is until the plan is committed.
+type cand struct {
+	j    *sim.Job
+	part int
+	req  sim.Request
+	prio uint32
 }
 
-// done puts the job of the last record back in its first partition unless
-// it started.
-func (q *queue) done(c *sim.Cluster) {
-	if j := q.cur; j != nil && j.State == sim.Pending {
-		sim.UsePartition(c, j, 0)
-	}
-	q.cur = nil
+func candOf(c *sim.Cluster, r Record) cand {
+	p := r.Part()
+	return cand{j: r.Job, part: p, req: sim.RequestIn(c, r.Job, p), prio: r.Priority()}
+}
+
+// homeCand is a job in its first partition: the baselines (fifo, easy)
+// try each job there only.
+func homeCand(j *sim.Job) cand {
+	return cand{j: j, part: j.Part, req: j.Req, prio: j.Priority}
 }

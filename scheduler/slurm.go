@@ -8,7 +8,8 @@ import (
 // _schedule) and the backfill scheduler (backfill.c), with preemption.
 //
 // Simplifications, each a deliberate reading of Slurm's code for a
-// simulation (see ../shared/reference/slurm-semantics.md §5-§7):
+// simulation (job_scheduler.c _schedule, backfill.c _attempt_backfill,
+// preemption through slurm_preempt.c and the select plugin):
 //   - Passes are instantaneous: max_sched_time, bf_max_time, bf_yield_*,
 //     bf_continue and RPC load do not exist in simulated time.
 //   - sched_min_interval (µs) is below the simulator's one-second clock.
@@ -75,15 +76,15 @@ func (m *fitMemo) reset() {
 	m.pool = m.pool[:0]
 }
 
-func keyOf(j *sim.Job) shapeKey {
-	r := &j.Req
-	return shapeKey{j.Part, r.CPUs, r.Nodes, r.Type, r.MemPerCPU, r.Exclusive}
+func keyOf(x *cand) shapeKey {
+	r := &x.req
+	return shapeKey{x.part, r.CPUs, r.Nodes, r.Type, r.MemPerCPU, r.Exclusive}
 }
 
 // tryAlloc is TryAllocExcept through the memo; a start must call
 // s.memo.reset().
-func (s *Slurm) tryAlloc(c *sim.Cluster, j *sim.Job, mask []bool) sim.Fit {
-	k := keyOf(j)
+func (s *Slurm) tryAlloc(c *sim.Cluster, x *cand, mask []bool) sim.Fit {
+	k := keyOf(x)
 	if s.memo.failed[k] {
 		return sim.NotNow
 	}
@@ -92,7 +93,7 @@ func (s *Slurm) tryAlloc(c *sim.Cluster, j *sim.Job, mask []bool) sim.Fit {
 		return sim.FitsNow
 	}
 	var fit sim.Fit
-	s.alloc, fit = c.TryAllocExcept(&j.Req, j.Part, mask, s.alloc[:0])
+	s.alloc, fit = c.TryAllocExcept(&x.req, x.part, mask, s.alloc[:0])
 	if fit != sim.FitsNow {
 		s.memo.failed[k] = true
 	} else {
@@ -127,12 +128,14 @@ func (s *Slurm) Triggers() sim.Triggers {
 }
 
 // Schedule implements sim.Scheduler.
-func (s *Slurm) Schedule(ctx *sim.Context, kind sim.PassKind) {
+func (s *Slurm) Schedule(v *sim.View, kind sim.PassKind) *sim.Plan {
+	p := v.Plan()
 	if kind == sim.PassBackfill {
-		s.backfill(ctx)
-		return
+		s.backfill(v, p)
+	} else {
+		s.main(v, p, kind == sim.PassFull)
 	}
-	s.main(ctx, kind == sim.PassFull)
+	return p
 }
 
 func (s *Slurm) scratch(c *sim.Cluster) {
@@ -148,30 +151,29 @@ func (s *Slurm) scratch(c *sim.Cluster) {
 	clear(s.partCnt)
 }
 
-// main is one main-scheduler pass (§5.4): records in queue order; the
-// first record of a partition that cannot start for lack of resources
-// blocks the partition for the rest of the pass and takes its nodes out of
-// play, so overlapping partitions cannot use them either.
-func (s *Slurm) main(ctx *sim.Context, full bool) {
-	c := ctx.Cluster
-	jobs := s.q.sync(ctx)
+// main is one main-scheduler pass (job_scheduler.c _schedule): records in
+// queue order; the first record of a partition that cannot start for lack
+// of resources blocks the partition for the rest of the pass and takes its
+// nodes out of play, so overlapping partitions cannot use them either.
+func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
+	c := v.Cluster()
+	jobs := s.q.sync(v)
 	s.scratch(c)
 	s.memo.reset()
 	nFailed, depth, started := 0, 0, 0
-	defer s.q.done(c)
 	for _, r := range jobs {
-		if r.Job.State != sim.Pending {
-			continue
+		if v.Placed(r.Job) {
+			continue // started from an earlier record of the same job
 		}
-		j := s.q.use(c, r)
 		if s.P.SchedMaxJobStart > 0 && started >= s.P.SchedMaxJobStart {
 			break
 		}
-		p := j.Part
+		x := candOf(c, r)
+		j, p := x.j, x.part
 		if s.P.PartitionJobDepth > 0 {
 			s.partCnt[p]++
 			if s.partCnt[p] > s.P.PartitionJobDepth {
-				j.Reason = "Priority"
+				plan.Pend(j, "Priority")
 				continue
 			}
 		}
@@ -182,35 +184,35 @@ func (s *Slurm) main(ctx *sim.Context, full bool) {
 			depth++
 		}
 		if s.failed[p] {
-			j.Reason = "Priority"
+			plan.Pend(j, "Priority")
 			continue
 		}
-		if why := ctx.Hold(j); why != "" {
-			j.Reason = why
+		if why := v.Hold(j); why != "" {
+			plan.Pend(j, why)
 			if !s.P.AssocLimitStop {
 				continue // limit-held jobs do not block their partition
 			}
 		} else {
-			if s.tryAlloc(c, j, s.mask) == sim.FitsNow {
-				if err := ctx.Start(j, s.alloc, sim.ByMain); err != nil {
+			if s.tryAlloc(c, &x, s.mask) == sim.FitsNow {
+				if err := plan.Start(j, p, s.alloc, sim.ByMain); err != nil {
 					panic("slurm: " + err.Error()) // TryAlloc and Start disagree: a bug
 				}
 				s.memo.reset()
-				j.Reason = ""
 				started++
 				continue
 			}
-			j.Reason = "Resources"
-			if s.preemptFor(ctx, j) {
-				j.Reason = "Resources (preemption in progress)"
+			if s.preemptFor(v, plan, &x) {
+				plan.Pend(j, "Resources (preemption in progress)")
 				s.memo.reset()
+			} else {
+				plan.Pend(j, "Resources")
 			}
 		}
 		block := true
-		if s.P.BfMinAgeReserve > 0 && ctx.Now-j.Eligible < s.P.BfMinAgeReserve {
+		if s.P.BfMinAgeReserve > 0 && v.Now()-j.Eligible < s.P.BfMinAgeReserve {
 			block = false
 		}
-		if s.belowPrioReserve(j) {
+		if s.belowPrioReserve(&x) {
 			block = false
 		}
 		if block {

@@ -8,8 +8,10 @@
 // result depends on map iteration. The same inputs give byte-identical
 // outputs.
 //
-// Decisions apart from effects: a Scheduler sees the cluster and the
-// pending queue through a Context and changes the world only through
-// Context.Start and Context.Preempt, which the simulator validates and
-// applies.
+// Decisions apart from effects: a Scheduler pass reads the cluster, the
+// pending queue and the clock through a View and returns a Plan (starts
+// with their allocations, preemptions, pending reasons, expected starts).
+// The Plan validates each start and preemption as it is added and shows it
+// in the View at once; the simulator commits it after the pass, in order.
+// Only sim writes Job fields.
 package sim

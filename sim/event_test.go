@@ -99,10 +99,10 @@ func TestSimultaneousEndsByJobIndex(t *testing.T) {
 	c := newTestCluster(t, "broadwell", false, []NodeSpec{nodeGroup("broadwell", 4, 4000, 1, "n1")})
 	pol := &recPolicy{c: c}
 	s := &testSched{}
-	s.pass = func(x *Context, _ PassKind) {
+	s.pass = func(x *View, p *Plan, _ PassKind) {
 		q := append([]*Job(nil), x.Pending()...)
 		for i := len(q) - 1; i >= 0; i-- { // newest first
-			s.tryStart(x, q[i])
+			s.tryStart(x, p, q[i])
 		}
 	}
 	// Jobs 1-3 (indices 0-2) arrive at 0, one pass after each submit: job
@@ -134,19 +134,19 @@ func TestStaleEndDropped(t *testing.T) {
 	c := newTestCluster(t, "broadwell", false, []NodeSpec{nodeGroup("broadwell", 4, 4000, 1, "n1")})
 	pol := &recPolicy{c: c}
 	s := &testSched{onEnd: true}
-	s.pass = func(x *Context, _ PassKind) {
+	s.pass = func(x *View, p *Plan, _ PassKind) {
 		for _, j := range append([]*Job(nil), x.Pending()...) {
 			if j.ID == 2 {
 				for _, r := range append([]*Job(nil), x.Running()...) {
 					if r.ID == 1 {
-						x.Preempt(r, true)
+						p.Preempt(r, true)
 					}
 				}
 			}
 		}
 		for _, j := range append([]*Job(nil), x.Pending()...) {
 			if j.ID == 2 || len(x.Running()) == 0 {
-				s.tryStart(x, j)
+				s.tryStart(x, p, j)
 			}
 		}
 	}

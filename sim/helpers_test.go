@@ -179,7 +179,7 @@ func workloadOf(jobs []tj) ([]workload.Job, *workload.Names) {
 type testSched struct {
 	greedy bool
 	onEnd  bool
-	pass   func(x *Context, kind PassKind)
+	pass   func(v *View, p *Plan, kind PassKind)
 	err    error // the first Start error
 	passes []int64
 }
@@ -188,27 +188,28 @@ func (*testSched) Name() string { return "test" }
 
 func (s *testSched) Triggers() Triggers { return Triggers{SubmitDelay: 0, OnEnd: s.onEnd} }
 
-func (s *testSched) Schedule(x *Context, kind PassKind) {
-	s.passes = append(s.passes, x.Now)
+func (s *testSched) Schedule(v *View, kind PassKind) *Plan {
+	s.passes = append(s.passes, v.Now())
+	p := v.Plan()
 	if s.pass != nil {
-		s.pass(x, kind)
-		return
+		s.pass(v, p, kind)
+		return p
 	}
-	queue := append([]*Job(nil), x.Pending()...)
-	for _, j := range queue {
-		if !s.tryStart(x, j) && !s.greedy {
-			return
+	for _, j := range v.Pending() {
+		if !s.tryStart(v, p, j) && !s.greedy {
+			break
 		}
 	}
+	return p
 }
 
-// tryStart starts j where TryAlloc puts it, reporting whether it started.
-func (s *testSched) tryStart(x *Context, j *Job) bool {
-	a, fit := x.Cluster.TryAlloc(&j.Req, j.Part, nil)
+// tryStart plans j where TryAlloc puts it, reporting whether it fitted.
+func (s *testSched) tryStart(v *View, p *Plan, j *Job) bool {
+	a, fit := v.Cluster().TryAlloc(&j.Req, j.Part, nil)
 	if fit != FitsNow {
 		return false
 	}
-	if err := x.Start(j, a, ByMain); err != nil {
+	if err := p.Start(j, j.Part, a, ByMain); err != nil {
 		if s.err == nil {
 			s.err = err
 		}

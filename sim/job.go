@@ -71,8 +71,6 @@ type Job struct {
 	// EligSeq numbers jobs in the order they entered the pending list
 	// (again after a requeue), so schedulers can find new arrivals.
 	EligSeq uint64
-	// Mark is scratch space for the scheduler's own bookkeeping.
-	Mark uint64
 
 	Preemptions  int
 	LostCoreSecs float64 // work thrown away by requeues
@@ -83,6 +81,8 @@ type Job struct {
 	pendIdx int  // position in the pending list, -1 when not there
 	runIdx  int  // position in the running list, -1 when not running
 	origin  int  // the trace's line
+	// planMark says what the current pass's plan did to the job (View.mark).
+	planMark uint64
 }
 
 // Wait is start minus submit, or -1 when it never started.

@@ -25,12 +25,14 @@ type Triggers struct {
 	BackfillInterval int64
 }
 
-// Scheduler decides which pending jobs start and where. A pass sees the
-// world through ctx and acts only through ctx.Start and ctx.Preempt.
+// Scheduler decides which pending jobs start and where. A pass reads the
+// world through a View and returns its decisions as a Plan (from
+// View.Plan), which the simulator commits: a scheduler changes nothing
+// itself.
 type Scheduler interface {
 	Name() string
 	Triggers() Triggers
-	Schedule(ctx *Context, kind PassKind)
+	Schedule(v *View, kind PassKind) *Plan
 }
 
 // Policy is the priority and fair-share layer as the simulator drives it:
@@ -59,66 +61,6 @@ type Policy interface {
 	// scheduler knows when to re-sort its queue.
 	Epoch() uint64
 }
-
-// Context is what a scheduler pass may see and do.
-type Context struct {
-	Now     int64
-	Cluster *Cluster
-	s       *Simulator
-}
-
-// Pending returns the eligible pending jobs in arrival order. The slice is
-// the simulator's: do not modify it, and call again after starting jobs.
-func (x *Context) Pending() []*Job { return x.s.pendingList() }
-
-// Running returns the running jobs in no particular but deterministic
-// order.
-func (x *Context) Running() []*Job { return x.s.running }
-
-// Version changes whenever something a pass depends on changes (a submit,
-// an end, a start, a priority tick), so schedulers can skip idle passes.
-func (x *Context) Version() uint64 { return x.s.version }
-
-// Hold returns why a job is held by a limit now, "" when it is not (and
-// always "" without a policy).
-func (x *Context) Hold(j *Job) string {
-	if x.s.pol == nil {
-		return ""
-	}
-	return x.s.pol.Hold(j, x.Now)
-}
-
-// Epoch changes when pending priorities are recomputed.
-func (x *Context) Epoch() uint64 {
-	if x.s.pol == nil {
-		return 0
-	}
-	return x.s.pol.Epoch()
-}
-
-// WantPass asks for an event-triggered pass at time t (for example after a
-// preemption, once the preempted jobs have left).
-func (x *Context) WantPass(t int64) { x.s.wantPass(max(t, x.Now)) }
-
-// Start starts pending job j on allocation a in its partition j.Part. It
-// returns an error, and changes nothing, when the allocation is not free or
-// not in that partition, or j.Part is not one of the job's partitions.
-func (x *Context) Start(j *Job, a Alloc, by StartKind) error { return x.s.start(j, a, by) }
-
-// UsePartition makes the k-th of a pending job's partitions the one it is
-// tried in (j.Part, its request's exclusivity, and its priority there), as
-// Slurm evaluates one queue record per partition of a multi-partition job.
-func UsePartition(c *Cluster, j *Job, k int) {
-	j.Part = j.Parts[k]
-	j.Req.Exclusive = c.Parts[j.Part].Exclusive
-	if k < len(j.PartPrio) {
-		j.Priority = j.PartPrio[k]
-	}
-}
-
-// Preempt ends running job j to make room: requeued (back to pending with
-// its id, restarting from the beginning) or cancelled.
-func (x *Context) Preempt(j *Job, requeue bool) { x.s.preempt(j, requeue) }
 
 // ExpectedEnd is when a running job is expected to end as a scheduler can
 // know it: start plus time limit, never the actual runtime.

@@ -89,7 +89,8 @@ type Simulator struct {
 	rejected      workload.Tally
 	defaulted     workload.Tally
 	samples       []Sample
-	ctx           Context
+	view          View
+	hold          func(*Job, int64) string
 	eligSeq       uint64
 	realEvents    int   // queued submit, eligible and end events
 	lastProgress  int64 // last submit, start or end
@@ -111,7 +112,9 @@ func New(c *Cluster, sched Scheduler, pol Policy, src workload.Source, opt Optio
 	s := &Simulator{c: c, sched: sched, pol: pol, src: src, opt: opt, trig: sched.Triggers(),
 		byID: map[int64]int{}, waiters: map[int][]int{}, rejected: workload.Tally{},
 		defaulted: workload.Tally{}, nextEventPass: -1}
-	s.ctx = Context{Cluster: c, s: s}
+	if pol != nil {
+		s.hold = pol.Hold
+	}
 	return s
 }
 
@@ -139,7 +142,6 @@ func (s *Simulator) Run() (*Result, error) {
 			s.realEvents--
 		}
 		s.now = e.T
-		s.ctx.Now = e.T
 		switch e.Kind {
 		case EvSubmit:
 			s.submit(s.jobs[e.Job])
@@ -440,65 +442,94 @@ func (s *Simulator) pass(kind PassKind) {
 	if s.pol != nil {
 		s.pol.Queue(s.now, s.pendingList())
 	}
-	s.sched.Schedule(&s.ctx, kind)
+	s.view.reset(ViewState{Now: s.now, Cluster: s.c, Pending: s.pendingList(), Running: s.running,
+		Version: s.version, Epoch: s.epoch(), Hold: s.hold})
+	s.commit(s.sched.Schedule(&s.view, kind))
 }
 
-// start validates and applies a scheduler's decision.
-func (s *Simulator) start(j *Job, a Alloc, by StartKind) error {
-	if j.State != Pending || j.pendIdx < 0 {
-		return fmt.Errorf("job %d is not pending and eligible", j.ID)
+func (s *Simulator) epoch() uint64 {
+	if s.pol == nil {
+		return 0
 	}
-	if len(a) == 0 || a.Cores() < j.CPUs {
-		return fmt.Errorf("job %d: allocation of %d CPUs for %d asked", j.ID, a.Cores(), j.CPUs)
+	return s.pol.Epoch()
+}
+
+// commit applies a pass's plan in the order it was decided: the plan has
+// validated starts and preemptions against the pass's view, and already
+// applied their effect on the cluster's free resources; here the jobs
+// change state, the policy is told, and end events are queued.
+func (s *Simulator) commit(p *Plan) {
+	if p == nil {
+		return
 	}
-	c := s.c
-	if len(j.Parts) > 0 && !slices.Contains(j.Parts, j.Part) {
-		return fmt.Errorf("job %d: partition %s is not one it was submitted to", j.ID, c.Parts[j.Part].Name)
-	}
-	for i, sl := range a {
-		if sl.Node < 0 || sl.Node >= len(c.Nodes) || !c.InPartition(j.Part, sl.Node) {
-			return fmt.Errorf("job %d: node %d is not in partition %s", j.ID, sl.Node, c.Parts[j.Part].Name)
+	for i := range p.Actions {
+		a := &p.Actions[i]
+		switch a.Kind {
+		case ActStart:
+			s.start(a)
+		case ActPreempt:
+			s.preempt(a.Job, a.Requeue)
+		case ActPend:
+			a.Job.Reason = a.Reason
+		case ActExpect:
+			a.Job.ExpectStart = a.At
 		}
-		for _, prev := range a[:i] {
-			if prev.Node == sl.Node {
-				return fmt.Errorf("job %d: node %s allocated twice", j.ID, c.Nodes[sl.Node].Name)
-			}
-		}
-		nd := &c.Nodes[sl.Node]
-		if sl.Cores <= 0 || sl.Cores > nd.FreeCores || sl.MemMB > nd.FreeMem || sl.MemMB < 0 {
-			return fmt.Errorf("job %d: node %s has %d CPUs and %d MB free, %d and %d asked",
-				j.ID, nd.Name, nd.FreeCores, nd.FreeMem, sl.Cores, sl.MemMB)
-		}
 	}
-	c.apply(a, true)
-	j.Alloc = append(j.Alloc[:0], a...)
-	j.State = Running
-	j.Start = s.now
-	j.StartedBy = by
-	j.ExpectStart = -1
-	j.pendIdx = -1
-	if j.CancelledPending {
-		j.gen++ // it started before the trace's cancel time: that event is stale
+	if p.WantPass >= 0 {
+		s.wantPass(p.WantPass)
 	}
-	s.holes++
+}
+
+// runOn is what job j gets on allocation a: its runtime (scaled by the
+// slowest node's CPU speed when runtimes scale), the time limit in force
+// there (scaled too with ScaleLimit; 0 for unlimited), and the slowest
+// node's CPU type.
+func (c *Cluster) runOn(j *Job, a Alloc) (runtime, limit int64, typ int) {
 	slow := a[0].Node
 	for _, sl := range a[1:] {
 		if c.Speed(sl.Node) < c.Speed(slow) {
 			slow = sl.Node
 		}
 	}
-	j.NodeType = c.Nodes[slow].Type
-	rt := j.Runtime
+	runtime, limit = j.Runtime, j.TimeLimit
 	if c.ScaleRuntime {
-		rt = int64(math.Ceil(float64(j.Runtime) * c.RefSpeed / c.Speed(slow)))
+		runtime = int64(math.Ceil(float64(j.Runtime) * c.RefSpeed / c.Speed(slow)))
+		if c.ScaleLimit && j.TimeLimit > 0 {
+			limit = int64(math.Ceil(float64(j.TimeLimit) * c.RefSpeed / c.Speed(slow)))
+		}
 	}
-	j.RunTime = rt
-	j.Limit = j.TimeLimit
-	if c.ScaleRuntime && c.ScaleLimit && j.TimeLimit > 0 {
-		j.Limit = int64(math.Ceil(float64(j.TimeLimit) * c.RefSpeed / c.Speed(slow)))
+	return runtime, limit, c.Nodes[slow].Type
+}
+
+// start starts a job as a plan's start action says; its resources are
+// already taken.
+func (s *Simulator) start(a *Action) {
+	j, c := a.Job, s.c
+	if a.Part != j.Part {
+		// A job of several partitions runs in the one that could start it,
+		// with its priority there.
+		for k, p := range j.Parts {
+			if p == a.Part && k < len(j.PartPrio) {
+				j.Priority = j.PartPrio[k]
+			}
+		}
+		j.Part = a.Part
+		j.Req.Exclusive = c.Parts[a.Part].Exclusive
 	}
-	end := s.now + rt
-	if j.Limit > 0 && rt > j.Limit {
+	j.Alloc = append(j.Alloc[:0], a.Alloc...)
+	j.State = Running
+	j.Start = s.now
+	j.StartedBy = a.By
+	j.Reason = ""
+	j.ExpectStart = -1
+	j.pendIdx = -1
+	if j.CancelledPending {
+		j.gen++ // it started before the trace's cancel time: that event is stale
+	}
+	s.holes++
+	j.RunTime, j.Limit, j.NodeType = c.runOn(j, j.Alloc)
+	end := s.now + j.RunTime
+	if j.Limit > 0 && j.RunTime > j.Limit {
 		end = s.now + j.Limit
 	}
 	j.End = end
@@ -510,21 +541,25 @@ func (s *Simulator) start(j *Job, a Alloc, by StartKind) error {
 		s.pol.Started(j, s.now)
 	}
 	s.push(Event{T: end, Kind: EvJobEnd, Job: int32(j.Idx), Gen: j.gen})
-	return nil
 }
 
-func (s *Simulator) removeRunning(j *Job) {
+// removeRunning takes j out of the running list; free says whether its
+// resources are given back here (a job's end) or were already (a plan's
+// preemption).
+func (s *Simulator) removeRunning(j *Job, free bool) {
 	last := s.running[len(s.running)-1]
 	s.running[j.runIdx] = last
 	last.runIdx = j.runIdx
 	s.running = s.running[:len(s.running)-1]
 	j.runIdx = -1
-	s.c.apply(j.Alloc, false)
+	if free {
+		s.c.apply(j.Alloc, false)
+	}
 }
 
 // end completes a running job at its end event.
 func (s *Simulator) end(j *Job) {
-	s.removeRunning(j)
+	s.removeRunning(j, true)
 	switch {
 	case j.Limit > 0 && j.RunTime > j.Limit:
 		j.State = Timeout
@@ -570,7 +605,8 @@ func (s *Simulator) cancelPending(j *Job) {
 	s.finish(j)
 }
 
-// preempt ends a running job early, requeueing or cancelling it.
+// preempt ends a running job early, requeueing or cancelling it, as a
+// plan's preemption says; its resources are already free.
 func (s *Simulator) preempt(j *Job, requeue bool) {
 	if j.State != Running {
 		return
@@ -579,7 +615,7 @@ func (s *Simulator) preempt(j *Job, requeue bool) {
 	j.Preemptions++
 	j.LostCoreSecs += float64(ran) * float64(j.Alloc.Cores())
 	j.LostBilling += float64(ran) * j.Billing
-	s.removeRunning(j)
+	s.removeRunning(j, false)
 	j.gen++ // its end event is now stale
 	if s.pol != nil {
 		s.pol.Ended(j, s.now)

@@ -173,17 +173,17 @@ type traceSched struct {
 	st *Story
 }
 
-func (s *traceSched) Schedule(ctx *sim.Context, kind sim.PassKind) {
-	s.Scheduler.Schedule(ctx, kind)
+func (s *traceSched) Schedule(v *sim.View, kind sim.PassKind) *sim.Plan {
+	p := s.Scheduler.Schedule(v, kind)
 	t := s.st.Job
 	if t == nil {
-		for _, j := range ctx.Running() { // no policy: find it when it starts
-			if j.ID == s.st.ID && j.Start == ctx.Now {
-				s.st.Job, t = j, j
+		for _, a := range p.Actions { // no policy: find it when it starts
+			if a.Kind == sim.ActStart && a.Job.ID == s.st.ID {
+				s.st.Job, t = a.Job, a.Job
 			}
 		}
 		if t == nil {
-			return
+			return p
 		}
 	}
 	var last Pass
@@ -192,12 +192,14 @@ func (s *traceSched) Schedule(ctx *sim.Context, kind sim.PassKind) {
 	} else {
 		last.Expect = -1
 	}
+	started, reason, expect := p.Outcome(t)
 	switch {
-	case t.State == sim.Pending && (t.ExpectStart != last.Expect || t.Reason != last.Reason):
-		s.st.Passes = append(s.st.Passes, Pass{T: ctx.Now, Kind: kind, Expect: t.ExpectStart, Reason: t.Reason})
-	case t.State == sim.Running && t.Start == ctx.Now && !last.Start:
-		s.st.Passes = append(s.st.Passes, Pass{T: ctx.Now, Kind: kind, Expect: -1, Start: true})
+	case t.State == sim.Pending && !started && (expect != last.Expect || reason != last.Reason):
+		s.st.Passes = append(s.st.Passes, Pass{T: v.Now(), Kind: kind, Expect: expect, Reason: reason})
+	case started && !last.Start:
+		s.st.Passes = append(s.st.Passes, Pass{T: v.Now(), Kind: kind, Expect: -1, Start: true})
 	}
+	return p
 }
 
 // collectAhead finds the jobs that started on the target's partition's

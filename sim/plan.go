@@ -1,0 +1,170 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+)
+
+// ActionKind says what an Action of a Plan does.
+type ActionKind uint8
+
+// Action kinds.
+const (
+	ActStart   ActionKind = iota + 1 // start a pending job on an allocation
+	ActPreempt                       // end a running job to make room
+	ActPend                          // say why a pending job waits (its Reason)
+	ActExpect                        // backfill's expected start of a pending job
+)
+
+// Action is one decision of a pass. Only the fields of its kind are set.
+type Action struct {
+	Kind ActionKind
+	Job  *Job
+	// ActStart: the partition it runs in (one of Job.Parts), where, which
+	// pass started it, and its expected end (start plus the time limit in
+	// force on that allocation).
+	Part        int
+	Alloc       Alloc
+	By          StartKind
+	ExpectedEnd int64
+	// ActPreempt: requeue (back to pending) rather than cancel.
+	Requeue bool
+	// ActPend: the reason, in Slurm's words ("Priority", "Resources", a
+	// limit's name); ActExpect: the expected start.
+	Reason string
+	At     int64
+}
+
+// Plan is what a scheduler pass returns, as Nomad's schedulers return a
+// plan to SubmitPlan: the starts with their allocations, preemptions,
+// pending reasons and expected starts, in the order decided. Starts and
+// preemptions are validated when added and show in the View at once; the
+// simulator commits the plan after the pass, in order.
+type Plan struct {
+	v       *View
+	Actions []Action
+	// WantPass asks for an event-triggered pass at this time (for example
+	// after a preemption, once the preempted jobs have left); -1 for none.
+	WantPass int64
+}
+
+// Start plans pending job j to start now on allocation a in partition
+// part. It returns an error, and plans nothing, when j is not pending and
+// eligible, is already started by this plan, part is not one of its
+// partitions, or the allocation is not free in part.
+func (p *Plan) Start(j *Job, part int, a Alloc, by StartKind) error {
+	v := p.v
+	c := v.c
+	if j.State != Pending || j.pendIdx < 0 || v.Placed(j) {
+		return fmt.Errorf("job %d is not pending and eligible", j.ID)
+	}
+	if len(a) == 0 || a.Cores() < j.CPUs {
+		return fmt.Errorf("job %d: allocation of %d CPUs for %d asked", j.ID, a.Cores(), j.CPUs)
+	}
+	if part < 0 || part >= len(c.Parts) || len(j.Parts) > 0 && !slices.Contains(j.Parts, part) || len(j.Parts) == 0 && part != j.Part {
+		return fmt.Errorf("job %d: partition %d is not one it was submitted to", j.ID, part)
+	}
+	for i, sl := range a {
+		if sl.Node < 0 || sl.Node >= len(c.Nodes) || !c.InPartition(part, sl.Node) {
+			return fmt.Errorf("job %d: node %d is not in partition %s", j.ID, sl.Node, c.Parts[part].Name)
+		}
+		for _, prev := range a[:i] {
+			if prev.Node == sl.Node {
+				return fmt.Errorf("job %d: node %s allocated twice", j.ID, c.Nodes[sl.Node].Name)
+			}
+		}
+		nd := &c.Nodes[sl.Node]
+		if sl.Cores <= 0 || sl.Cores > nd.FreeCores || sl.MemMB > nd.FreeMem || sl.MemMB < 0 {
+			return fmt.Errorf("job %d: node %s has %d CPUs and %d MB free, %d and %d asked",
+				j.ID, nd.Name, nd.FreeCores, nd.FreeMem, sl.Cores, sl.MemMB)
+		}
+	}
+	c.apply(a, true)
+	j.planMark = v.mark(markPlaced)
+	_, limit, _ := c.runOn(j, a)
+	end := v.now + 365*86400
+	if limit > 0 {
+		end = v.now + limit
+	}
+	p.Actions = append(p.Actions, Action{Kind: ActStart, Job: j, Part: part, Alloc: slices.Clone(a), By: by, ExpectedEnd: end})
+	v.placed = append(v.placed, p.Actions[len(p.Actions)-1])
+	return nil
+}
+
+// Preempt plans running job j (or one this plan started) to end now,
+// requeued or cancelled; its resources are free in the View at once.
+func (p *Plan) Preempt(j *Job, requeue bool) {
+	v := p.v
+	var a Alloc
+	switch {
+	case v.Placed(j):
+		for i := len(v.placed) - 1; i >= 0; i-- {
+			if v.placed[i].Job == j {
+				a = v.placed[i].Alloc
+				break
+			}
+		}
+	case j.State == Running && j.planMark != v.mark(markPreempted):
+		a = j.Alloc
+		v.preempted++
+	default:
+		return
+	}
+	v.c.apply(a, false)
+	j.planMark = v.mark(markPreempted)
+	p.Actions = append(p.Actions, Action{Kind: ActPreempt, Job: j, Requeue: requeue})
+}
+
+// Pend records why pending job j does not start in this pass.
+func (p *Plan) Pend(j *Job, reason string) {
+	p.Actions = append(p.Actions, Action{Kind: ActPend, Job: j, Reason: reason})
+}
+
+// Expect records backfill's expected start of pending job j.
+func (p *Plan) Expect(j *Job, t int64) {
+	p.Actions = append(p.Actions, Action{Kind: ActExpect, Job: j, At: t})
+}
+
+// Pass asks for an event-triggered pass at time t (not before now).
+func (p *Plan) Pass(t int64) {
+	t = max(t, p.v.now)
+	if p.WantPass < 0 || t < p.WantPass {
+		p.WantPass = t
+	}
+}
+
+// Starts counts the plan's starts.
+func (p *Plan) Starts() int {
+	n := 0
+	for i := range p.Actions {
+		if p.Actions[i].Kind == ActStart {
+			n++
+		}
+	}
+	return n
+}
+
+// Outcome is what committing the plan will make of job j: whether it
+// starts, and the pending reason and expected start it will then show (its
+// current ones where the plan says nothing of them). Wrappers that trace a
+// job pass by pass read it.
+func (p *Plan) Outcome(j *Job) (started bool, reason string, expect int64) {
+	reason, expect = j.Reason, j.ExpectStart
+	for i := range p.Actions {
+		a := &p.Actions[i]
+		if a.Job != j {
+			continue
+		}
+		switch a.Kind {
+		case ActStart:
+			started, reason, expect = true, "", -1
+		case ActPreempt:
+			started = false
+		case ActPend:
+			reason = a.Reason
+		case ActExpect:
+			expect = a.At
+		}
+	}
+	return started, reason, expect
+}

@@ -1,0 +1,159 @@
+package sim
+
+// View is what a scheduler pass may read: the clock, the cluster, the
+// pending queue and the running jobs, as the pass's own plan has left them.
+// A start or preemption put in the pass's Plan shows in the View at once
+// (the cluster's free counters, Holdings, Placed), as Nomad's EvalContext
+// shows state plus the plan in progress; jobs themselves are not touched
+// until the simulator commits the plan.
+//
+// A View is built by the simulator for each pass, or by NewView for tests
+// of scheduler rules that need no engine.
+type View struct {
+	now     int64
+	c       *Cluster
+	pending []*Job
+	running []*Job
+	version uint64
+	epoch   uint64
+	hold    func(*Job, int64) string
+
+	pass      uint64 // numbers the passes of this view's owner, for marks
+	placed    []Action
+	preempted int
+	scratch   []*Job
+}
+
+// ViewState is what NewView builds a View from.
+type ViewState struct {
+	Now     int64
+	Cluster *Cluster
+	// Pending are the eligible pending jobs in arrival order (EligSeq
+	// increasing); Running the jobs running now.
+	Pending, Running []*Job
+	// Version and Epoch are as View.Version and View.Epoch.
+	Version, Epoch uint64
+	// Hold is the limit check (Policy.Hold); nil for none.
+	Hold func(j *Job, now int64) string
+}
+
+// NewView builds a View of a hand-made state, for scheduler tests: jobs
+// must be pending (State Pending) or running (State Running, with Alloc,
+// Start and Limit set and their resources taken with Occupy).
+func NewView(st ViewState) *View {
+	for i, j := range st.Pending {
+		j.pendIdx = i
+	}
+	for i, j := range st.Running {
+		j.runIdx = i
+	}
+	v := &View{}
+	v.reset(st)
+	return v
+}
+
+func (v *View) reset(st ViewState) {
+	v.now, v.c, v.pending, v.running = st.Now, st.Cluster, st.Pending, st.Running
+	v.version, v.epoch, v.hold = st.Version, st.Epoch, st.Hold
+	v.pass++
+	v.placed = v.placed[:0]
+	v.preempted = 0
+}
+
+// Now is the time of the pass.
+func (v *View) Now() int64 { return v.now }
+
+// Cluster is the cluster with the pass's plan applied: free cores and
+// memory already count the plan's starts and preemptions. A pass must not
+// change it other than through its Plan.
+func (v *View) Cluster() *Cluster { return v.c }
+
+// Pending returns the eligible pending jobs in arrival order, as they were
+// when the pass began (jobs the plan starts are still listed: see Placed).
+// The slice is the simulator's: do not modify it.
+func (v *View) Pending() []*Job { return v.pending }
+
+// Running returns the jobs that were running when the pass began, less the
+// ones its plan preempted, in no particular but deterministic order.
+func (v *View) Running() []*Job {
+	if v.preempted == 0 {
+		return v.running
+	}
+	v.scratch = v.scratch[:0]
+	for _, j := range v.running {
+		if j.planMark != v.mark(markPreempted) {
+			v.scratch = append(v.scratch, j)
+		}
+	}
+	return v.scratch
+}
+
+// Holding is an allocation held over time, as a pass sees it: a running
+// job's, or one the pass's plan has placed.
+type Holding struct {
+	Job   *Job
+	Part  int
+	Alloc Alloc
+	Start int64
+	// End is when the holder is expected to end: start plus the time limit
+	// in force on its allocation, never the actual runtime.
+	End int64
+}
+
+// Holdings appends to dst what holds resources now: the running jobs (less
+// preempted ones) and the plan's starts.
+func (v *View) Holdings(dst []Holding) []Holding {
+	for _, j := range v.Running() {
+		dst = append(dst, Holding{Job: j, Part: j.Part, Alloc: j.Alloc, Start: j.Start, End: ExpectedEnd(j)})
+	}
+	for i := range v.placed {
+		a := &v.placed[i]
+		if a.Kind == ActStart && a.Job.planMark == v.mark(markPlaced) {
+			dst = append(dst, Holding{Job: a.Job, Part: a.Part, Alloc: a.Alloc, Start: v.now, End: a.ExpectedEnd})
+		}
+	}
+	return dst
+}
+
+// Placed reports whether the pass's plan starts job j.
+func (v *View) Placed(j *Job) bool { return j.planMark == v.mark(markPlaced) }
+
+// Version changes whenever something a pass depends on changes (a submit,
+// an end, a start, a priority tick), so schedulers can skip idle passes.
+func (v *View) Version() uint64 { return v.version }
+
+// Epoch changes when pending priorities are recomputed.
+func (v *View) Epoch() uint64 { return v.epoch }
+
+// Hold returns why a job is held by a limit now, "" when it is not (and
+// always "" without a policy).
+func (v *View) Hold(j *Job) string {
+	if v.hold == nil {
+		return ""
+	}
+	return v.hold(j, v.now)
+}
+
+// Plan starts a new, empty plan on this view.
+func (v *View) Plan() *Plan { return &Plan{v: v, WantPass: -1} }
+
+// Plan-mark kinds: a job's planMark says what the current pass's plan did
+// to it, so View queries cost O(1) without maps.
+const (
+	markPlaced = iota + 1
+	markPreempted
+)
+
+func (v *View) mark(kind uint64) uint64 { return v.pass<<2 | kind }
+
+// RequestIn is job j's request as tried in partition p: its own, with the
+// partition's exclusivity (OverSubscribe=EXCLUSIVE gives whole nodes).
+func RequestIn(c *Cluster, j *Job, p int) Request {
+	r := j.Req
+	r.Exclusive = c.Parts[p].Exclusive
+	return r
+}
+
+// Occupy takes the resources of an allocation on a hand-built cluster, so
+// tests can set up running jobs for NewView without running the engine.
+func (c *Cluster) Occupy(a Alloc) { c.apply(a, true) }
