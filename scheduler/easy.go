@@ -21,9 +21,18 @@ import (
 // reservation. On clusters of identical nodes
 // where jobs may spread over nodes (the SP2 traces) this is exact.
 type EASY struct {
-	queue   []*sim.Job
-	running []sim.Holding
-	alloc   sim.Alloc
+	queue    []*sim.Job
+	releases []release
+	alloc    sim.Alloc
+}
+
+// release is when a holder is expected to end and how many cores the
+// reserved job could use that it then frees; sorting these small values
+// is cheaper than sorting the holders.
+type release struct {
+	end   int64
+	idx   int32 // job index: ties in end time in job order
+	cores int32
 }
 
 // Name implements sim.Scheduler.
@@ -103,18 +112,23 @@ func (e *EASY) shadow(v *sim.View, head *sim.Job) (int64, int) {
 			}
 		}
 	}
-	e.running = v.Holdings(e.running[:0])
-	slices.SortFunc(e.running, func(a, b sim.Holding) int {
-		return cmp.Or(cmp.Compare(a.End, b.End), cmp.Compare(a.Job.Idx, b.Job.Idx))
-	})
-	for _, r := range e.running {
-		for _, s := range r.Alloc {
+	e.releases = e.releases[:0]
+	v.EachHolding(func(h sim.Holding) {
+		r := release{end: h.End, idx: int32(h.Job.Idx)}
+		for _, s := range h.Alloc {
 			if e.usable(c, head, s.Node) {
-				free += s.Cores
+				r.cores += int32(s.Cores)
 			}
 		}
+		e.releases = append(e.releases, r)
+	})
+	slices.SortFunc(e.releases, func(a, b release) int {
+		return cmp.Or(cmp.Compare(a.end, b.end), cmp.Compare(a.idx, b.idx))
+	})
+	for _, r := range e.releases {
+		free += int(r.cores)
 		if free >= head.CPUs {
-			return r.End, free - head.CPUs
+			return r.end, free - head.CPUs
 		}
 	}
 	return math.MaxInt64, 0

@@ -120,9 +120,3 @@ func candOf(c *sim.Cluster, r Record) cand {
 	p := r.Part()
 	return cand{j: r.Job, part: p, req: sim.RequestIn(c, r.Job, p), prio: r.Priority()}
 }
-
-// homeCand is a job in its first partition: the baselines (fifo, easy)
-// try each job there only.
-func homeCand(j *sim.Job) cand {
-	return cand{j: j, part: j.Part, req: j.Req, prio: j.Priority}
-}

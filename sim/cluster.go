@@ -109,27 +109,8 @@ func NewCluster(types []CPUType, nodes []NodeSpec, parts []PartitionSpec, refTyp
 	}
 	nodeIdx := map[string]int{}
 	for _, ns := range nodes {
-		t, err := LookupCPUType(ns.Type)
-		if err != nil {
-			return nil, fmt.Errorf("nodes %s: %w", firstName(ns.Names), err)
-		}
-		ti, ok := typeIdx[t.Name]
-		if !ok {
-			return nil, fmt.Errorf("nodes %s: CPU type %s is not among the cluster's types", firstName(ns.Names), t.Name)
-		}
-		if ns.Cores <= 0 || ns.Cores >= 1<<20 {
-			return nil, fmt.Errorf("nodes %s: CPUs must be in 1..%d, got %d", firstName(ns.Names), 1<<20-1, ns.Cores)
-		}
-		if ns.MemMB < 0 {
-			return nil, fmt.Errorf("nodes %s: RealMemory must not be negative, got %d", firstName(ns.Names), ns.MemMB)
-		}
-		for _, name := range ns.Names {
-			if _, dup := nodeIdx[name]; dup {
-				return nil, fmt.Errorf("node %s defined twice", name)
-			}
-			nodeIdx[name] = len(c.Nodes)
-			c.Nodes = append(c.Nodes, Node{Name: name, Type: ti, Cores: ns.Cores, MemMB: ns.MemMB,
-				Weight: ns.Weight, FreeCores: ns.Cores, FreeMem: ns.MemMB})
+		if err := c.addNodes(ns, typeIdx, nodeIdx); err != nil {
+			return nil, err
 		}
 	}
 	if len(c.Nodes) == 0 {
@@ -139,75 +120,123 @@ func NewCluster(types []CPUType, nodes []NodeSpec, parts []PartitionSpec, refTyp
 		return nil, fmt.Errorf("cluster has no partitions")
 	}
 	for _, ps := range parts {
-		p := ps.Partition
-		if _, dup := c.partIndex[p.Name]; dup {
-			return nil, fmt.Errorf("partition %s defined twice", p.Name)
+		if err := c.addPartition(ps, nodeIdx); err != nil {
+			return nil, err
 		}
-		p.member = make([]bool, len(c.Nodes))
-		p.Nodes = nil
-		if ps.NodeNames == nil {
-			for i := range c.Nodes {
+	}
+	if err := c.index(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// addNodes adds a group of identical nodes after checking its type and
+// sizes.
+func (c *Cluster) addNodes(ns NodeSpec, typeIdx, nodeIdx map[string]int) error {
+	t, err := LookupCPUType(ns.Type)
+	if err != nil {
+		return fmt.Errorf("nodes %s: %w", firstName(ns.Names), err)
+	}
+	ti, ok := typeIdx[t.Name]
+	if !ok {
+		return fmt.Errorf("nodes %s: CPU type %s is not among the cluster's types", firstName(ns.Names), t.Name)
+	}
+	if ns.Cores <= 0 || ns.Cores >= 1<<20 {
+		return fmt.Errorf("nodes %s: CPUs must be in 1..%d, got %d", firstName(ns.Names), 1<<20-1, ns.Cores)
+	}
+	if ns.MemMB < 0 {
+		return fmt.Errorf("nodes %s: RealMemory must not be negative, got %d", firstName(ns.Names), ns.MemMB)
+	}
+	for _, name := range ns.Names {
+		if _, dup := nodeIdx[name]; dup {
+			return fmt.Errorf("node %s defined twice", name)
+		}
+		nodeIdx[name] = len(c.Nodes)
+		c.Nodes = append(c.Nodes, Node{Name: name, Type: ti, Cores: ns.Cores, MemMB: ns.MemMB,
+			Weight: ns.Weight, FreeCores: ns.Cores, FreeMem: ns.MemMB})
+	}
+	return nil
+}
+
+// addPartition adds a partition over its nodes (all when NodeNames is
+// nil), in allocation order (Weight, then index), with its totals and its
+// classes of identical nodes, and Slurm's defaults for PriorityTier and
+// PriorityJobFactor.
+func (c *Cluster) addPartition(ps PartitionSpec, nodeIdx map[string]int) error {
+	p := ps.Partition
+	if _, dup := c.partIndex[p.Name]; dup {
+		return fmt.Errorf("partition %s defined twice", p.Name)
+	}
+	p.member = make([]bool, len(c.Nodes))
+	p.Nodes = nil
+	if ps.NodeNames == nil {
+		for i := range c.Nodes {
+			p.Nodes = append(p.Nodes, i)
+		}
+	} else {
+		for _, n := range ps.NodeNames {
+			i, ok := nodeIdx[n]
+			if !ok {
+				return fmt.Errorf("partition %s: unknown node %s", p.Name, n)
+			}
+			if !p.member[i] {
 				p.Nodes = append(p.Nodes, i)
 			}
-		} else {
-			for _, n := range ps.NodeNames {
-				i, ok := nodeIdx[n]
-				if !ok {
-					return nil, fmt.Errorf("partition %s: unknown node %s", p.Name, n)
-				}
-				if !p.member[i] {
-					p.Nodes = append(p.Nodes, i)
-				}
-				p.member[i] = true
-			}
-		}
-		if len(p.Nodes) == 0 {
-			return nil, fmt.Errorf("partition %s has no nodes", p.Name)
-		}
-		sort.SliceStable(p.Nodes, func(a, b int) bool {
-			na, nb := &c.Nodes[p.Nodes[a]], &c.Nodes[p.Nodes[b]]
-			if na.Weight != nb.Weight {
-				return na.Weight < nb.Weight
-			}
-			return p.Nodes[a] < p.Nodes[b]
-		})
-		for _, i := range p.Nodes {
-			nd := &c.Nodes[i]
 			p.member[i] = true
-			p.TotalCores += nd.Cores
-			p.MaxNodeCores = max(p.MaxNodeCores, nd.Cores)
-			found := false
-			for k := range p.shapes {
-				if sh := &p.shapes[k]; sh.typ == nd.Type && sh.cores == nd.Cores && sh.mem == nd.MemMB {
-					sh.count++
-					found = true
-				}
-			}
-			if !found {
-				p.shapes = append(p.shapes, shape{typ: nd.Type, cores: nd.Cores, count: 1, mem: nd.MemMB})
-			}
 		}
-		p.FreeCores = p.TotalCores
-		if p.PriorityTier == 0 {
-			p.PriorityTier = 1
-		}
-		if p.PriorityJobFactor == 0 {
-			p.PriorityJobFactor = 1
-		}
-		c.partIndex[p.Name] = len(c.Parts)
-		c.Parts = append(c.Parts, p)
 	}
+	if len(p.Nodes) == 0 {
+		return fmt.Errorf("partition %s has no nodes", p.Name)
+	}
+	sort.SliceStable(p.Nodes, func(a, b int) bool {
+		na, nb := &c.Nodes[p.Nodes[a]], &c.Nodes[p.Nodes[b]]
+		if na.Weight != nb.Weight {
+			return na.Weight < nb.Weight
+		}
+		return p.Nodes[a] < p.Nodes[b]
+	})
+	for _, i := range p.Nodes {
+		nd := &c.Nodes[i]
+		p.member[i] = true
+		p.TotalCores += nd.Cores
+		p.MaxNodeCores = max(p.MaxNodeCores, nd.Cores)
+		found := false
+		for k := range p.shapes {
+			if sh := &p.shapes[k]; sh.typ == nd.Type && sh.cores == nd.Cores && sh.mem == nd.MemMB {
+				sh.count++
+				found = true
+			}
+		}
+		if !found {
+			p.shapes = append(p.shapes, shape{typ: nd.Type, cores: nd.Cores, count: 1, mem: nd.MemMB})
+		}
+	}
+	p.FreeCores = p.TotalCores
+	if p.PriorityTier == 0 {
+		p.PriorityTier = 1
+	}
+	if p.PriorityJobFactor == 0 {
+		p.PriorityJobFactor = 1
+	}
+	c.partIndex[p.Name] = len(c.Parts)
+	c.Parts = append(c.Parts, p)
+	return nil
+}
+
+// index links nodes to their partitions, checks the cluster's size and
+// node weights, and builds the free-node bitset over allocation order.
+func (c *Cluster) index() error {
 	for pi := range c.Parts {
 		for _, n := range c.Parts[pi].Nodes {
 			c.Nodes[n].parts = append(c.Nodes[n].parts, pi)
 		}
 	}
 	if len(c.Nodes) >= 1<<24 || len(c.Types) > 255 {
-		return nil, fmt.Errorf("cluster too large: %d nodes (at most %d)", len(c.Nodes), 1<<24-1)
+		return fmt.Errorf("cluster too large: %d nodes (at most %d)", len(c.Nodes), 1<<24-1)
 	}
 	for i := range c.Nodes {
 		if c.Nodes[i].Weight < 0 || c.Nodes[i].Weight >= 1<<20 {
-			return nil, fmt.Errorf("node %s: Weight %d out of range 0..%d", c.Nodes[i].Name, c.Nodes[i].Weight, 1<<20-1)
+			return fmt.Errorf("node %s: Weight %d out of range 0..%d", c.Nodes[i].Name, c.Nodes[i].Weight, 1<<20-1)
 		}
 		c.maxCores = max(c.maxCores, c.Nodes[i].Cores)
 		c.TotalCores += c.Nodes[i].Cores
@@ -224,7 +253,7 @@ func NewCluster(types []CPUType, nodes []NodeSpec, parts []PartitionSpec, refTyp
 	}
 	c.buckets = make([][]int, c.maxCores+1)
 	c.FreeCores = c.TotalCores
-	return c, nil
+	return nil
 }
 
 func firstName(names []string) string {

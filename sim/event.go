@@ -11,7 +11,7 @@ const (
 	EvCalc                      // priority calc tick (PriorityCalcPeriod)
 	EvSubmit                    // a job arrives
 	EvEligible                  // a job's begin time or dependency is met
-	EvPass                      // a main scheduler pass (Job holds the PassKind)
+	EvPass                      // a main scheduler pass (of kind Pass)
 	EvBackfill                  // a backfill pass
 	EvSample                    // a metrics sample
 )
@@ -21,12 +21,15 @@ const (
 type Event struct {
 	T    int64
 	Kind EventKind
-	Job  int32  // job index, or a pass kind for EvPass
-	Gen  uint32 // the job's generation when queued; stale events are dropped
+	Job  int32    // job index (0 for periodic events)
+	Pass PassKind // EvPass: which main pass
+	Gen  uint32   // the job's generation when queued; stale events are dropped
 	seq  uint64
 }
 
-// less orders events by (time, kind rank, job index, sequence).
+// less orders events by (time, kind rank, job index, pass kind,
+// sequence): an event-triggered main pass comes before a periodic one at
+// the same instant.
 func (a *Event) less(b *Event) bool {
 	if a.T != b.T {
 		return a.T < b.T
@@ -36,6 +39,9 @@ func (a *Event) less(b *Event) bool {
 	}
 	if a.Job != b.Job {
 		return a.Job < b.Job
+	}
+	if a.Pass != b.Pass {
+		return a.Pass < b.Pass
 	}
 	return a.seq < b.seq
 }

@@ -11,21 +11,23 @@ import (
 // order they were pushed in. Gen labels each event by its push order.
 func TestEventHeapOrder(t *testing.T) {
 	push := []Event{
+		{T: 10, Kind: EvPass, Pass: PassFull, Gen: 11}, // pushed first, popped after the event pass
 		{T: 10, Kind: EvSubmit, Job: 3, Gen: 1},
 		{T: 10, Kind: EvJobEnd, Job: 5, Gen: 2},
 		{T: 5, Kind: EvSample, Gen: 3},
 		{T: 10, Kind: EvJobEnd, Job: 1, Gen: 4},
 		{T: 10, Kind: EvSubmit, Job: 3, Gen: 5}, // same key as 1, pushed later
 		{T: 10, Kind: EvCalc, Gen: 6},
-		{T: 10, Kind: EvPass, Job: int32(PassEvent), Gen: 7},
+		{T: 10, Kind: EvPass, Pass: PassEvent, Gen: 7},
 		{T: 0, Kind: EvBackfill, Gen: 8},
 		{T: 10, Kind: EvEligible, Job: 2, Gen: 9},
 		{T: 10, Kind: EvJobEnd, Job: 1, Gen: 10}, // same key as 4, pushed later
 	}
 	// By hand: t=0 backfill (8); t=5 sample (3); t=10: ends of job 1 (4
 	// then 10, push order) before job 5's (2); the calc tick (6); the two
-	// submits of job 3 (1, 5); the eligible event (9); the pass (7).
-	want := []uint32{8, 3, 4, 10, 2, 6, 1, 5, 9, 7}
+	// submits of job 3 (1, 5); the eligible event (9); the event-triggered
+	// pass (7), then the periodic full pass (11).
+	want := []uint32{8, 3, 4, 10, 2, 6, 1, 5, 9, 7, 11}
 	var h eventHeap
 	for _, e := range push {
 		h.push(e)

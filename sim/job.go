@@ -77,10 +77,9 @@ type Job struct {
 	LostBilling  float64
 
 	gen     uint32
-	eligOK  bool // eligible event seen
-	pendIdx int  // position in the pending list, -1 when not there
-	runIdx  int  // position in the running list, -1 when not running
-	origin  int  // the trace's line
+	pendIdx int // position in the pending list, -1 when not there
+	runIdx  int // position in the running list, -1 when not running
+	origin  int // the trace's line
 	// planMark says what the current pass's plan did to the job (View.mark).
 	planMark uint64
 }

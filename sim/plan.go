@@ -86,8 +86,10 @@ func (p *Plan) Start(j *Job, part int, a Alloc, by StartKind) error {
 	if limit > 0 {
 		end = v.now + limit
 	}
-	p.Actions = append(p.Actions, Action{Kind: ActStart, Job: j, Part: part, Alloc: slices.Clone(a), By: by, ExpectedEnd: end})
-	v.placed = append(v.placed, p.Actions[len(p.Actions)-1])
+	// Allocations share one pool per pass rather than one allocation each.
+	from := len(v.pool)
+	v.pool = append(v.pool, a...)
+	p.Actions = append(p.Actions, Action{Kind: ActStart, Job: j, Part: part, Alloc: v.pool[from:len(v.pool):len(v.pool)], By: by, ExpectedEnd: end})
 	return nil
 }
 
@@ -98,9 +100,9 @@ func (p *Plan) Preempt(j *Job, requeue bool) {
 	var a Alloc
 	switch {
 	case v.Placed(j):
-		for i := len(v.placed) - 1; i >= 0; i-- {
-			if v.placed[i].Job == j {
-				a = v.placed[i].Alloc
+		for i := len(p.Actions) - 1; i >= 0; i-- {
+			if p.Actions[i].Kind == ActStart && p.Actions[i].Job == j {
+				a = p.Actions[i].Alloc
 				break
 			}
 		}

@@ -169,7 +169,7 @@ func (s *Simulator) Run() (*Result, error) {
 			}
 			s.rearm(e, s.pol.CalcPeriod())
 		case EvPass:
-			kind := PassKind(e.Job)
+			kind := e.Pass
 			if kind == PassEvent {
 				if e.T == s.nextEventPass {
 					s.nextEventPass = -1
@@ -206,7 +206,7 @@ func (s *Simulator) arm(t0 int64) {
 		s.heap.push(Event{T: t0, Kind: EvCalc})
 	}
 	if s.trig.Interval > 0 {
-		s.heap.push(Event{T: t0 + s.trig.Interval, Kind: EvPass, Job: int32(PassFull)})
+		s.heap.push(Event{T: t0 + s.trig.Interval, Kind: EvPass, Pass: PassFull})
 	}
 	if s.trig.BackfillInterval > 0 {
 		s.heap.push(Event{T: t0 + s.trig.BackfillInterval, Kind: EvBackfill})
@@ -261,17 +261,39 @@ func (s *Simulator) readNext() bool {
 	return true
 }
 
-// submit places a new job in its partition, resolves its time limit, and
-// rejects it when it can never run.
+// submit places a new job in its partitions, resolves its time limit,
+// rejects it when it can never run, and queues it until its begin time and
+// dependency allow it to pend.
 func (s *Simulator) submit(j *Job) {
 	s.version++
 	s.lastProgress = s.now
 	if _, dup := s.byID[j.ID]; !dup {
 		s.byID[j.ID] = j.Idx
 	}
-	c := s.c
+	s.placeRequest(j)
+	s.resolveLimit(j, &s.c.Parts[j.Part])
+	if class, why := s.keepPartitions(j); len(j.Parts) == 0 {
+		s.reject(j, class, why)
+		return
+	}
+	if s.pol != nil {
+		s.pol.Submit(j, s.now)
+	}
+	if j.CancelledPending {
+		// The trace says the user gave up waiting: leave the queue then,
+		// unless the simulated schedule started it sooner.
+		s.push(Event{T: j.Submit + max(j.Job.Wait, 0), Kind: EvJobEnd, Job: int32(j.Idx), Gen: j.gen})
+	}
+	s.await(j)
+}
+
+// placeRequest finds the job's home partition (the default one when the
+// trace names none or one the cluster lacks) and builds its request there,
+// with the CPU type its constraint names.
+func (s *Simulator) placeRequest(j *Job) {
+	c, names := s.c, s.src.Names()
 	j.Part = -1
-	if name := s.src.Names().Partitions.Name(j.Partition); name != "" {
+	if name := names.Partitions.Name(j.Partition); name != "" {
 		if p, ok := c.Partition(name); ok {
 			j.Part = p
 		} else {
@@ -281,12 +303,11 @@ func (s *Simulator) submit(j *Job) {
 	if j.Part < 0 {
 		j.Part = c.DefaultPartition()
 	}
-	part := &c.Parts[j.Part]
-	j.Req = Request{CPUs: j.CPUs, Nodes: j.Nodes, MemPerCPU: j.MemPerCPU, Exclusive: part.Exclusive, Type: -1}
+	j.Req = Request{CPUs: j.CPUs, Nodes: j.Nodes, MemPerCPU: j.MemPerCPU, Exclusive: c.Parts[j.Part].Exclusive, Type: -1}
 	if j.MemPerCPU == workload.Unset {
 		j.Req.MemPerCPU = -1
 	}
-	if f := s.src.Names().Features.Name(j.Feature); f != "" {
+	if f := names.Features.Name(j.Feature); f != "" {
 		if t, err := LookupCPUType(f); err == nil {
 			for i := range c.Types {
 				if c.Types[i].Name == t.Name {
@@ -298,24 +319,37 @@ func (s *Simulator) submit(j *Job) {
 			s.defaulted.Add("constraint names no CPU type of the cluster: ignored")
 		}
 	}
-	if j.TimeLimit == workload.Unset {
-		switch {
-		case part.DefaultTime != Unlimited:
-			j.TimeLimit = part.DefaultTime
-			s.defaulted.Add("time limit from partition DefaultTime")
-		case s.opt.MissingLimit == "runtime":
-			j.TimeLimit = max(j.Runtime, 1)
-			s.defaulted.Add("time limit from actual run time")
-		case part.MaxTime != Unlimited:
-			j.TimeLimit = part.MaxTime
-			s.defaulted.Add("time limit from partition MaxTime")
-		default:
-			j.TimeLimit = 0 // unlimited
-			s.defaulted.Add("time limit UNLIMITED")
-		}
+}
+
+// resolveLimit gives a job with no time limit one: its partition's
+// DefaultTime, else (by Options.MissingLimit) its actual runtime or the
+// partition's MaxTime, else unlimited.
+func (s *Simulator) resolveLimit(j *Job, part *Partition) {
+	if j.TimeLimit != workload.Unset {
+		return
 	}
-	// A job submitted to several partitions may run in any of them that
-	// could ever hold it; it is rejected only when none can.
+	switch {
+	case part.DefaultTime != Unlimited:
+		j.TimeLimit = part.DefaultTime
+		s.defaulted.Add("time limit from partition DefaultTime")
+	case s.opt.MissingLimit == "runtime":
+		j.TimeLimit = max(j.Runtime, 1)
+		s.defaulted.Add("time limit from actual run time")
+	case part.MaxTime != Unlimited:
+		j.TimeLimit = part.MaxTime
+		s.defaulted.Add("time limit from partition MaxTime")
+	default:
+		j.TimeLimit = 0 // unlimited
+		s.defaulted.Add("time limit UNLIMITED")
+	}
+}
+
+// keepPartitions sets j.Parts to the partitions the job may run in: its
+// home partition and those of its list (sbatch -p a,b) that could ever
+// hold it. When none can, j.Parts is empty and class and why say why the
+// first one could not.
+func (s *Simulator) keepPartitions(j *Job) (class, why string) {
+	c := s.c
 	j.Parts = append(j.Parts[:0], j.Part)
 	if j.PartitionList > 0 {
 		for _, name := range strings.Split(s.src.Names().PartitionLists.Name(j.PartitionList-1), ",") {
@@ -326,12 +360,10 @@ func (s *Simulator) submit(j *Job) {
 			}
 		}
 	}
-	class, why := "", ""
 	keep := j.Parts[:0]
 	for _, p := range j.Parts {
 		pt := &c.Parts[p]
-		req := j.Req
-		req.Exclusive = pt.Exclusive
+		req := RequestIn(c, j, p)
 		switch fit, short := c.Capacity(&req, p); {
 		case pt.MaxTime != Unlimited && j.TimeLimit > pt.MaxTime:
 			if class == "" {
@@ -346,20 +378,16 @@ func (s *Simulator) submit(j *Job) {
 		}
 	}
 	j.Parts = keep
-	if len(j.Parts) == 0 {
-		s.reject(j, class, why)
-		return
+	if len(keep) > 0 {
+		j.Part = keep[0]
+		j.Req.Exclusive = c.Parts[j.Part].Exclusive
 	}
-	j.Part = j.Parts[0]
-	j.Req.Exclusive = c.Parts[j.Part].Exclusive
-	if s.pol != nil {
-		s.pol.Submit(j, s.now)
-	}
-	if j.CancelledPending {
-		// The trace says the user gave up waiting: leave the queue then,
-		// unless the simulated schedule started it sooner.
-		s.push(Event{T: j.Submit + max(j.Job.Wait, 0), Kind: EvJobEnd, Job: int32(j.Idx), Gen: j.gen})
-	}
+	return class, why
+}
+
+// await makes a submitted job pending now, or queues its eligibility for
+// its begin time, or parks it until the job it depends on ends.
+func (s *Simulator) await(j *Job) {
 	begin := j.Submit
 	if j.Job.Eligible > begin {
 		begin = j.Job.Eligible
@@ -413,7 +441,7 @@ func (s *Simulator) wantPass(t int64) {
 		return
 	}
 	s.nextEventPass = t
-	s.heap.push(Event{T: t, Kind: EvPass, Job: int32(PassEvent)})
+	s.heap.push(Event{T: t, Kind: EvPass, Pass: PassEvent})
 }
 
 // pendingList compacts the pending list (started jobs leave holes) and

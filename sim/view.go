@@ -19,7 +19,8 @@ type View struct {
 	hold    func(*Job, int64) string
 
 	pass      uint64 // numbers the passes of this view's owner, for marks
-	placed    []Action
+	plan      Plan   // reused pass after pass: a plan lives until its commit
+	pool      []Slice
 	preempted int
 	scratch   []*Job
 }
@@ -56,7 +57,8 @@ func (v *View) reset(st ViewState) {
 	v.now, v.c, v.pending, v.running = st.Now, st.Cluster, st.Pending, st.Running
 	v.version, v.epoch, v.hold = st.Version, st.Epoch, st.Hold
 	v.pass++
-	v.placed = v.placed[:0]
+	v.plan = Plan{v: v, Actions: v.plan.Actions[:0], WantPass: -1}
+	v.pool = v.pool[:0]
 	v.preempted = 0
 }
 
@@ -103,16 +105,23 @@ type Holding struct {
 // Holdings appends to dst what holds resources now: the running jobs (less
 // preempted ones) and the plan's starts.
 func (v *View) Holdings(dst []Holding) []Holding {
+	v.EachHolding(func(h Holding) { dst = append(dst, h) })
+	return dst
+}
+
+// EachHolding calls fn with each of Holdings in turn without building a
+// slice, for passes that only need a few numbers of
+// each.
+func (v *View) EachHolding(fn func(h Holding)) {
 	for _, j := range v.Running() {
-		dst = append(dst, Holding{Job: j, Part: j.Part, Alloc: j.Alloc, Start: j.Start, End: ExpectedEnd(j)})
+		fn(Holding{Job: j, Part: j.Part, Alloc: j.Alloc, Start: j.Start, End: ExpectedEnd(j)})
 	}
-	for i := range v.placed {
-		a := &v.placed[i]
+	for i := range v.plan.Actions {
+		a := &v.plan.Actions[i]
 		if a.Kind == ActStart && a.Job.planMark == v.mark(markPlaced) {
-			dst = append(dst, Holding{Job: a.Job, Part: a.Part, Alloc: a.Alloc, Start: v.now, End: a.ExpectedEnd})
+			fn(Holding{Job: a.Job, Part: a.Part, Alloc: a.Alloc, Start: v.now, End: a.ExpectedEnd})
 		}
 	}
-	return dst
 }
 
 // Placed reports whether the pass's plan starts job j.
@@ -134,8 +143,9 @@ func (v *View) Hold(j *Job) string {
 	return v.hold(j, v.now)
 }
 
-// Plan starts a new, empty plan on this view.
-func (v *View) Plan() *Plan { return &Plan{v: v, WantPass: -1} }
+// Plan is the pass's plan, empty when the pass begins. A View has one
+// plan: the simulator commits it before the next pass reuses it.
+func (v *View) Plan() *Plan { return &v.plan }
 
 // Plan-mark kinds: a job's planMark says what the current pass's plan did
 // to it, so View queries cost O(1) without maps.
