@@ -142,12 +142,8 @@ func TestLoadRunScenario(t *testing.T) {
 	if err := sc.Resolve(); err != nil {
 		t.Fatal(err)
 	}
-	run, res, err := Simulate(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	if err := WriteRunDir(dir, run, res); err != nil {
+	if _, _, err := (Pipeline{}).Run(sc, dir); err != nil {
 		t.Fatal(err)
 	}
 	// The resolved file names tiny.swf relative to testdata/, which the

@@ -140,7 +140,7 @@ func regressOne(o RegressOptions, file string) (RegressResult, error) {
 		}
 		defer os.RemoveAll(dir)
 	}
-	run, res, err := Simulate(sc)
+	run, res, err := Pipeline{}.Run(sc, "")
 	if err != nil {
 		return r, fmt.Errorf("%s: %w", file, err)
 	}

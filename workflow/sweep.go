@@ -352,33 +352,11 @@ func ReadManifest(dir string) (Manifest, error) {
 
 // runPoint simulates one scenario into dir and computes its metrics.
 func runPoint(sc *config.Scenario, dir string, after int64) (Metrics, error) {
-	run, res, err := Simulate(sc)
+	run, res, err := Pipeline{}.Run(sc, dir)
 	if err != nil {
-		return Metrics{}, err
-	}
-	if err := WriteRunDir(dir, run, res); err != nil {
 		return Metrics{}, err
 	}
 	return Compute(run, res, after), nil
-}
-
-// Simulate builds and runs a resolved scenario quietly.
-func Simulate(sc *config.Scenario) (*config.Run, *sim.Result, error) {
-	run, err := sc.Build()
-	if err != nil {
-		return nil, nil, err
-	}
-	defer run.Close()
-	res, err := run.Simulate()
-	if err != nil {
-		return nil, nil, err
-	}
-	if mf := run.Multifactor; mf != nil {
-		for _, k := range mf.Unmapped.Keys() {
-			res.Defaulted.Add("job without association (fair-share 0): " + k)
-		}
-	}
-	return run, res, nil
 }
 
 // FairshareSeries is the policy's fair-share time series in the form the

@@ -9,6 +9,7 @@ import (
 
 	"fairsim/policy"
 	"fairsim/policy/fairshare"
+	"fairsim/workflow"
 )
 
 func sshareCommand() *cli.Command {
@@ -39,7 +40,7 @@ Under Fair Tree -l adds LevelFS and accounts have no FairShare.
 Without -a (or -u) only account rows are printed: sshare adds the invoking
 user's rows, and fairsim has no invoking user.
 
-` + atHelp,
+` + workflow.AtHelp,
 		UseShortOptionHandling: true,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "assoc", Usage: "association tree, a sacctmgr dump `FILE`"},
@@ -59,8 +60,8 @@ user's rows, and fairsim has no invoking user.
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say on stderr what was simulated"},
 		},
 		Action: func(c *cli.Context) error {
-			opt := fairshare.SshareOptions{Long: c.Bool("long"), All: c.Bool("all"), Users: splitList(c.String("users")),
-				Accounts: splitList(c.String("accounts")), UsersOnly: c.Bool("Users"),
+			opt := fairshare.SshareOptions{Long: c.Bool("long"), All: c.Bool("all"), Users: workflow.SplitList(c.String("users")),
+				Accounts: workflow.SplitList(c.String("accounts")), UsersOnly: c.Bool("Users"),
 				Parsable: c.Bool("parsable"), Parsable2: c.Bool("parsable2"), NoHeader: c.Bool("noheader")}
 			var rows []fairshare.Row
 			switch {
@@ -73,23 +74,24 @@ user's rows, and fairsim has no invoking user.
 				if !c.IsSet("at") {
 					return errors.New("sshare: --scenario needs --at TIME")
 				}
-				run, mf, err := buildSlurmRun(c.String("scenario"), "sshare")
+				p := workflow.Pipeline{Need: "sshare"}
+				if c.Bool("verbose") {
+					p.Log = c.App.ErrWriter
+				}
+				run, err := p.Open(c.String("scenario"))
 				if err != nil {
 					return err
 				}
 				defer run.Close()
-				if c.Bool("verbose") {
-					printRunNotes(c.App.ErrWriter, run)
-				}
-				ar, err := simulateAt(run, mf, c.String("at"), nil)
+				at, err := p.SimulateAt(run, c.String("at"), nil)
 				if err != nil {
 					return err
 				}
 				if c.Bool("verbose") {
-					ar.describe(c.App.ErrWriter)
+					at.Describe(c.App.ErrWriter)
 				}
-				rows = mf.Engine().Rows()
-				opt.Algorithm = mf.Engine().Config().Algorithm
+				eng := run.Multifactor.Engine()
+				rows, opt.Algorithm = eng.Rows(), eng.Config().Algorithm
 			case c.IsSet("at"):
 				return errors.New("sshare: --at needs --scenario")
 			case !c.IsSet("assoc"):

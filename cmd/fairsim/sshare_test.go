@@ -256,11 +256,11 @@ func TestSshareErrors(t *testing.T) {
 		{"unknown flag", []string{"--assoc", "testdata/worked1.cfg", "--flags", "NO_FAIR_TEE"}, "--flags"},
 		{"unknown algorithm", []string{"--assoc", "testdata/worked1.cfg", "--algorithm", "fair"}, "--algorithm"},
 		{"--at without scenario", []string{"--assoc", "testdata/worked1.cfg", "--at", "1-0"}, "--at needs --scenario"},
-		{"scenario without --at", []string{"--scenario", "testdata/sprio-mixed.yaml"}, "needs --at"},
-		{"scenario and static flags", []string{"--scenario", "testdata/sprio-mixed.yaml", "--at", "1-0", "--flags", "NO_FAIR_TREE"}, "--flags is for static views"},
+		{"scenario without --at", []string{"--scenario", "../../workflow/testdata/sprio-mixed.yaml"}, "needs --at"},
+		{"scenario and static flags", []string{"--scenario", "../../workflow/testdata/sprio-mixed.yaml", "--at", "1-0", "--flags", "NO_FAIR_TREE"}, "--flags is for static views"},
 		{"unknown scenario", []string{"--scenario", "testdata/nope.yaml", "--at", "1-0"}, "nope.yaml"},
-		{"after the end", []string{"--scenario", "testdata/sprio-mixed.yaml", "--at", "60-0"}, "after the end of the run"},
-		{"malformed time", []string{"--scenario", "testdata/sprio-mixed.yaml", "--at", "1:0:0:0"}, "--at"},
+		{"after the end", []string{"--scenario", "../../workflow/testdata/sprio-mixed.yaml", "--at", "60-0"}, "after the end of the run"},
+		{"malformed time", []string{"--scenario", "../../workflow/testdata/sprio-mixed.yaml", "--at", "1:0:0:0"}, "--at"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -277,7 +277,7 @@ func TestSshareErrors(t *testing.T) {
 // factor behind the FAIRSHARE term sprio shows for that user's jobs at the
 // same moment (sprio -n prints it unweighted).
 func TestSshareAtScenarioMatchesSprio(t *testing.T) {
-	const sc = "testdata/sprio-mixed.yaml"
+	const sc = "../../workflow/testdata/sprio-mixed.yaml"
 	out := mustRun(t, "sshare", "--scenario", sc, "--at", "1-0", "-a", "-l", "-P")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if !strings.HasPrefix(lines[0], "Account|User|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|FairShare|LevelFS|") {
