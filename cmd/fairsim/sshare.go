@@ -3,11 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
-	"fairsim/policy"
 	"fairsim/policy/fairshare"
 	"fairsim/workflow"
 )
@@ -97,68 +95,12 @@ user's rows, and fairsim has no invoking user.
 			case !c.IsSet("assoc"):
 				return errors.New("sshare: give --assoc DUMP [--usage CSV], or --scenario FILE --at TIME")
 			default:
-				alg, err := sshareAlgorithm(c.String("flags"), c.String("algorithm"))
-				if err != nil {
+				var err error
+				if rows, opt.Algorithm, err = workflow.StaticSshare(c.String("assoc"), c.String("usage"), c.String("flags"), c.String("algorithm")); err != nil {
 					return err
 				}
-				eng, err := staticEngine(c.String("assoc"), c.String("usage"), alg)
-				if err != nil {
-					return err
-				}
-				rows = eng.Rows()
-				opt.Algorithm = alg
 			}
 			return fairshare.WriteSshare(c.App.Writer, rows, opt)
 		},
 	}
-}
-
-// sshareAlgorithm picks the algorithm as slurmctld does from PriorityFlags;
-// --algorithm, when given, overrides it.
-func sshareAlgorithm(flags, name string) (fairshare.Algorithm, error) {
-	f, err := policy.ParsePriorityFlags(flags)
-	if err != nil {
-		return 0, fmt.Errorf("--flags: %w", err)
-	}
-	alg := fairshare.FromPriorityFlags(!f.Has(policy.FlagFairTree), f.Has(policy.FlagDepthOblivious))
-	if name != "" {
-		if alg, err = fairshare.ParseAlgorithm(name); err != nil {
-			return 0, fmt.Errorf("--algorithm: %w (want fairtree, classic, depth-oblivious or slurm20)", err)
-		}
-	}
-	return alg, nil
-}
-
-// staticEngine loads a dump and a usage table into an engine and computes
-// every factor once, as slurmctld does after loading usage.
-func staticEngine(dumpPath, usagePath string, alg fairshare.Algorithm) (*fairshare.Engine, error) {
-	f, err := os.Open(dumpPath)
-	if err != nil {
-		return nil, fmt.Errorf("--assoc: %w", err)
-	}
-	tree, err := fairshare.ReadDump(dumpPath, f)
-	f.Close()
-	if err != nil {
-		return nil, err
-	}
-	eng, err := fairshare.NewEngine(tree, fairshare.Config{Algorithm: alg})
-	if err != nil {
-		return nil, err
-	}
-	var entries []fairshare.UsageEntry
-	if usagePath != "" {
-		u, err := os.Open(usagePath)
-		if err != nil {
-			return nil, fmt.Errorf("--usage: %w", err)
-		}
-		entries, err = fairshare.ReadUsageCSV(usagePath, u, tree)
-		u.Close()
-		if err != nil {
-			return nil, err
-		}
-	}
-	if err := eng.LoadUsage(entries); err != nil {
-		return nil, err
-	}
-	return eng, nil
 }
