@@ -142,12 +142,8 @@ func TestLoadRunScenario(t *testing.T) {
 	if err := sc.Resolve(); err != nil {
 		t.Fatal(err)
 	}
-	run, res, err := Simulate(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	if err := WriteRunDir(dir, run, res); err != nil {
+	if _, _, err := (Pipeline{}).Run(sc, dir); err != nil {
 		t.Fatal(err)
 	}
 	// The resolved file names tiny.swf relative to testdata/, which the
@@ -169,5 +165,42 @@ func TestLoadRunScenario(t *testing.T) {
 	st.Job.Start++ // as if the code had changed since
 	if w := CheckReplay(dir, st); !strings.Contains(w, "jobs.csv says job 4 ran 4203..4803") {
 		t.Errorf("a changed schedule went unnoticed: %q", w)
+	}
+}
+
+// nopPolicy lets tracePolicy's Tick be driven by hand.
+type nopPolicy struct{ sim.Policy }
+
+func (nopPolicy) Tick(int64, []*sim.Job, []*sim.Job) {}
+
+// A multi-partition job is in the target's partition's queue with its
+// priority there, as build_job_queue (job_scheduler.c) queues it: two jobs
+// whose own priority is below the target's but which rank above it in
+// "lo" come first, and one whose own priority is above it but which ranks
+// below it in "lo" comes after. Counting by the jobs' own priority (or
+// only the jobs whose first partition is "lo") would give another rank.
+func TestExplainRankUsesPartitionPriority(t *testing.T) {
+	c := &sim.Cluster{Parts: []sim.Partition{{Name: "hi", PriorityTier: 1}, {Name: "lo", PriorityTier: 1}}}
+	job := func(idx int, part int, parts []int, prio uint32, partPrio []uint32) *sim.Job {
+		j := &sim.Job{Idx: idx, Part: part, Parts: parts, Priority: prio, PartPrio: partPrio, State: sim.Pending}
+		j.ID, j.Submit = int64(idx+1), int64(10*idx)
+		return j
+	}
+	target := job(0, 1, []int{1}, 100, []uint32{100})
+	pending := []*sim.Job{
+		target,
+		job(1, 0, []int{0, 1}, 500, []uint32{500, 50}), // behind it in lo
+		job(2, 0, []int{0, 1}, 50, []uint32{50, 500}),  // ahead of it in lo
+		job(3, 0, []int{0, 1}, 60, []uint32{60, 400}),  // ahead of it in lo
+		job(4, 0, []int{0}, 900, []uint32{900}),        // not in lo
+	}
+	st := &Story{ID: target.ID, Job: target, account: -1}
+	p := &tracePolicy{Policy: nopPolicy{}, st: st, cluster: c}
+	p.Tick(300, nil, pending)
+	if len(st.Ticks) != 1 {
+		t.Fatalf("%d ticks recorded, want 1", len(st.Ticks))
+	}
+	if k := st.Ticks[0]; k.Rank != 3 || k.Pending != 4 {
+		t.Errorf("rank %d of %d, want 3 of 4 (two jobs ahead of it by their priority in lo)", k.Rank, k.Pending)
 	}
 }

@@ -70,6 +70,43 @@ type RegressResult struct {
 // Drifted reports whether the scenario moved beyond its tolerances.
 func (r *RegressResult) Drifted() bool { return len(r.Drifts) > 0 || r.NoGolden }
 
+// ParseKeyValues reads regress's --set KEY=VALUE settings, which apply
+// to every scenario.
+func ParseKeyValues(sets []string) ([][2]string, error) {
+	var out [][2]string
+	for _, s := range sets {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--set %q: want KEY=VALUE", s)
+		}
+		out = append(out, [2]string{k, v})
+	}
+	return out, nil
+}
+
+// RegressScenarios names the scenario files regress runs: args, a bare
+// NAME meaning dir/NAME.yaml, or with no args every dir/*.yaml, the whole
+// library CI checks.
+func RegressScenarios(dir string, args []string) ([]string, error) {
+	var files []string
+	for _, a := range args {
+		if !strings.ContainsAny(a, "/.") {
+			a = filepath.Join(dir, a+".yaml")
+		}
+		if _, err := os.Stat(a); err != nil {
+			return nil, fmt.Errorf("regress: %w", err)
+		}
+		files = append(files, a)
+	}
+	if len(files) == 0 {
+		files, _ = filepath.Glob(filepath.Join(dir, "*.yaml"))
+		if len(files) == 0 {
+			return nil, fmt.Errorf("regress: no scenarios in %s/ (run from the repository root, or name the scenario files)", dir)
+		}
+	}
+	return files, nil
+}
+
 // ScenarioName is the name a scenario file's golden results go by.
 func ScenarioName(file string) string {
 	b := filepath.Base(file)
@@ -140,7 +177,7 @@ func regressOne(o RegressOptions, file string) (RegressResult, error) {
 		}
 		defer os.RemoveAll(dir)
 	}
-	run, res, err := Simulate(sc)
+	run, res, err := Pipeline{}.Run(sc, "")
 	if err != nil {
 		return r, fmt.Errorf("%s: %w", file, err)
 	}

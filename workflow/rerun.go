@@ -65,6 +65,18 @@ func LoadRunScenario(dir string, bases []string) (*config.Scenario, error) {
 	return sc, sc.Resolve()
 }
 
+// LoadRunDir reads a run directory's scenario to simulate it again,
+// looking its relative file names up under scenarioDir (when given), the
+// working directory, scenarios/, the run directory and its parent: the
+// places a scenario a run came from usually is.
+func LoadRunDir(dir, scenarioDir string) (*config.Scenario, error) {
+	var bases []string
+	if scenarioDir != "" {
+		bases = append(bases, scenarioDir)
+	}
+	return LoadRunScenario(dir, append(bases, ".", "scenarios", dir, filepath.Dir(dir)))
+}
+
 // CheckReplay compares the re-run job with its row in the run directory's
 // jobs.csv; it returns "" when they agree, else what differs (the code or
 // an input file changed since the run).

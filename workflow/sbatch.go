@@ -3,6 +3,8 @@ package workflow
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"fairsim/slurmtime"
@@ -134,4 +136,34 @@ func (s *Sweep) EmitSbatch(w io.Writer, o SbatchOptions) error {
 	}
 	_, err = io.WriteString(w, b.String())
 	return err
+}
+
+// WriteSbatch writes the sweep's job-array script to file, executable,
+// with the sweep directory and scenario made absolute so the tasks find
+// them from wherever Slurm starts them. A failed write leaves no file.
+func (s *Sweep) WriteSbatch(file string, o SbatchOptions) error {
+	var err error
+	if o.Out, err = filepath.Abs(o.Out); err != nil {
+		return err
+	}
+	sw := *s
+	if sw.Scenario != "" {
+		if sw.Scenario, err = filepath.Abs(sw.Scenario); err != nil {
+			return err
+		}
+	}
+	o.Script = file
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	err = sw.EmitSbatch(f, o)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(file)
+		return err
+	}
+	return os.Chmod(file, 0o755)
 }

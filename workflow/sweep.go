@@ -32,6 +32,40 @@ type Sweep struct {
 	StarvedAfter int64
 }
 
+// NewSweep reads a sweep as the command line gives it: the scenario file
+// ("" for the embedded default), its --set KEY=V1,V2,... settings, the
+// seed count and the starvation threshold (a Slurm time string).
+func NewSweep(scenario string, sets []string, seeds int, starvedAfter string) (*Sweep, error) {
+	sw := &Sweep{Scenario: scenario, Seeds: seeds}
+	if sw.Seeds < 0 {
+		return nil, fmt.Errorf("--seeds %d: want a positive count", sw.Seeds)
+	}
+	for _, s := range sets {
+		p, err := ParseSet(s)
+		if err != nil {
+			return nil, err
+		}
+		sw.Params = append(sw.Params, p)
+	}
+	after, err := slurmtime.ParseSeconds(starvedAfter)
+	if err != nil || after <= 0 {
+		return nil, fmt.Errorf("--starved-after %q: want a positive Slurm time string such as 1-0 or 12:00:00", starvedAfter)
+	}
+	sw.StarvedAfter = after
+	return sw, nil
+}
+
+// DefaultOut is where a sweep writes unless told: results/sweep-<name of
+// the scenario file>, so sweeps of different scenarios do not collide.
+func (s *Sweep) DefaultOut() string {
+	name := "default"
+	if s.Scenario != "" {
+		base := filepath.Base(s.Scenario)
+		name = base[:len(base)-len(filepath.Ext(base))]
+	}
+	return filepath.Join("results", "sweep-"+name)
+}
+
 // Manifest is sweep.yaml: what a sweep directory holds, so that merge can
 // check its shards belong to one sweep.
 type Manifest struct {
@@ -352,33 +386,11 @@ func ReadManifest(dir string) (Manifest, error) {
 
 // runPoint simulates one scenario into dir and computes its metrics.
 func runPoint(sc *config.Scenario, dir string, after int64) (Metrics, error) {
-	run, res, err := Simulate(sc)
+	run, res, err := Pipeline{}.Run(sc, dir)
 	if err != nil {
-		return Metrics{}, err
-	}
-	if err := WriteRunDir(dir, run, res); err != nil {
 		return Metrics{}, err
 	}
 	return Compute(run, res, after), nil
-}
-
-// Simulate builds and runs a resolved scenario quietly.
-func Simulate(sc *config.Scenario) (*config.Run, *sim.Result, error) {
-	run, err := sc.Build()
-	if err != nil {
-		return nil, nil, err
-	}
-	defer run.Close()
-	res, err := run.Simulate()
-	if err != nil {
-		return nil, nil, err
-	}
-	if mf := run.Multifactor; mf != nil {
-		for _, k := range mf.Unmapped.Keys() {
-			res.Defaulted.Add("job without association (fair-share 0): " + k)
-		}
-	}
-	return run, res, nil
 }
 
 // FairshareSeries is the policy's fair-share time series in the form the

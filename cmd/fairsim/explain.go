@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -43,20 +42,9 @@ directory, scenarios/ and DIR.`,
 			case dir != "" && c.String("scenario") != "":
 				return fmt.Errorf("explain: give --run or --scenario, not both")
 			case dir != "":
-				var bases []string
-				if d := c.String("scenario-dir"); d != "" {
-					bases = append(bases, d)
-				}
-				bases = append(bases, ".", "scenarios", dir, filepath.Dir(dir))
-				sc, err = workflow.LoadRunScenario(dir, bases)
-			case c.String("scenario") != "":
-				if sc, err = config.Load(c.String("scenario")); err == nil {
-					err = sc.Resolve()
-				}
+				sc, err = workflow.LoadRunDir(dir, c.String("scenario-dir"))
 			default:
-				if sc, err = config.Default(); err == nil {
-					err = sc.Resolve()
-				}
+				sc, err = (&workflow.RunSpec{Scenario: c.String("scenario")}).Resolve()
 			}
 			if err != nil {
 				return err

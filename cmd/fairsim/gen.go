@@ -3,12 +3,12 @@ package main
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"fairsim/slurmtime"
+	"fairsim/workflow"
 	"fairsim/workload"
 )
 
@@ -106,30 +106,19 @@ func genConfig(c *cli.Context) (workload.GenConfig, error) {
 	cfg.Users = c.Int("users")
 	cfg.Zipf = c.Float64("zipf")
 	cfg.Accounts = c.Int("accounts")
-	for _, s := range genList(c.String("shares")) {
+	for _, s := range workflow.SplitList(c.String("shares")) {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil {
 			return cfg, fmt.Errorf("--shares: %q is not a number", s)
 		}
 		cfg.Shares = append(cfg.Shares, v)
 	}
-	cfg.Partitions = genList(c.String("partitions"))
-	cfg.Features = genList(c.String("features"))
+	cfg.Partitions = workflow.SplitList(c.String("partitions"))
+	cfg.Features = workflow.SplitList(c.String("features"))
 	cfg.FeatureShare = c.Float64("feature-share")
 	cfg.MemShare = c.Float64("mem-share")
 	cfg.MemMin = c.Int64("mem-min")
 	cfg.MemMax = c.Int64("mem-max")
 	cfg.Cluster = c.String("cluster")
 	return cfg, cfg.Validate()
-}
-
-// genList splits a comma list, dropping empty items.
-func genList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }

@@ -26,9 +26,11 @@ or synthetic workloads on a simulated cluster of mixed CPU types, scheduled the 
 slurmctld schedules (main + backfill passes, priority/multifactor, Fair Tree), and
 writes per-job CSV, a summary and plots under results/<run>/.
 
-Run with no arguments to simulate the embedded default scenario.`,
+'fairsim run' with no flags simulates the embedded default scenario.`,
 		Commands: commands(),
-		// With no subcommand, run the default scenario, as README promises.
+		// With no subcommand, show the help: a simulation is always asked
+		// for by name ('fairsim run', which make run calls), so a mistyped
+		// command never starts one.
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
 				return fmt.Errorf("unknown command %q (see fairsim --help)", c.Args().First())

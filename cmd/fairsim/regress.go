@@ -2,10 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -43,28 +41,12 @@ jobs.csv while every metric stays within tolerance:
 		Action: func(c *cli.Context) error {
 			o := workflow.RegressOptions{Golden: c.String("golden"), Update: c.Bool("update"),
 				Jobs: c.Int("jobs"), Keep: c.String("keep")}
-			for _, s := range *c.Generic("set").(*listFlag) {
-				k, v, ok := strings.Cut(s, "=")
-				if !ok || k == "" {
-					return fmt.Errorf("--set %q: want KEY=VALUE", s)
-				}
-				o.Set = append(o.Set, [2]string{k, v})
+			var err error
+			if o.Set, err = workflow.ParseKeyValues(*c.Generic("set").(*listFlag)); err != nil {
+				return err
 			}
-			for _, a := range c.Args().Slice() {
-				if !strings.ContainsAny(a, "/.") {
-					a = filepath.Join(c.String("scenarios"), a+".yaml")
-				}
-				if _, err := os.Stat(a); err != nil {
-					return fmt.Errorf("regress: %w", err)
-				}
-				o.Scenarios = append(o.Scenarios, a)
-			}
-			if len(o.Scenarios) == 0 {
-				files, _ := filepath.Glob(filepath.Join(c.String("scenarios"), "*.yaml"))
-				if len(files) == 0 {
-					return fmt.Errorf("regress: no scenarios in %s/ (run from the repository root, or name the scenario files)", c.String("scenarios"))
-				}
-				o.Scenarios = files
+			if o.Scenarios, err = workflow.RegressScenarios(c.String("scenarios"), c.Args().Slice()); err != nil {
+				return err
 			}
 			res, err := workflow.Regress(o)
 			if err != nil {

@@ -3,12 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
-	"fairsim/policy"
 	"fairsim/policy/fairshare"
+	"fairsim/workflow"
 )
 
 func sshareCommand() *cli.Command {
@@ -39,7 +38,7 @@ Under Fair Tree -l adds LevelFS and accounts have no FairShare.
 Without -a (or -u) only account rows are printed: sshare adds the invoking
 user's rows, and fairsim has no invoking user.
 
-` + atHelp,
+` + workflow.AtHelp,
 		UseShortOptionHandling: true,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "assoc", Usage: "association tree, a sacctmgr dump `FILE`"},
@@ -59,8 +58,8 @@ user's rows, and fairsim has no invoking user.
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say on stderr what was simulated"},
 		},
 		Action: func(c *cli.Context) error {
-			opt := fairshare.SshareOptions{Long: c.Bool("long"), All: c.Bool("all"), Users: splitList(c.String("users")),
-				Accounts: splitList(c.String("accounts")), UsersOnly: c.Bool("Users"),
+			opt := fairshare.SshareOptions{Long: c.Bool("long"), All: c.Bool("all"), Users: workflow.SplitList(c.String("users")),
+				Accounts: workflow.SplitList(c.String("accounts")), UsersOnly: c.Bool("Users"),
 				Parsable: c.Bool("parsable"), Parsable2: c.Bool("parsable2"), NoHeader: c.Bool("noheader")}
 			var rows []fairshare.Row
 			switch {
@@ -73,90 +72,35 @@ user's rows, and fairsim has no invoking user.
 				if !c.IsSet("at") {
 					return errors.New("sshare: --scenario needs --at TIME")
 				}
-				run, mf, err := buildSlurmRun(c.String("scenario"), "sshare")
+				p := workflow.Pipeline{Need: "sshare"}
+				if c.Bool("verbose") {
+					p.Log = c.App.ErrWriter
+				}
+				run, err := p.Open(c.String("scenario"))
 				if err != nil {
 					return err
 				}
 				defer run.Close()
-				if c.Bool("verbose") {
-					printRunNotes(c.App.ErrWriter, run)
-				}
-				ar, err := simulateAt(run, mf, c.String("at"), nil)
+				at, err := p.SimulateAt(run, c.String("at"), nil)
 				if err != nil {
 					return err
 				}
 				if c.Bool("verbose") {
-					ar.describe(c.App.ErrWriter)
+					at.Describe(c.App.ErrWriter)
 				}
-				rows = mf.Engine().Rows()
-				opt.Algorithm = mf.Engine().Config().Algorithm
+				eng := run.Multifactor.Engine()
+				rows, opt.Algorithm = eng.Rows(), eng.Config().Algorithm
 			case c.IsSet("at"):
 				return errors.New("sshare: --at needs --scenario")
 			case !c.IsSet("assoc"):
 				return errors.New("sshare: give --assoc DUMP [--usage CSV], or --scenario FILE --at TIME")
 			default:
-				alg, err := sshareAlgorithm(c.String("flags"), c.String("algorithm"))
-				if err != nil {
+				var err error
+				if rows, opt.Algorithm, err = workflow.StaticSshare(c.String("assoc"), c.String("usage"), c.String("flags"), c.String("algorithm")); err != nil {
 					return err
 				}
-				eng, err := staticEngine(c.String("assoc"), c.String("usage"), alg)
-				if err != nil {
-					return err
-				}
-				rows = eng.Rows()
-				opt.Algorithm = alg
 			}
 			return fairshare.WriteSshare(c.App.Writer, rows, opt)
 		},
 	}
-}
-
-// sshareAlgorithm picks the algorithm as slurmctld does from PriorityFlags;
-// --algorithm, when given, overrides it.
-func sshareAlgorithm(flags, name string) (fairshare.Algorithm, error) {
-	f, err := policy.ParsePriorityFlags(flags)
-	if err != nil {
-		return 0, fmt.Errorf("--flags: %w", err)
-	}
-	alg := fairshare.FromPriorityFlags(!f.Has(policy.FlagFairTree), f.Has(policy.FlagDepthOblivious))
-	if name != "" {
-		if alg, err = fairshare.ParseAlgorithm(name); err != nil {
-			return 0, fmt.Errorf("--algorithm: %w (want fairtree, classic, depth-oblivious or slurm20)", err)
-		}
-	}
-	return alg, nil
-}
-
-// staticEngine loads a dump and a usage table into an engine and computes
-// every factor once, as slurmctld does after loading usage.
-func staticEngine(dumpPath, usagePath string, alg fairshare.Algorithm) (*fairshare.Engine, error) {
-	f, err := os.Open(dumpPath)
-	if err != nil {
-		return nil, fmt.Errorf("--assoc: %w", err)
-	}
-	tree, err := fairshare.ReadDump(dumpPath, f)
-	f.Close()
-	if err != nil {
-		return nil, err
-	}
-	eng, err := fairshare.NewEngine(tree, fairshare.Config{Algorithm: alg})
-	if err != nil {
-		return nil, err
-	}
-	var entries []fairshare.UsageEntry
-	if usagePath != "" {
-		u, err := os.Open(usagePath)
-		if err != nil {
-			return nil, fmt.Errorf("--usage: %w", err)
-		}
-		entries, err = fairshare.ReadUsageCSV(usagePath, u, tree)
-		u.Close()
-		if err != nil {
-			return nil, err
-		}
-	}
-	if err := eng.LoadUsage(entries); err != nil {
-		return nil, err
-	}
-	return eng, nil
 }

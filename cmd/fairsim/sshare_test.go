@@ -49,13 +49,14 @@ func diffText(t *testing.T, got, want string) {
 
 const tresZero = "cpu=0,mem=0,node=0,billing=0"
 
-// The tree of worked-examples.md §1 with usage in the proportions of §1:
+// The tree of the classic fair-share example in Slurm 2.0's
+// doc/html/priority_multifactor.shtml, with usage in its proportions:
 // user1 200, user2 250, user4 250 billing-seconds (root 700).
 //
 // Classic (NO_FAIR_TREE). NormShares, the product of shares/level_shares
 // down the tree: A .4, B .4·30/40 = .3, C .4·10/40 = .1, D .6, E .6·25/60
 // = .25, F .6·35/60 = .35; users user1 .3, user2 .05, user3 .05, user4
-// .25, user5 .35, as in §1. NormUsage = usage/700: A 450/700 = .642857,
+// .25, user5 .35, as in the example. NormUsage = usage/700: A 450/700 = .642857,
 // B 2/7 = .285714, C, D, E 5/14 = .357143. EffectvUsage: first tier = own
 // (A 9/14, D 5/14), below U + (UE_parent − U)·S/S_siblings: B 2/7 +
 // (9/14 − 2/7)·3/4 = 31/56 = .553571, C 5/14 + (4/14)/4 = 3/7 = .428571,
@@ -109,9 +110,9 @@ root|||0.000000|700||1.000000||||@T
 
 // The same tree plus an account "other" with Fairshare=0 whose user "idle"
 // has the remaining 300 billing-seconds, so root's usage (1000) is the
-// whole machine and NormUsage is §1's fraction of it: user1 .20, user2
+// whole machine and NormUsage is the example's fraction of it: user1 .20, user2
 // .25, user4 .25, A .45, D .25. No share moves (0 shares). EffectvUsage
-// is then §1's table exactly: A .45, D .25, B .2 + .25·30/40 = .3875, C
+// is then the example's table exactly: A .45, D .25, B .2 + .25·30/40 = .3875, C
 // .25 + .2·10/40 = .3, E .25, F .25·35/60 = .145833, user1 .3875, user2
 // .25 + .05/2 = .275, user3 .15, user4 .25, user5 .145833; other and idle
 // .3. Classic FairShare 2^(−UE/S): A 2^(−1.125) = .458502, B and user1
@@ -135,7 +136,7 @@ root|||0.000000|1000||1.000000|0.000000||@T
   other|idle|1|0.000000|300|0.300000|0.300000|0.000000||@T
 `, "@T", tresZero)
 
-// The Slurm 2.0 formula F = (S − UE + 1)/2 on the same rows gives §1's
+// The Slurm 2.0 formula F = (S − UE + 1)/2 on the same rows gives the example's
 // factors: user1 (.3 − .3875 + 1)/2 = .45625, user2 (.05 − .275 + 1)/2 =
 // .3875, user3 .45, user4 .5, user5 (.35 − .145833 + 1)/2 = .602083 (the
 // doc's .6021); accounts A .475, B .45625, C .4, D .675, E .5, F .602083,
@@ -204,7 +205,7 @@ func TestSshareStaticWorkedExample(t *testing.T) {
 	}
 }
 
-// The consequence §1 asserts: with fair-share the only factor, the
+// The consequence the example asserts: with fair-share the only factor, the
 // Slurm 2.0 order is user5, user4, user1, user3, user2.
 func TestSshareSlurm20Order(t *testing.T) {
 	out := mustRun(t, "sshare", "--assoc", "testdata/worked1-other.cfg", "--usage", "testdata/worked1-other-usage.csv",
@@ -225,7 +226,7 @@ func TestSshareSlurm20Order(t *testing.T) {
 		}
 	}
 	if len(got) != 5 {
-		t.Fatalf("want the 5 users of §1, got %v", got)
+		t.Fatalf("want the 5 users of the example, got %v", got)
 	}
 	order := []string{"user5", "user4", "user1", "user3", "user2"}
 	f := map[string]float64{}
@@ -256,11 +257,11 @@ func TestSshareErrors(t *testing.T) {
 		{"unknown flag", []string{"--assoc", "testdata/worked1.cfg", "--flags", "NO_FAIR_TEE"}, "--flags"},
 		{"unknown algorithm", []string{"--assoc", "testdata/worked1.cfg", "--algorithm", "fair"}, "--algorithm"},
 		{"--at without scenario", []string{"--assoc", "testdata/worked1.cfg", "--at", "1-0"}, "--at needs --scenario"},
-		{"scenario without --at", []string{"--scenario", "testdata/sprio-mixed.yaml"}, "needs --at"},
-		{"scenario and static flags", []string{"--scenario", "testdata/sprio-mixed.yaml", "--at", "1-0", "--flags", "NO_FAIR_TREE"}, "--flags is for static views"},
+		{"scenario without --at", []string{"--scenario", "../../workflow/testdata/sprio-mixed.yaml"}, "needs --at"},
+		{"scenario and static flags", []string{"--scenario", "../../workflow/testdata/sprio-mixed.yaml", "--at", "1-0", "--flags", "NO_FAIR_TREE"}, "--flags is for static views"},
 		{"unknown scenario", []string{"--scenario", "testdata/nope.yaml", "--at", "1-0"}, "nope.yaml"},
-		{"after the end", []string{"--scenario", "testdata/sprio-mixed.yaml", "--at", "60-0"}, "after the end of the run"},
-		{"malformed time", []string{"--scenario", "testdata/sprio-mixed.yaml", "--at", "1:0:0:0"}, "--at"},
+		{"after the end", []string{"--scenario", "../../workflow/testdata/sprio-mixed.yaml", "--at", "60-0"}, "after the end of the run"},
+		{"malformed time", []string{"--scenario", "../../workflow/testdata/sprio-mixed.yaml", "--at", "1:0:0:0"}, "--at"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -277,7 +278,7 @@ func TestSshareErrors(t *testing.T) {
 // factor behind the FAIRSHARE term sprio shows for that user's jobs at the
 // same moment (sprio -n prints it unweighted).
 func TestSshareAtScenarioMatchesSprio(t *testing.T) {
-	const sc = "testdata/sprio-mixed.yaml"
+	const sc = "../../workflow/testdata/sprio-mixed.yaml"
 	out := mustRun(t, "sshare", "--scenario", sc, "--at", "1-0", "-a", "-l", "-P")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if !strings.HasPrefix(lines[0], "Account|User|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|FairShare|LevelFS|") {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"fairsim/slurmtime"
 	"fairsim/workflow"
 )
 
@@ -84,20 +83,25 @@ Beyond one machine:
 			if c.Args().Len() > 0 {
 				return fmt.Errorf("sweep: unexpected argument %q (did you mean 'fairsim sweep merge'?)", c.Args().First())
 			}
-			sw, err := sweepFromFlags(c)
+			sw, err := workflow.NewSweep(c.String("scenario"), *c.Generic("set").(*listFlag), c.Int("seeds"), c.String("starved-after"))
 			if err != nil {
 				return err
 			}
 			out := c.String("out")
 			if out == "" {
-				name := "default"
-				if sw.Scenario != "" {
-					name = trimExt(filepath.Base(sw.Scenario))
-				}
-				out = filepath.Join("results", "sweep-"+name)
+				out = sw.DefaultOut()
 			}
 			if f := c.String("emit-sbatch"); f != "" {
-				return emitSbatch(c, sw, out, f)
+				bin, err := os.Executable()
+				if err != nil {
+					return err
+				}
+				err = sw.WriteSbatch(f, workflow.SbatchOptions{Fairsim: bin, Out: out, Shards: c.Int("shards"),
+					CPUsPerTask: c.Int("cpus-per-task"), Time: c.String("time"), Extra: *c.Generic("sbatch-option").(*listFlag)})
+				if err == nil {
+					fmt.Fprintf(c.App.Writer, "sweep: wrote %s; submit it on the cluster with: bash %s\n", f, f)
+				}
+				return err
 			}
 			shard := workflow.All
 			if s := c.String("shard"); s != "" {
@@ -118,65 +122,6 @@ Beyond one machine:
 			return nil
 		},
 	}
-}
-
-func trimExt(name string) string {
-	return name[:len(name)-len(filepath.Ext(name))]
-}
-
-func sweepFromFlags(c *cli.Context) (*workflow.Sweep, error) {
-	sw := &workflow.Sweep{Scenario: c.String("scenario"), Seeds: c.Int("seeds")}
-	if sw.Seeds < 0 {
-		return nil, fmt.Errorf("--seeds %d: want a positive count", sw.Seeds)
-	}
-	for _, s := range *c.Generic("set").(*listFlag) {
-		p, err := workflow.ParseSet(s)
-		if err != nil {
-			return nil, err
-		}
-		sw.Params = append(sw.Params, p)
-	}
-	after, err := slurmtime.ParseSeconds(c.String("starved-after"))
-	if err != nil || after <= 0 {
-		return nil, fmt.Errorf("--starved-after %q: want a positive Slurm time string such as 1-0 or 12:00:00", c.String("starved-after"))
-	}
-	sw.StarvedAfter = after
-	return sw, nil
-}
-
-func emitSbatch(c *cli.Context, sw *workflow.Sweep, out, file string) error {
-	bin, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	absOut, err := filepath.Abs(out)
-	if err != nil {
-		return err
-	}
-	if sw.Scenario != "" {
-		if sw.Scenario, err = filepath.Abs(sw.Scenario); err != nil {
-			return err
-		}
-	}
-	f, err := os.Create(file)
-	if err != nil {
-		return err
-	}
-	err = sw.EmitSbatch(f, workflow.SbatchOptions{Fairsim: bin, Out: absOut, Shards: c.Int("shards"),
-		CPUsPerTask: c.Int("cpus-per-task"), Time: c.String("time"), Script: file,
-		Extra: *c.Generic("sbatch-option").(*listFlag)})
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(file)
-		return err
-	}
-	if err := os.Chmod(file, 0o755); err != nil {
-		return err
-	}
-	fmt.Fprintf(c.App.Writer, "sweep: wrote %s; submit it on the cluster with: bash %s\n", file, file)
-	return nil
 }
 
 func sweepMergeCommand() *cli.Command {

@@ -1,0 +1,117 @@
+package workflow
+
+import (
+	"fmt"
+	"io"
+
+	"fairsim/config"
+	"fairsim/sim"
+)
+
+// Pipeline is the one path from a resolved scenario to a finished
+// simulation that run, sweep, regress, sprio, sshare and explain all take,
+// so that a scenario simulates the same way whichever command asks, and
+// what a run reports about itself (notes, warnings, defaulted
+// associations) is the same everywhere.
+type Pipeline struct {
+	// Log receives the notes (what fairsim chose where the scenario was
+	// silent) and warnings (what it ignored); nil keeps the run quiet.
+	Log io.Writer
+	// Progress, when set, is given the number of records the workload
+	// announces and returns the callback the simulation reports to and a
+	// function that ends the display.
+	Progress func(total int64) (update func(now int64, submitted int), done func())
+	// Need names a command that needs Slurm's multifactor priority (sprio,
+	// sshare): building a scenario without it is then an error.
+	Need string
+}
+
+// Build makes a resolved scenario ready to simulate and tells Log what
+// fairsim chose and ignored.
+func (p Pipeline) Build(sc *config.Scenario) (*config.Run, error) {
+	run, err := sc.Build()
+	if err != nil {
+		return nil, err
+	}
+	p.tell(run)
+	return run, nil
+}
+
+// Open loads, resolves and builds the scenario file path for a command
+// that reads the simulation's state (sprio, sshare); with Need set it
+// refuses a scenario without Slurm's multifactor priority before anything
+// is simulated.
+func (p Pipeline) Open(path string) (*config.Run, error) {
+	sc, err := config.Load(path)
+	if err != nil {
+		return nil, fmt.Errorf("--scenario: %w", err)
+	}
+	if err := sc.Resolve(); err != nil {
+		return nil, err
+	}
+	run, err := sc.Build()
+	if err != nil {
+		return nil, err
+	}
+	if p.Need != "" && run.Multifactor == nil {
+		run.Close()
+		return nil, fmt.Errorf("%s: scenario %s uses scheduler %q, which has no multifactor priority or fair-share; %s needs scheduler: slurm",
+			path, sc.Name, sc.Scheduler, p.Need)
+	}
+	p.tell(run)
+	return run, nil
+}
+
+// tell writes the run's notes and warnings to Log.
+func (p Pipeline) tell(run *config.Run) {
+	if p.Log == nil {
+		return
+	}
+	for _, n := range run.Notes {
+		fmt.Fprintln(p.Log, "fairsim:", n)
+	}
+	for _, w := range run.Warnings {
+		fmt.Fprintln(p.Log, "fairsim: warning:", w)
+	}
+}
+
+// Simulate runs a built run (to its end, or to run.Options.StopAt) and
+// records in the result the jobs whose association the multifactor
+// policy could not find, which otherwise only change priorities silently.
+func (p Pipeline) Simulate(run *config.Run) (*sim.Result, error) {
+	if p.Progress != nil {
+		var done func()
+		run.Options.Progress, done = p.Progress(run.Source.Header().MaxRecords)
+		defer done()
+	}
+	res, err := run.Simulate()
+	if err != nil {
+		return nil, err
+	}
+	if mf := run.Multifactor; mf != nil {
+		for _, k := range mf.Unmapped.Keys() {
+			res.Defaulted.Add("job without association (fair-share 0): " + k)
+		}
+	}
+	return res, nil
+}
+
+// Run builds and simulates a resolved scenario and, unless out is "",
+// writes the run directory every command writes (WriteRunDir).
+func (p Pipeline) Run(sc *config.Scenario, out string) (*config.Run, *sim.Result, error) {
+	run, err := p.Build(sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer run.Close()
+	res, err := p.Simulate(run)
+	if err != nil {
+		return nil, nil, err
+	}
+	if out != "" {
+		if err := WriteRunDir(out, run, res); err != nil {
+			return nil, nil, err
+		}
+	}
+	return run, res, nil
+}

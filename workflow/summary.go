@@ -1,0 +1,51 @@
+package workflow
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"fairsim/report"
+	"fairsim/sim"
+)
+
+// WriteRunSummary prints the few figures users compare runs by (jobs,
+// utilisation, waits, wall time, throughput and peak memory) after a run
+// that took wall and wrote its results to out.
+func WriteRunSummary(w io.Writer, r *sim.Result, out string, wall time.Duration) {
+	m := report.Compute(r)
+	fmt.Fprintf(w, "\n%s: %d jobs (%d skipped records, %d rejected), %d started (%d by backfill)\n",
+		r.Scheduler, m.Jobs, r.Read.Skipped.Total(), m.Rejected, m.Started, m.Backfilled)
+	fmt.Fprintf(w, "utilisation %.1f%%, wait mean %s median %s p95 %s, bounded slowdown %.2f\n",
+		100*m.Utilization, roundDur(m.MeanWait), roundDur(m.MedianWait), roundDur(m.P95Wait), m.MeanBSLD)
+	fmt.Fprintf(w, "results in %s\n", out)
+	fmt.Fprintf(w, "wall %.2f s, %.0f jobs/s, peak memory %s\n", wall.Seconds(), float64(len(r.Jobs))/wall.Seconds(), peakRSS())
+}
+
+// roundDur prints seconds as a Go duration to the second (3h42m18s).
+func roundDur(s float64) string {
+	return (time.Duration(s) * time.Second).Round(time.Second).String()
+}
+
+// peakRSS reads the process's peak resident memory (Linux VmHWM);
+// "unknown" elsewhere.
+func peakRSS() string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			f := strings.Fields(v)
+			if len(f) == 2 {
+				if kb, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+					return fmt.Sprintf("%d MB", kb/1024)
+				}
+			}
+		}
+	}
+	return "unknown"
+}
