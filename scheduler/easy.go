@@ -66,7 +66,7 @@ func (e *EASY) Schedule(v *sim.View, _ sim.PassKind) *sim.Plan {
 			continue
 		}
 		endsInTime := j.TimeLimit > 0 && v.Now()+j.TimeLimit <= shadow
-		if !endsInTime && j.Part == head.Part && j.CPUs > extra {
+		if !endsInTime && head.Part == j.Part && j.CPUs > extra {
 			continue // all its cores would be the reserved job's: no need to place it
 		}
 		var fit sim.Fit
