@@ -69,14 +69,8 @@ func TestConvertSpecOptions(t *testing.T) {
 			spec := tc.spec
 			spec.Given = given(tc.given...)
 			opts, err := spec.Options(in, out)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("err = %v, want one mentioning %q", err, tc.err)
-				}
+			if checkErr(t, err, tc.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			var ts []string
 			for _, tr := range opts.Transforms {
