@@ -38,6 +38,48 @@ var AccountNames = []string{
 	"usage_share", "norm_share", "share_error", "starved_jobs",
 }
 
+// SweepHelp is `fairsim sweep --help`'s description. It lists the
+// columns of sweep.csv, so it lives beside OverallNames and AccountNames.
+const SweepHelp = `Runs the scenario once per point of the grid the --set flags span, writing each
+point's run directory (DIR/points/<index>_<settings>/: jobs.csv, summary.csv, ... and
+point.csv) and DIR/sweep.csv, one row per point: the parameters, then the overall
+and per-account figures (see below). Results do not depend on --jobs: each point
+is its own simulation, and sweep.csv lists points in grid order.
+
+  fairsim sweep --scenario scenarios/odyssey.yaml \
+      --set PriorityWeightAge=1000,10000,100000 --set PriorityDecayHalfLife=7-0,14-0 --out sw
+
+--set KEY=V1,V2,... takes any key 'fairsim run' and scenarios accept: a slurm.conf key
+(PriorityWeightFairshare), a SchedulerParameters option (bf_window), partition.NAME.Attr,
+qos.NAME.Attr, or a dotted scenario key (generate.jobs, fairshare.algorithm). Values are
+split on commas; when a value contains commas, separate the values with '|' instead
+(--set 'partition.shared.TRESBillingWeights=CPU=1,Mem=0.25G|CPU=2,Mem=0.5G'); a single
+value with commas ends with '|'. The first --set varies slowest; the point index counts
+from 0 in that order.
+
+--seeds N repeats each point with generate.seed = s..s+N-1 (s: the scenario's seed).
+
+sweep.csv columns: point, the parameters (and seed), then jobs, jobs_started,
+jobs_never_started, jobs_rejected, wait_mean_s, wait_median_s, wait_p95_s, wait_max_s,
+bsld_mean (bounded slowdown, 10 s bound), utilization, backfilled_share (started by
+backfill / started), preempted_jobs, preempted_lost_core_hours, starved_jobs, jain_fairness
+(Jain's index over usage_share/norm_share of the accounts), share_error_max; then per
+account, as METRIC[account]: jobs, wait_mean_s, wait_median_s, wait_p95_s, bsld_mean,
+usage_share (part of the delivered TRES billing), norm_share (the account's share of the
+association tree, renormalised over the accounts that ran jobs; equal shares without a
+tree), share_error (usage_share - norm_share), starved_jobs.
+A job is starved when it waited longer than --starved-after (default 1-0, 24 hours) or
+never started and had been waiting that long when the run ended.
+
+Beyond one machine:
+  --shard I/N           run only shard I of N (numbered from 0: the points whose index
+                        is I modulo N), e.g. one per SLURM_ARRAY_TASK_ID
+  fairsim sweep merge --out DIR SHARDDIR...
+                        combine shards into DIR/sweep.csv, byte for byte what one run
+                        of the whole grid writes
+  --emit-sbatch FILE    write a Slurm job-array script for the sweep (one shard per task,
+                        then a merge job with --dependency=afterok); run it with bash.`
+
 // Metrics are what a sweep records of one run.
 type Metrics struct {
 	Overall  []Field            // OverallNames, in order

@@ -125,6 +125,12 @@ func ReadTable(path string, nParams int) ([]string, []Row, error) {
 	return head[:nParams], rows, nil
 }
 
+// MergeHelp is `fairsim sweep merge --help`'s description.
+const MergeHelp = `Reads the sweep.yaml and sweep.csv of each shard directory, checks they belong to
+one sweep and hold every point once, and writes --out DIR/sweep.csv (the same bytes a
+single run of the whole sweep writes) and DIR/sweep.yaml. Point directories stay in the
+shards. Without --out, the first argument is the output directory when it is not a shard.`
+
 // Merge combines the sweep directories of shards (or of any runs of one
 // sweep) into out/sweep.csv and out/sweep.yaml: byte for byte the
 // sweep.csv a single run of the whole grid writes. The shards must come

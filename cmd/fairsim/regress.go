@@ -12,24 +12,10 @@ import (
 
 func regressCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "regress",
-		Usage:     "run the scenario library and compare it with its golden results",
-		ArgsUsage: "[SCENARIO...]",
-		Description: `Runs each scenario (default: every scenarios/*.yaml; a bare NAME means
-scenarios/NAME.yaml) and compares its summary.csv metrics and the sha256 of its jobs.csv
-(the per-job schedule) with results/golden/NAME/metrics.csv and jobs.sha256. Prints a
-table of what drifted and exits non-zero when anything did, so a change that moves a
-schedule fails CI until the golden results are updated on purpose:
-
-  fairsim regress                      check every scenario
-  fairsim regress --update odyssey     accept odyssey's new results (commit them)
-  fairsim regress --set PriorityWeightAge=0 odyssey   would this change drift?
-
-Tolerances come from the scenario's regress: section, absolute, by summary metric
-(default 0: exact); "*" sets one for every metric, and schedule_hash: 1 accepts a changed
-jobs.csv while every metric stays within tolerance:
-
-  regress: {wait_mean_s: 60, utilization: 0.001}`,
+		Name:        "regress",
+		Usage:       "run the scenario library and compare it with its golden results",
+		ArgsUsage:   "[SCENARIO...]",
+		Description: workflow.RegressHelp,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "update", Usage: "write the golden results instead of comparing"},
 			&cli.StringFlag{Name: "golden", Value: filepath.Join("results", "golden"), Usage: "golden results `DIR`"},
