@@ -131,9 +131,9 @@ func RunPage(dir string) (*Page, error) {
 }
 
 // headline are the summary.csv rows the report's first table shows.
-var headline = []string{"jobs", "jobs_started", "jobs_never_started", "jobs_rejected", "started_by_backfill",
-	"jobs_preempted", "utilization", "wait_mean_s", "wait_median_s", "wait_p95_s", "wait_max_s",
-	"bounded_slowdown_mean_10s", "delivered_core_hours", "makespan_s", "cluster_nodes", "cluster_cores"}
+var headline = []string{MetricJobs, MetricStarted, MetricNeverStarted, MetricRejected, MetricBackfilled,
+	MetricPreempted, MetricUtilization, MetricWaitMean, MetricWaitMedian, MetricWaitP95, MetricWaitMax,
+	MetricBSLDMean, MetricDeliveredCoreHr, MetricMakespan, MetricClusterNodes, MetricClusterCores}
 
 func (d *runData) summarySection() Section {
 	t := HTMLTable{Caption: "Headline figures (summary.csv)", Head: []string{"metric", "value"}}
