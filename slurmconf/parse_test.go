@@ -2,6 +2,7 @@ package slurmconf
 
 import (
 	"errors"
+	"fairsim/inputerr"
 	"os"
 	"slices"
 	"strings"
@@ -22,9 +23,9 @@ func mustParse(t *testing.T, src string) *Config {
 func parseErrors(t *testing.T, src string) []string {
 	t.Helper()
 	_, err := Parse("t.conf", []byte(src))
-	var list ErrorList
+	var list inputerr.List
 	if !errors.As(err, &list) {
-		t.Fatalf("Parse(%q) = %v, want an ErrorList", src, err)
+		t.Fatalf("Parse(%q) = %v, want an inputerr.List", src, err)
 	}
 	var out []string
 	for _, e := range list {
@@ -149,7 +150,7 @@ func TestWorkedExample1(t *testing.T) {
 // months, not 28 days), which parses.
 func TestWorkedExample2(t *testing.T) {
 	_, err := ParseFile("testdata/seed000_example2.conf")
-	var list ErrorList
+	var list inputerr.List
 	if !errors.As(err, &list) || len(list) != 1 {
 		t.Fatalf("example 2: got %v, want exactly one error", err)
 	}
@@ -157,8 +158,8 @@ func TestWorkedExample2(t *testing.T) {
 	if list[0].Error() != want {
 		t.Errorf("error = %s\nwant    %s", list[0], want)
 	}
-	if list[0].Pos.Line != 8 || list[0].Key != "PriorityUsageResetPeriod" {
-		t.Errorf("error position/key = %v %q", list[0].Pos, list[0].Key)
+	if list[0].Line != 8 || list[0].Field != "PriorityUsageResetPeriod" {
+		t.Errorf("error line/key = %d %q", list[0].Line, list[0].Field)
 	}
 
 	src, err := os.ReadFile("testdata/seed000_example2.conf")
@@ -367,8 +368,8 @@ func TestErrors(t *testing.T) {
 		}
 	}
 	_, err := Parse("t.conf", []byte("KillWait=x\nCompleteWait=y\n"))
-	if want := "2 errors:\n\tt.conf:1: KillWait: \"x\" is not a valid number\n\tt.conf:2: CompleteWait: \"y\" is not a valid number"; err.Error() != want {
-		t.Errorf("ErrorList.Error() = %q, want %q", err, want)
+	if want := "t.conf:1: KillWait: \"x\" is not a valid number\nt.conf:2: CompleteWait: \"y\" is not a valid number"; err.Error() != want {
+		t.Errorf("error list = %q, want %q", err, want)
 	}
 }
 

@@ -2,6 +2,7 @@ package slurmconf
 
 import (
 	"bytes"
+	"fairsim/inputerr"
 	"os"
 	"path/filepath"
 	"strings"
@@ -204,8 +205,8 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		c, err := Parse("fuzz.conf", src)
 		if err != nil {
-			if _, ok := err.(ErrorList); !ok {
-				t.Fatalf("error is %T, not ErrorList", err)
+			if _, ok := err.(inputerr.List); !ok {
+				t.Fatalf("error is %T, not inputerr.List", err)
 			}
 			return
 		}
