@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"fairsim/slurmtext"
 )
 
 // QOSFlags is a QOS's Flags attribute as a bit set.
@@ -41,11 +43,7 @@ var qosFlagNames = []keyword[QOSFlags]{
 // ParseQOSFlags parses a comma list of QOS flags, case-insensitively.
 func ParseQOSFlags(s string) (QOSFlags, error) {
 	var f QOSFlags
-	for _, item := range strings.Split(s, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
+	for _, item := range slurmtext.SplitList(s) {
 		bit, found := lookupKeyword(qosFlagNames, item)
 		f |= bit
 		if !found {
@@ -101,11 +99,7 @@ func ParsePreemptMode(s string) (PreemptMode, error) {
 		return PreemptCluster, nil
 	}
 	var m PreemptMode
-	for _, item := range strings.Split(s, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
+	for _, item := range slurmtext.SplitList(s) {
 		bit, found := lookupKeyword(preemptModeNames, item)
 		m |= bit
 		if !found {
