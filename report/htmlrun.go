@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -344,13 +345,8 @@ func (d *runData) utilSection() (Section, error) {
 		}
 	}
 	slices.SortFunc(evs, func(a, b ev) int {
-		if a.t != b.t {
-			if a.t < b.t {
-				return -1
-			}
-			return 1
-		}
-		return int(a.cores - b.cores) // ends before starts at one instant
+		// ends (negative cores) before starts at one instant
+		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.cores, b.cores))
 	})
 	busy := make([]int64, len(types))
 	raw := make([][]float64, len(types))

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"cmp"
 	"io"
 	"slices"
 )
@@ -30,10 +31,7 @@ func WriteScheduleSWF(w io.Writer, jobs []ScheduledJob, names *Names, hdr *Heade
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
 		ja, jb := &jobs[a].Job, &jobs[b].Job
-		if ja.Submit != jb.Submit {
-			return cmpInt64(ja.Submit, jb.Submit)
-		}
-		return cmpInt64(ja.ID, jb.ID)
+		return cmp.Or(cmp.Compare(ja.Submit, jb.Submit), cmp.Compare(ja.ID, jb.ID))
 	})
 	sw := NewSWFWriter(w, names, opts)
 	if err := sw.WriteHeader(hdr); err != nil {
