@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"fairsim/slurmtext"
 )
 
 // QOSFlags is a QOS's Flags attribute as a bit set.
@@ -42,88 +40,12 @@ var qosFlagNames = []keyword[QOSFlags]{
 
 // ParseQOSFlags parses a comma list of QOS flags, case-insensitively.
 func ParseQOSFlags(s string) (QOSFlags, error) {
-	var f QOSFlags
-	for _, item := range slurmtext.SplitList(s) {
-		bit, found := lookupKeyword(qosFlagNames, item)
-		f |= bit
-		if !found {
-			return 0, fmt.Errorf("unknown QOS flag %q", item)
-		}
-	}
-	return f, nil
+	return parseKeywords(qosFlagNames, s, "QOS flag")
 }
 
 // String prints the flags as sacctmgr does, comma-separated.
 func (f QOSFlags) String() string {
-	var parts []string
-	for _, k := range qosFlagNames {
-		if f&k.bit != 0 {
-			parts = append(parts, k.name)
-		}
-	}
-	return strings.Join(parts, ",")
-}
-
-// PreemptMode is a QOS's PreemptMode. The zero value, PreemptCluster, means
-// "use the cluster-wide PreemptMode", which sacctmgr prints as "cluster".
-type PreemptMode uint16
-
-// PreemptMode bits. PreemptOff is explicit so it can be told apart from the
-// unset PreemptCluster.
-const (
-	PreemptCluster PreemptMode = 0
-	PreemptOff     PreemptMode = 1 << iota
-	PreemptCancel
-	PreemptRequeue
-	PreemptSuspend
-	PreemptGang
-	PreemptWithin
-	PreemptPriority
-)
-
-var preemptModeNames = []keyword[PreemptMode]{
-	{"OFF", PreemptOff},
-	{"CANCEL", PreemptCancel},
-	{"REQUEUE", PreemptRequeue},
-	{"SUSPEND", PreemptSuspend},
-	{"GANG", PreemptGang},
-	{"WITHIN", PreemptWithin},
-	{"PRIORITY", PreemptPriority},
-}
-
-// ParsePreemptMode parses a PreemptMode value: "cluster" or "" for the
-// cluster default, else a comma list such as "SUSPEND,GANG".
-func ParsePreemptMode(s string) (PreemptMode, error) {
-	s = strings.TrimSpace(s)
-	if s == "" || strings.EqualFold(s, "cluster") {
-		return PreemptCluster, nil
-	}
-	var m PreemptMode
-	for _, item := range slurmtext.SplitList(s) {
-		bit, found := lookupKeyword(preemptModeNames, item)
-		m |= bit
-		if !found {
-			return 0, fmt.Errorf("unknown preempt mode %q", item)
-		}
-	}
-	if m&PreemptOff != 0 && m != PreemptOff {
-		return 0, fmt.Errorf("preempt mode %q: OFF cannot be combined", s)
-	}
-	return m, nil
-}
-
-// String prints the mode as sacctmgr does; the unset mode is "cluster".
-func (m PreemptMode) String() string {
-	if m == PreemptCluster {
-		return "cluster"
-	}
-	var parts []string
-	for _, k := range preemptModeNames {
-		if m&k.bit != 0 {
-			parts = append(parts, k.name)
-		}
-	}
-	return strings.Join(parts, ",")
+	return joinKeywords(qosFlagNames, f)
 }
 
 // Unset is the value of an integer QOS limit that is not set (sacctmgr
