@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fairsim/multifactor"
+	"fairsim/policy"
 	"fairsim/scheduler"
 	"fairsim/sim"
 	"fairsim/slurmconf"
@@ -367,9 +368,12 @@ func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 	var parts []sim.PartitionSpec
 	for i, ps := range cl.Partitions {
 		p := sim.Partition{Name: ps.PartitionName, Default: ps.Default, PriorityTier: ps.PriorityTier,
-			PriorityJobFactor: ps.PriorityJobFactor, PreemptMode: ps.PreemptMode, QOS: ps.QOS,
+			PriorityJobFactor: ps.PriorityJobFactor, QOS: ps.QOS,
 			BillingWeights: ps.TRESBillingWeights}
 		var err error
+		if p.PreemptMode, err = policy.ParsePreemptMode(ps.PreemptMode); err != nil {
+			return nil, fmt.Errorf("partitions[%d] %s: PreemptMode: %w", i, ps.PartitionName, err)
+		}
 		if p.MaxTime, err = limit(ps.MaxTime); err != nil {
 			return nil, fmt.Errorf("partitions[%d] %s: MaxTime: %w", i, ps.PartitionName, err)
 		}

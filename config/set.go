@@ -215,7 +215,11 @@ func (sc *Scenario) applyPartitionSet(c *sim.Cluster) error {
 					p.DefaultTime = t
 				}
 			case "preemptmode":
-				p.PreemptMode = strings.ToUpper(v)
+				m, err := policy.ParsePreemptMode(v)
+				if err != nil {
+					return bad(err)
+				}
+				p.PreemptMode = m
 			case "tresbillingweights":
 				p.BillingWeights = v
 			default:

@@ -2,8 +2,8 @@ package scheduler
 
 import (
 	"slices"
-	"strings"
 
+	"fairsim/policy"
 	"fairsim/sim"
 )
 
@@ -12,8 +12,8 @@ import (
 type QOSPreemption interface {
 	// CanPreempt reports whether QOS a's Preempt list names QOS b.
 	CanPreempt(a, b int) bool
-	// Mode is QOS q's PreemptMode, "" when unset.
-	Mode(q int) string
+	// Mode is QOS q's PreemptMode, policy.PreemptCluster when unset.
+	Mode(q int) policy.PreemptMode
 	// Priority is QOS q's Priority, used to order preemption candidates.
 	Priority(q int) uint32
 	// NoReserve reports QOS q's NoReserve flag: its jobs never get a
@@ -34,24 +34,19 @@ func (s *Slurm) canPreempt(c *sim.Cluster, p, v *sim.Job) (ok, requeue bool) {
 		if c.Parts[p.Part].PriorityTier <= pv.PriorityTier {
 			return false, false
 		}
-		if pv.PreemptMode != "" {
-			mode = pv.PreemptMode
-		}
+		mode = pv.PreemptMode.Or(mode)
 	case "preempt/qos":
 		if s.QOS == nil || p.QOSIdx < 0 || v.QOSIdx < 0 || !s.QOS.CanPreempt(p.QOSIdx, v.QOSIdx) {
 			return false, false
 		}
-		if m := s.QOS.Mode(v.QOSIdx); m != "" {
-			mode = m
-		}
+		mode = s.QOS.Mode(v.QOSIdx).Or(mode)
 	default:
 		return false, false
 	}
-	m := strings.ToUpper(mode)
 	switch {
-	case strings.Contains(m, "REQUEUE"):
+	case mode&policy.PreemptRequeue != 0:
 		return true, true
-	case strings.Contains(m, "CANCEL"):
+	case mode&policy.PreemptCancel != 0:
 		return true, false
 	}
 	return false, false // OFF, or SUSPEND/GANG which fairsim does not simulate
