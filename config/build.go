@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"fairsim/multifactor"
-	"fairsim/policy"
 	"fairsim/scheduler"
 	"fairsim/sim"
 	"fairsim/slurmconf"
@@ -371,8 +370,10 @@ func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 			PriorityJobFactor: ps.PriorityJobFactor, QOS: ps.QOS,
 			BillingWeights: ps.TRESBillingWeights}
 		var err error
-		if p.PreemptMode, err = policy.ParsePreemptMode(ps.PreemptMode); err != nil {
-			return nil, fmt.Errorf("partitions[%d] %s: PreemptMode: %w", i, ps.PartitionName, err)
+		if ps.PreemptMode != "" { // unset: the cluster-wide mode
+			if p.PreemptMode, err = slurmconf.ParsePreemptMode(ps.PreemptMode); err != nil {
+				return nil, fmt.Errorf("partitions[%d] %s: PreemptMode: %w", i, ps.PartitionName, err)
+			}
 		}
 		if p.MaxTime, err = limit(ps.MaxTime); err != nil {
 			return nil, fmt.Errorf("partitions[%d] %s: MaxTime: %w", i, ps.PartitionName, err)

@@ -11,6 +11,7 @@ import (
 
 	"fairsim/policy"
 	"fairsim/sim"
+	"fairsim/slurmconf"
 )
 
 // schedParamKeys are the SchedulerParameters options fairsim simulates;
@@ -215,7 +216,7 @@ func (sc *Scenario) applyPartitionSet(c *sim.Cluster) error {
 					p.DefaultTime = t
 				}
 			case "preemptmode":
-				m, err := policy.ParsePreemptMode(v)
+				m, err := slurmconf.ParsePreemptMode(v)
 				if err != nil {
 					return bad(err)
 				}

@@ -92,7 +92,7 @@ func schedParams(c *slurmconf.Config) scheduler.Params {
 	p.BfMinAgeReserve = sp.BfMinAgeReserveSec
 	p.BfMinPrioReserve = uint32(max(sp.BfMinPrioReserve, 0))
 	p.PreemptType = c.PreemptType
-	p.PreemptMode, _ = policy.ParsePreemptMode(string(c.PreemptMode.Action))
+	p.PreemptMode = c.PreemptMode
 	return p
 }
 
@@ -284,10 +284,9 @@ func (sc *Scenario) buildClusterFromSlurm(conf *slurmconf.Config) (*sim.Cluster,
 	var parts []sim.PartitionSpec
 	for _, p := range conf.Partitions {
 		sp := sim.Partition{Name: p.Name, Default: p.Default, PriorityTier: int(p.PriorityTier),
-			PriorityJobFactor: int(p.PriorityJobFactor), QOS: p.QOS,
+			PriorityJobFactor: int(p.PriorityJobFactor), PreemptMode: p.PreemptMode, QOS: p.QOS,
 			BillingWeights: p.TRESBillingWeights, Exclusive: p.OverSubscribe.Mode == "EXCLUSIVE",
 			MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}
-		sp.PreemptMode, _ = policy.ParsePreemptMode(string(p.PreemptMode.Action))
 		if p.MaxTime != slurmtime.Infinite {
 			sp.MaxTime = p.MaxTime * 60
 		}

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"fairsim/policy"
 	"fairsim/slurmtime"
 )
 
@@ -143,10 +144,10 @@ type Partition struct {
 	MaxTime            int64  // minutes, or slurmtime.Infinite (the default)
 	DefaultTime        int64  // minutes, slurmtime.Infinite, or Unset (use MaxTime)
 	OverSubscribe      OverSubscribe
-	PreemptMode        PreemptMode // Action "" means the cluster PreemptMode applies
-	TRESBillingWeights string      // raw; parsed elsewhere
-	QOS                string      // partition QOS name, "" if none
-	State              string      // UP (default), DOWN, DRAIN or INACTIVE
+	PreemptMode        policy.PreemptMode // unset: the cluster PreemptMode applies
+	TRESBillingWeights string             // raw; parsed elsewhere
+	QOS                string             // partition QOS name, "" if none
+	State              string             // UP (default), DOWN, DRAIN or INACTIVE
 }
 
 // Config is the simulated part of a slurm.conf, fully defaulted.
@@ -174,7 +175,7 @@ type Config struct {
 	SelectType           string // raw, default select/cons_tres
 	SelectTypeParameters string // raw, "" if absent
 	PreemptType          string // preempt/none (default), preempt/partition_prio or preempt/qos
-	PreemptMode          PreemptMode
+	PreemptMode          policy.PreemptMode
 
 	AccountingStorageEnforce Enforce
 
@@ -229,7 +230,7 @@ func Default() *Config {
 		SchedulerParameters:      DefaultSchedulerParameters(10),
 		SelectType:               "select/cons_tres",
 		PreemptType:              "preempt/none",
-		PreemptMode:              PreemptMode{Action: PreemptOff},
+		PreemptMode:              policy.PreemptOff,
 		KillWait:                 30,
 		MessageTimeout:           10,
 		Extra:                    map[string]string{},

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"fairsim/inputerr"
+	"fairsim/policy"
 	"fairsim/slurmtime"
 )
 
@@ -396,7 +397,7 @@ func (p *parser) interpretTop() {
 		case err != nil:
 			p.errorf(modeEntry.pos, "PreemptMode", "%v", err)
 			preemptOK = false
-		case m == PreemptMode{Action: PreemptSuspend}:
+		case m == policy.PreemptSuspend:
 			p.errorf(modeEntry.pos, "PreemptMode", "SUSPEND requires GANG too (PreemptMode=SUSPEND,GANG), as in Slurm")
 			preemptOK = false
 		default:
@@ -419,12 +420,12 @@ func (p *parser) interpretTop() {
 	if !modeSet {
 		where = typeEntry.pos
 	}
-	switch off := c.PreemptMode.Action == PreemptOff; {
+	switch off := c.PreemptMode.Action() == policy.PreemptOff; {
 	case !preemptOK:
 	case c.PreemptType != "preempt/none" && off:
 		p.errorf(where, "PreemptMode", "%s needs PreemptMode CANCEL, REQUEUE or SUSPEND,GANG; PreemptType and PreemptMode are incompatible", c.PreemptType)
 	case c.PreemptType == "preempt/none" && !off:
-		p.errorf(where, "PreemptMode", "%s with PreemptType=preempt/none: PreemptType and PreemptMode are incompatible", c.PreemptMode)
+		p.errorf(where, "PreemptMode", "%s with PreemptType=preempt/none: PreemptType and PreemptMode are incompatible", formatPreemptMode(c.PreemptMode))
 	}
 
 	if e, ok := get("AccountingStorageEnforce"); ok {

@@ -3,6 +3,7 @@ package slurmconf
 import (
 	"errors"
 	"fairsim/inputerr"
+	"fairsim/policy"
 	"os"
 	"slices"
 	"strings"
@@ -71,7 +72,7 @@ func TestDefaults(t *testing.T) {
 		{"SchedulerType", c.SchedulerType, "sched/backfill"},
 		{"SelectType", c.SelectType, "select/cons_tres"},
 		{"PreemptType", c.PreemptType, "preempt/none"},
-		{"PreemptMode", c.PreemptMode, PreemptMode{Action: PreemptOff}},
+		{"PreemptMode", c.PreemptMode, policy.PreemptOff},
 		{"AccountingStorageEnforce", c.AccountingStorageEnforce, Enforce{}},
 		{"HasLimits", c.AccountingStorageEnforce.HasLimits(), false},
 		{"KillWait", c.KillWait, uint16(30)},
