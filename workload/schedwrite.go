@@ -15,7 +15,7 @@ type ScheduledJob struct {
 	Start  int64 // simulated start, seconds since the epoch; Unset if it never started
 	End    int64 // simulated end (or, for a job that never started, when it left the queue); Unset if unknown
 	Procs  int   // processors allocated in the simulation
-	Status int   // SWF status: 1 completed, 0 failed (killed at its time limit), 5 cancelled
+	Status int   // SWF status: StatusCompleted, StatusFailed (killed at its time limit), StatusCancelled
 }
 
 // WriteScheduleSWF writes a simulated schedule as SWF, in submit order
