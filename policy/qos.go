@@ -53,7 +53,7 @@ func (f QOSFlags) String() string {
 const Unset = -1
 
 // QOS is one Quality of Service as sacctmgr defines it, reduced to the
-// attributes fairsim models (slurm-semantics.md §7.1).
+// attributes fairsim models (slurmdb_qos_rec_t in slurmdb.h).
 type QOS struct {
 	Name string // lower case, as slurmdbd stores it
 	// Priority feeds the QOS factor, normalised by the largest QOS

@@ -5,8 +5,8 @@
 // Defaults are the ones in Slurm's code (src/common/read_config.c, the
 // backfill and main scheduler plugins), not the ones in older
 // documentation: every PriorityWeight* is 0, PriorityMaxAge and
-// PriorityDecayHalfLife are 7 days, and so on (slurm-semantics.md §1.6,
-// §5.1, §6.1). Anything Slurm would refuse to start with is an error that
+// PriorityDecayHalfLife are 7 days, and so on (read_config.c
+// _validate_and_set_defaults, backfill.c _load_config). Anything Slurm would refuse to start with is an error that
 // names file:line and key; anything Slurm merely logs, or that fairsim does
 // not simulate, is a warning.
 package slurmconf
@@ -32,7 +32,7 @@ const UnlimitedPrioritySeconds int64 = 4294967236
 const Unset int64 = -2
 
 // ResetPeriod is PriorityUsageResetPeriod: when all accumulated usage is
-// zeroed (slurm-semantics.md §2.4).
+// zeroed (priority_multifactor.c _reset_usage).
 type ResetPeriod string
 
 // The values Slurm accepts for PriorityUsageResetPeriod.
@@ -55,7 +55,8 @@ type Enforce struct {
 
 // HasLimits reports whether association and QOS limits are enforced, which
 // changes how age accrues and whether GrpTRESMins usage is tracked
-// (slurm-semantics.md §1.2.1, §2.3).
+// (acct_policy.c: acct_policy_handle_accrue_time and the GrpTRESMins
+// checks).
 func (e Enforce) HasLimits() bool { return e.Limits }
 
 // String renders the flags in slurm.conf syntax ("" when none is set).

@@ -43,8 +43,8 @@ func warnings(c *Config) []string {
 	return out
 }
 
-// TestDefaults pins Slurm's code defaults (slurm-semantics.md §1.6, §5.1,
-// §6.1), including the ones the documentation gets wrong (weights are 0).
+// TestDefaults pins Slurm's code defaults (read_config.c
+// _validate_and_set_defaults), including the ones the documentation gets wrong (weights are 0).
 func TestDefaults(t *testing.T) {
 	c := mustParse(t, "# nothing set\n")
 	if !c.Equal(Default()) {
@@ -109,8 +109,8 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
-// TestWorkedExample1 is the first configuration of worked-examples.md §6
-// (Slurm 2.0 multifactor page), parsed exactly as it stands, with a comment
+// TestWorkedExample1 is the first example configuration of the Slurm 2.0
+// priority_multifactor page, parsed exactly as it stands, with a comment
 // after a value.
 func TestWorkedExample1(t *testing.T) {
 	c, err := ParseFile("testdata/seed000_example1.conf")
@@ -141,7 +141,7 @@ func TestWorkedExample1(t *testing.T) {
 	}
 }
 
-// TestWorkedExample2 is the second configuration of §6, "no decay, reset
+// TestWorkedExample2 is that page's second configuration, "no decay, reset
 // usage after 28 days". Current Slurm (read_config.c) accepts only NONE,
 // NOW, DAILY, WEEKLY, MONTHLY, QUARTERLY or YEARLY for
 // PriorityUsageResetPeriod and refuses to start on "28-0"; the time-string

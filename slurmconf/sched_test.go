@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestSchedulerParameters covers the RCAC keys of seed 002 and the ranges
+// TestSchedulerParameters covers the keys of the RCAC configuration and the ranges
 // and fallbacks of backfill.c _load_config and job_scheduler.c.
 func TestSchedulerParameters(t *testing.T) {
 	type field = func(*SchedulerParameters) int64
@@ -243,6 +243,24 @@ func TestParseUint(t *testing.T) {
 		got, err := parseUint(tc.in, tc.bits, tc.allowK)
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("parseUint(%q, %d, %v) = %d, %v; want %d, ok=%v", tc.in, tc.bits, tc.allowK, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestSchedulerParameterNames: --set accepts the numeric options and the
+// switches alike, each once.
+func TestSchedulerParameterNames(t *testing.T) {
+	names := SchedulerParameterNames()
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			t.Errorf("%s listed twice", n)
+		}
+		seen[n] = true
+	}
+	for _, want := range []string{"sched_interval", "bf_window", "bf_min_prio_reserve", "bf_continue", "bf_licenses"} {
+		if !seen[want] {
+			t.Errorf("%s missing from %v", want, names)
 		}
 	}
 }
