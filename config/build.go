@@ -367,9 +367,14 @@ func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 	var parts []sim.PartitionSpec
 	for i, ps := range cl.Partitions {
 		p := sim.Partition{Name: ps.PartitionName, Default: ps.Default, PriorityTier: ps.PriorityTier,
-			PriorityJobFactor: ps.PriorityJobFactor, PreemptMode: ps.PreemptMode, QOS: ps.QOS,
+			PriorityJobFactor: ps.PriorityJobFactor, QOS: ps.QOS,
 			BillingWeights: ps.TRESBillingWeights}
 		var err error
+		if ps.PreemptMode != "" { // unset: the cluster-wide mode
+			if p.PreemptMode, err = slurmconf.ParsePreemptMode(ps.PreemptMode); err != nil {
+				return nil, fmt.Errorf("partitions[%d] %s: PreemptMode: %w", i, ps.PartitionName, err)
+			}
+		}
 		if p.MaxTime, err = limit(ps.MaxTime); err != nil {
 			return nil, fmt.Errorf("partitions[%d] %s: MaxTime: %w", i, ps.PartitionName, err)
 		}

@@ -11,26 +11,17 @@ import (
 
 	"fairsim/policy"
 	"fairsim/sim"
+	"fairsim/slurmconf"
 )
-
-// schedParamKeys are the SchedulerParameters options fairsim simulates;
-// --set accepts them by name and merges them into SchedulerParameters.
-var schedParamKeys = []string{
-	"sched_interval", "sched_min_interval", "default_queue_depth", "partition_job_depth",
-	"sched_max_job_start", "batch_sched_delay", "max_sched_time", "defer", "defer_batch", "assoc_limit_stop",
-	"bf_interval", "bf_max_time", "bf_window", "bf_resolution", "bf_max_job_test", "bf_max_job_start",
-	"bf_max_job_user", "bf_max_job_assoc", "bf_max_job_part", "bf_max_job_user_part",
-	"bf_min_age_reserve", "bf_min_prio_reserve", "bf_continue", "bf_job_part_count_reserve",
-	"bf_max_job_array_resv", "bf_one_resv_per_job", "bf_running_job_reserve",
-}
 
 // Set changes one setting by the name a Slurm admin or the scenario file
 // uses, for sweeps and command-line overrides:
-//   - a SchedulerParameters option (bf_window=2880, sched_interval=30)
-//     is merged into SchedulerParameters;
-//   - partition.NAME.Attr (partition.serial_requeue.PriorityTier=2) sets
-//     a partition attribute;
-//   - qos.NAME.Attr (qos.normal.Priority=1000) sets a QOS attribute;
+//   - a SchedulerParameters option slurmconf models (bf_window=2880,
+//     sched_interval=30) is merged into SchedulerParameters;
+//   - partition.NAME.Attr (partition.serial_requeue.PriorityTier=2) and
+//     qos.NAME.Attr (qos.normal.Priority=1000) are recorded and applied to
+//     the built cluster and QOS table, where unknown names and attributes
+//     are errors;
 //   - a dotted scenario key (generate.jobs=2000, fairshare.algorithm=classic,
 //     scheduler=easy) sets that key of the scenario YAML;
 //   - anything else is a slurm.conf key (PriorityWeightAge=1000,
@@ -38,7 +29,7 @@ var schedParamKeys = []string{
 func (sc *Scenario) Set(key, value string) error {
 	lower := strings.ToLower(key)
 	switch {
-	case slices.Contains(schedParamKeys, lower):
+	case slices.Contains(slurmconf.SchedulerParameterNames(), lower):
 		return sc.setSchedParam(lower, value)
 	case strings.HasPrefix(lower, "partition."), strings.HasPrefix(lower, "qos."):
 		parts := strings.SplitN(key, ".", 3)
@@ -83,8 +74,9 @@ func isScenarioKey(key string) bool {
 	return false
 }
 
-// setSchedParam merges one option into SchedulerParameters as in force
-// (file and inline), replacing an earlier value of the same option.
+// setSchedParam merges one option into the SchedulerParameters in force
+// (the scenario's inline value, else the slurm.conf file's), replacing an
+// earlier value of the same option.
 func (sc *Scenario) setSchedParam(key, value string) error {
 	cur := ""
 	for k, v := range sc.Slurm {
@@ -215,7 +207,11 @@ func (sc *Scenario) applyPartitionSet(c *sim.Cluster) error {
 					p.DefaultTime = t
 				}
 			case "preemptmode":
-				p.PreemptMode = strings.ToUpper(v)
+				m, err := slurmconf.ParsePreemptMode(v)
+				if err != nil {
+					return bad(err)
+				}
+				p.PreemptMode = m
 			case "tresbillingweights":
 				p.BillingWeights = v
 			default:

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"fairsim/policy"
 )
 
 var fromSlurm = filepath.Join("testdata", "fromslurm", "scenario.yaml")
@@ -198,8 +200,8 @@ func TestSetPartitionAndQOS(t *testing.T) {
 	if p := c.Parts[mid]; p.PriorityTier != 5 || p.MaxTime != 3600 {
 		t.Errorf("mid: tier %d MaxTime %d, want 5, 3600", p.PriorityTier, p.MaxTime)
 	}
-	if p := c.Parts[big]; p.DefaultTime != 1800 || p.PreemptMode != "REQUEUE" || p.PriorityTier != 3 {
-		t.Errorf("big: DefaultTime %d PreemptMode %q tier %d, want 1800, REQUEUE, 3 (file)", p.DefaultTime, p.PreemptMode, p.PriorityTier)
+	if p := c.Parts[big]; p.DefaultTime != 1800 || p.PreemptMode != policy.PreemptRequeue || p.PriorityTier != 3 {
+		t.Errorf("big: DefaultTime %d PreemptMode %v tier %d, want 1800, REQUEUE, 3 (file)", p.DefaultTime, p.PreemptMode, p.PriorityTier)
 	}
 	if p := c.Parts[all]; p.PriorityJobFactor != 9 {
 		t.Errorf("all: PriorityJobFactor %d, want 9", p.PriorityJobFactor)

@@ -92,17 +92,17 @@ func schedParams(c *slurmconf.Config) scheduler.Params {
 	p.BfMinAgeReserve = sp.BfMinAgeReserveSec
 	p.BfMinPrioReserve = uint32(max(sp.BfMinPrioReserve, 0))
 	p.PreemptType = c.PreemptType
-	p.PreemptMode = string(c.PreemptMode.Action)
+	p.PreemptMode = c.PreemptMode
 	return p
 }
 
 // qosPreemption adapts the policy's QOS table to the scheduler.
 type qosPreemption struct{ s *policy.QOSSet }
 
-func (q qosPreemption) CanPreempt(a, b int) bool { return q.s.CanPreempt(a, b) }
-func (q qosPreemption) Mode(i int) string        { return q.s.QOS(i).PreemptMode.String() }
-func (q qosPreemption) Priority(i int) uint32    { return q.s.QOS(i).Priority }
-func (q qosPreemption) NoReserve(i int) bool     { return q.s.QOS(i).Flags&policy.QOSNoReserve != 0 }
+func (q qosPreemption) CanPreempt(a, b int) bool      { return q.s.CanPreempt(a, b) }
+func (q qosPreemption) Mode(i int) policy.PreemptMode { return q.s.QOS(i).PreemptMode }
+func (q qosPreemption) Priority(i int) uint32         { return q.s.QOS(i).Priority }
+func (q qosPreemption) NoReserve(i int) bool          { return q.s.QOS(i).Flags&policy.QOSNoReserve != 0 }
 func (q qosPreemption) MinPrioThreshold(i int) uint32 {
 	return q.s.QOS(i).MinPrioThreshold
 }
@@ -284,7 +284,7 @@ func (sc *Scenario) buildClusterFromSlurm(conf *slurmconf.Config) (*sim.Cluster,
 	var parts []sim.PartitionSpec
 	for _, p := range conf.Partitions {
 		sp := sim.Partition{Name: p.Name, Default: p.Default, PriorityTier: int(p.PriorityTier),
-			PriorityJobFactor: int(p.PriorityJobFactor), PreemptMode: string(p.PreemptMode.Action), QOS: p.QOS,
+			PriorityJobFactor: int(p.PriorityJobFactor), PreemptMode: p.PreemptMode, QOS: p.QOS,
 			BillingWeights: p.TRESBillingWeights, Exclusive: p.OverSubscribe.Mode == "EXCLUSIVE",
 			MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}
 		if p.MaxTime != slurmtime.Infinite {

@@ -6,7 +6,9 @@
 package inputerr
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -19,12 +21,17 @@ type Error struct {
 }
 
 // Error formats the problem as "file:line: field: message", leaving out
-// the parts that are not set, so editors can jump to it.
+// the parts that are not set, so editors can jump to it ("line N" when
+// the input has no file name).
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
+	switch {
+	case e.File == "" && e.Line > 0:
+		fmt.Fprintf(&b, "line %d", e.Line)
+	case e.Line > 0:
+		fmt.Fprintf(&b, "%s:%d", e.File, e.Line)
+	default:
+		b.WriteString(e.File)
 	}
 	b.WriteString(": ")
 	if e.Field != "" {
@@ -58,6 +65,17 @@ func (l *List) Add(file string, line int, field, msg string) {
 // Addf appends a problem with a formatted message.
 func (l *List) Addf(file string, line int, field, format string, args ...any) {
 	l.Add(file, line, field, fmt.Sprintf(format, args...))
+}
+
+// Sort orders the problems by file, line, field and message, for readers
+// that find them out of order (slurm.conf checks keys after reading every
+// line) yet must report deterministically. A "too many errors" marker
+// stays last.
+func (l List) Sort() {
+	slices.SortStableFunc(l[:min(len(l), MaxErrors)], func(a, b *Error) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Field, b.Field), cmp.Compare(a.Msg, b.Msg))
+	})
 }
 
 // Len is the number of problems collected.

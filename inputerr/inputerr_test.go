@@ -14,6 +14,7 @@ func TestError(t *testing.T) {
 		{Error{"a.swf", 12, "field 4 (run time)", "not a number"}, "a.swf:12: field 4 (run time): not a number"},
 		{Error{"a.swf", 0, "", "gzip: bad header"}, "a.swf: gzip: bad header"},
 		{Error{"q.txt", 3, "", "no header line"}, "q.txt:3: no header line"},
+		{Error{"", 3, "Key", "bad"}, "line 3: Key: bad"},
 	}
 	for _, tc := range tests {
 		if got := tc.e.Error(); got != tc.want {
@@ -45,5 +46,22 @@ func TestList(t *testing.T) {
 	}
 	if l.Len() != MaxErrors+1 || l[MaxErrors].Msg != "too many errors" {
 		t.Errorf("list of %d, last %q: want %d with a marker", l.Len(), l[l.Len()-1].Msg, MaxErrors+1)
+	}
+}
+
+// TestSort: problems come out by file, line, field and message whatever
+// order they were found in; equal ones keep their order.
+func TestSort(t *testing.T) {
+	l := List{
+		{"b", 1, "", "x"}, {"a", 9, "K", "m"}, {"a", 2, "Z", "m"}, {"a", 2, "A", "n"}, {"a", 2, "A", "m"},
+	}
+	l.Sort()
+	var got []string
+	for _, e := range l {
+		got = append(got, e.Error())
+	}
+	want := "a:2: A: m|a:2: A: n|a:2: Z: m|a:9: K: m|b:1: x"
+	if strings.Join(got, "|") != want {
+		t.Errorf("sorted %q, want %q", strings.Join(got, "|"), want)
 	}
 }

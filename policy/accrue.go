@@ -112,7 +112,8 @@ func at(s []int, i int) int {
 }
 
 // Update visits the pending jobs, which must be in creation (submit)
-// order, at time now, and sets accrue times per slurm-semantics.md §1.2.1:
+// order, at time now, and sets accrue times as acct_policy.c
+// acct_policy_handle_accrue_time does:
 //
 //   - AccrueAlways: accrue = submit time, once.
 //   - AccrueAtBegin: accrue = begin time, once the job has one.
@@ -127,7 +128,7 @@ func at(s []int, i int) int {
 // Only the first cap that is set counts, exactly as Slurm's
 // _get_accrue_create_cnt stops at the first limit it finds: a QOS with
 // GrpJobsAccrue=10 and MaxJobsAccruePU=2 lets one user accrue 10 jobs.
-// (slurm-semantics.md calls this "the most restrictive" limit; the code
+// (The documentation calls this "the most restrictive" limit; the code
 // does not compare them.)
 func (t *AccrueTracker) Update(now int64, pending []AccrueJob) {
 	for i := range pending {

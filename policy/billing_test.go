@@ -83,7 +83,7 @@ func TestBillingModes(t *testing.T) {
 	}
 }
 
-// Worked example §3: per-CPU-type weights normalised to Broadwell.
+// Per-CPU-type weights normalised to Broadwell.
 func TestBillingPerCPUType(t *testing.T) {
 	// Broadwell, 32 cores × 1.0, 128 GB: 32×1.0/128 = 0.25 per GB.
 	if got := MemWeightPerGB(32, 1.0, 128); got != 0.25 {

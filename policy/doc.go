@@ -3,7 +3,7 @@
 // slurmctld would.
 //
 // The behaviour follows Slurm's code rather than its documentation where the
-// two disagree (see /work/shared/reference/slurm-semantics.md §10); each
+// two disagree; each
 // exported function says which Slurm parameter it models and any place where
 // this package knowingly differs.
 //
@@ -19,7 +19,7 @@ package policy
 
 // NoVal and Infinite are Slurm's sentinel values for 32-bit fields
 // (NO_VAL and INFINITE), kept so values read from Slurm output or written
-// by code that follows slurm-semantics.md need no translation.
+// by code that follows Slurm's need no translation.
 const (
 	NoVal    uint32 = 0xfffffffe
 	Infinite uint32 = 0xffffffff

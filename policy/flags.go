@@ -3,6 +3,8 @@ package policy
 import (
 	"fmt"
 	"strings"
+
+	"fairsim/slurmtext"
 )
 
 // PriorityFlags is slurm.conf's PriorityFlags as a bit set. The bit values
@@ -67,11 +69,7 @@ var flagKeywords = []keyword[PriorityFlags]{
 // Empty items (doubled or trailing commas) are skipped.
 func ParsePriorityFlags(s string) (PriorityFlags, error) {
 	f := DefaultPriorityFlags
-	for _, item := range strings.Split(s, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
+	for _, item := range slurmtext.SplitList(s) {
 		if strings.EqualFold(item, noFairTreeKeyword) {
 			f &^= FlagFairTree
 			continue

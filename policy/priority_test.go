@@ -16,7 +16,7 @@ func odyssey() Params {
 	return p
 }
 
-// Worked example §5, exactly.
+// The Odyssey priority examples, exactly.
 func TestPriorityOdysseyExamples(t *testing.T) {
 	p := odyssey()
 	n := &Normalizers{Nodes: 1, CPUs: 1}

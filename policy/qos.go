@@ -40,96 +40,12 @@ var qosFlagNames = []keyword[QOSFlags]{
 
 // ParseQOSFlags parses a comma list of QOS flags, case-insensitively.
 func ParseQOSFlags(s string) (QOSFlags, error) {
-	var f QOSFlags
-	for _, item := range strings.Split(s, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		bit, found := lookupKeyword(qosFlagNames, item)
-		f |= bit
-		if !found {
-			return 0, fmt.Errorf("unknown QOS flag %q", item)
-		}
-	}
-	return f, nil
+	return parseKeywords(qosFlagNames, s, "QOS flag")
 }
 
 // String prints the flags as sacctmgr does, comma-separated.
 func (f QOSFlags) String() string {
-	var parts []string
-	for _, k := range qosFlagNames {
-		if f&k.bit != 0 {
-			parts = append(parts, k.name)
-		}
-	}
-	return strings.Join(parts, ",")
-}
-
-// PreemptMode is a QOS's PreemptMode. The zero value, PreemptCluster, means
-// "use the cluster-wide PreemptMode", which sacctmgr prints as "cluster".
-type PreemptMode uint16
-
-// PreemptMode bits. PreemptOff is explicit so it can be told apart from the
-// unset PreemptCluster.
-const (
-	PreemptCluster PreemptMode = 0
-	PreemptOff     PreemptMode = 1 << iota
-	PreemptCancel
-	PreemptRequeue
-	PreemptSuspend
-	PreemptGang
-	PreemptWithin
-	PreemptPriority
-)
-
-var preemptModeNames = []keyword[PreemptMode]{
-	{"OFF", PreemptOff},
-	{"CANCEL", PreemptCancel},
-	{"REQUEUE", PreemptRequeue},
-	{"SUSPEND", PreemptSuspend},
-	{"GANG", PreemptGang},
-	{"WITHIN", PreemptWithin},
-	{"PRIORITY", PreemptPriority},
-}
-
-// ParsePreemptMode parses a PreemptMode value: "cluster" or "" for the
-// cluster default, else a comma list such as "SUSPEND,GANG".
-func ParsePreemptMode(s string) (PreemptMode, error) {
-	s = strings.TrimSpace(s)
-	if s == "" || strings.EqualFold(s, "cluster") {
-		return PreemptCluster, nil
-	}
-	var m PreemptMode
-	for _, item := range strings.Split(s, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		bit, found := lookupKeyword(preemptModeNames, item)
-		m |= bit
-		if !found {
-			return 0, fmt.Errorf("unknown preempt mode %q", item)
-		}
-	}
-	if m&PreemptOff != 0 && m != PreemptOff {
-		return 0, fmt.Errorf("preempt mode %q: OFF cannot be combined", s)
-	}
-	return m, nil
-}
-
-// String prints the mode as sacctmgr does; the unset mode is "cluster".
-func (m PreemptMode) String() string {
-	if m == PreemptCluster {
-		return "cluster"
-	}
-	var parts []string
-	for _, k := range preemptModeNames {
-		if m&k.bit != 0 {
-			parts = append(parts, k.name)
-		}
-	}
-	return strings.Join(parts, ",")
+	return joinKeywords(qosFlagNames, f)
 }
 
 // Unset is the value of an integer QOS limit that is not set (sacctmgr
@@ -137,7 +53,7 @@ func (m PreemptMode) String() string {
 const Unset = -1
 
 // QOS is one Quality of Service as sacctmgr defines it, reduced to the
-// attributes fairsim models (slurm-semantics.md §7.1).
+// attributes fairsim models (slurmdb_qos_rec_t in slurmdb.h).
 type QOS struct {
 	Name string // lower case, as slurmdbd stores it
 	// Priority feeds the QOS factor, normalised by the largest QOS

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"fairsim/inputerr"
+	"fairsim/slurmtext"
+	"fairsim/slurmtime"
 )
 
 // FileError is one problem found in an input file: "file:line: field
@@ -287,10 +289,8 @@ func parseQOSLine(cells []string, cols []qosColumn, headers []string, file strin
 			}
 			q.GrpTRESMins = t
 		case colPreempt:
-			for _, p := range strings.Split(v, ",") {
-				if p = strings.ToLower(strings.TrimSpace(p)); p != "" {
-					q.Preempt = append(q.Preempt, p)
-				}
+			for _, p := range slurmtext.SplitList(v) {
+				q.Preempt = append(q.Preempt, strings.ToLower(p))
 			}
 		case colPreemptMode:
 			m, err := ParsePreemptMode(v)
@@ -349,11 +349,7 @@ func parseLimit(v string) (int, error) {
 // that TRES and is dropped. Blank means no limits (nil).
 func parseTRESCounts(v string) ([]TRESCount, error) {
 	var out []TRESCount
-	for _, item := range strings.Split(v, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
+	for _, item := range slurmtext.SplitList(v) {
 		key, val, ok := strings.Cut(item, "=")
 		if !ok {
 			return nil, fmt.Errorf("%q: want TRES=count", item)
@@ -480,17 +476,6 @@ func parseSmallUint(s string) (int64, error) {
 	return n, nil
 }
 
-// formatDuration prints seconds as sacctmgr does: [D-]HH:MM:SS.
-func formatDuration(s int64) string {
-	d, s := s/86400, s%86400
-	h, s := s/3600, s%3600
-	m, s := s/60, s%60
-	if d > 0 {
-		return fmt.Sprintf("%d-%02d:%02d:%02d", d, h, m, s)
-	}
-	return fmt.Sprintf("%02d:%02d:%02d", h, m, s)
-}
-
 // FormatQOSFile writes s in the format ParseQOSFile reads, with every
 // column fairsim models, so a scenario's QOS can be saved and reloaded.
 func FormatQOSFile(s *QOSSet) string {
@@ -511,12 +496,12 @@ func FormatQOSFile(s *QOSSet) string {
 			strings.Join(q.Preempt, ","),
 			q.PreemptMode.String(),
 			q.Flags.String(),
-			formatDuration(q.GraceTime),
+			slurmtime.Format(q.GraceTime),
 		)
 		if q.PreemptExemptTime == Unset {
 			cells = append(cells, "")
 		} else {
-			cells = append(cells, formatDuration(q.PreemptExemptTime))
+			cells = append(cells, slurmtime.Format(q.PreemptExemptTime))
 		}
 		if q.MinPrioThreshold == 0 {
 			cells = append(cells, "")

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"fairsim/slurmtext"
 )
 
 // TRESKind is a TRES type. The fixed kinds are ordered by Slurm's TRES ids
@@ -144,11 +146,7 @@ const MaxTRESWeights = 16
 // for jobs that do not use it.
 func ParseTRESWeights(s string) (TRESWeights, error) {
 	var w TRESWeights
-	for _, item := range strings.Split(s, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
+	for _, item := range slurmtext.SplitList(s) {
 		tw, err := parseTRESWeightItem(item)
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"math"
 	"os"
@@ -116,16 +117,7 @@ func topAccounts(r *sim.Result) (names []string, usage map[string]float64) {
 		names = append(names, a)
 	}
 	slices.SortFunc(names, func(a, b string) int {
-		if usage[a] != usage[b] {
-			if usage[a] > usage[b] {
-				return -1
-			}
-			return 1
-		}
-		if a < b {
-			return -1
-		}
-		return 1
+		return cmp.Or(cmp.Compare(usage[b], usage[a]), cmp.Compare(a, b))
 	})
 	return names, usage
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -10,6 +11,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"fairsim/slurmtime"
 )
 
 // newPlot is a plot with a title, axis labels and a grid.
@@ -123,19 +126,7 @@ func topNames(w map[string]float64, n int) ([]string, int) {
 		names = append(names, k)
 	}
 	slices.SortFunc(names, func(a, b string) int {
-		if w[a] != w[b] {
-			if w[a] > w[b] {
-				return -1
-			}
-			return 1
-		}
-		if a < b {
-			return -1
-		}
-		if a > b {
-			return 1
-		}
-		return 0
+		return cmp.Or(cmp.Compare(w[b], w[a]), cmp.Compare(a, b))
 	})
 	if len(names) > n {
 		return names[:n], len(names) - n
@@ -160,10 +151,5 @@ func fmtDur(s float64) string {
 	if math.IsNaN(s) {
 		return ""
 	}
-	t := int64(math.Round(s))
-	d, h, m, sec := t/86400, t/3600%24, t/60%60, t%60
-	if d > 0 {
-		return fmt.Sprintf("%d-%02d:%02d:%02d", d, h, m, sec)
-	}
-	return fmt.Sprintf("%02d:%02d:%02d", h, m, sec)
+	return slurmtime.Format(int64(math.Round(s)))
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -131,9 +132,9 @@ func RunPage(dir string) (*Page, error) {
 }
 
 // headline are the summary.csv rows the report's first table shows.
-var headline = []string{"jobs", "jobs_started", "jobs_never_started", "jobs_rejected", "started_by_backfill",
-	"jobs_preempted", "utilization", "wait_mean_s", "wait_median_s", "wait_p95_s", "wait_max_s",
-	"bounded_slowdown_mean_10s", "delivered_core_hours", "makespan_s", "cluster_nodes", "cluster_cores"}
+var headline = []string{MetricJobs, MetricStarted, MetricNeverStarted, MetricRejected, MetricBackfilled,
+	MetricPreempted, MetricUtilization, MetricWaitMean, MetricWaitMedian, MetricWaitP95, MetricWaitMax,
+	MetricBSLDMean, MetricDeliveredCoreHr, MetricMakespan, MetricClusterNodes, MetricClusterCores}
 
 func (d *runData) summarySection() Section {
 	t := HTMLTable{Caption: "Headline figures (summary.csv)", Head: []string{"metric", "value"}}
@@ -303,6 +304,8 @@ func (d *runData) nodeTypes() []string {
 	return append(out, rest...)
 }
 
+// utilSection is the report's utilisation section: busy cores per CPU
+// type over time and core-hours per account and type.
 func (d *runData) utilSection() (Section, error) {
 	s := Section{Title: "Utilisation by CPU type and by account",
 		Intro: "Busy cores per CPU type over time (a job counts on the type of its slowest node), and the core-hours each account used on each type."}
@@ -315,22 +318,43 @@ func (d *runData) utilSection() (Section, error) {
 	for i, t := range types {
 		tix[t] = i
 	}
-	// Sample times: utilization.csv's, else an even grid.
-	var times []int64
-	total := int64(0)
+	busy, err := d.busyByTypeFigure(types, tix)
+	if err != nil {
+		return s, err
+	}
+	usage, err := d.usageByTypeFigure(types, tix)
+	if err != nil {
+		return s, err
+	}
+	s.Figures = append(s.Figures, busy, usage)
+	return s, nil
+}
+
+// sampleTimes are the instants the busy-cores plot samples, utilization.csv's
+// own when there is one (so the per-type lines match its total), else an
+// even grid from the first submit to the last end; total is the cluster's
+// core count from utilization.csv, 0 without it.
+func (d *runData) sampleTimes() (times []int64, total int64) {
 	for _, u := range d.util {
 		times = append(times, u.Time)
 		total = u.Total
 	}
-	last := d.first
-	for _, j := range d.jobs {
-		last = max(last, j.End)
-	}
 	if len(times) == 0 {
+		last := d.first
+		for _, j := range d.jobs {
+			last = max(last, j.End)
+		}
 		for k := 0; k <= maxPoints; k++ {
 			times = append(times, d.first+(last-d.first)*int64(k)/maxPoints)
 		}
 	}
+	return times, total
+}
+
+// busyByType replays the jobs' starts and ends to count the busy cores of
+// each CPU type (index tix) at each of times, which jobs.csv does not
+// record directly.
+func (d *runData) busyByType(ntypes int, tix map[string]int, times []int64) [][]float64 {
 	type ev struct {
 		t     int64
 		typ   int
@@ -344,66 +368,75 @@ func (d *runData) utilSection() (Section, error) {
 		}
 	}
 	slices.SortFunc(evs, func(a, b ev) int {
-		if a.t != b.t {
-			if a.t < b.t {
-				return -1
-			}
-			return 1
-		}
-		return int(a.cores - b.cores) // ends before starts at one instant
+		// ends (negative cores) before starts at one instant
+		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.cores, b.cores))
 	})
-	busy := make([]int64, len(types))
-	raw := make([][]float64, len(types))
+	busy := make([]int64, ntypes)
+	raw := make([][]float64, ntypes)
 	e := 0
 	for _, t := range times {
 		for e < len(evs) && evs[e].t <= t {
 			busy[evs[e].typ] += evs[e].cores
 			e++
 		}
-		for k := range types {
+		for k := range raw {
 			raw[k] = append(raw[k], float64(busy[k]))
 		}
 	}
+	return raw
+}
+
+// binMeans averages vals (sampled at times) over bins of step samples, so
+// a long run plots at most maxPoints points; x is in days since first.
+func binMeans(times []int64, vals []float64, step int, first int64) plotter.XYs {
+	var xy plotter.XYs
+	for i := 0; i < len(times); i += step {
+		bin := vals[i:min(i+step, len(times))]
+		var sum float64
+		for _, v := range bin {
+			sum += v
+		}
+		xy = append(xy, plotter.XY{X: float64(times[i]-first) / 86400, Y: sum / float64(len(bin))})
+	}
+	return xy
+}
+
+// busyByTypeFigure plots busy cores per CPU type over time, with the
+// cluster total from utilization.csv when there is one, so a user sees
+// which hardware the load fell on.
+func (d *runData) busyByTypeFigure(types []string, tix map[string]int) (*Figure, error) {
+	times, total := d.sampleTimes()
+	raw := d.busyByType(len(types), tix, times)
 	step := max(1, (len(times)+maxPoints-1)/maxPoints)
 	series := make([]Series, 0, len(types)+1)
 	for k, name := range types {
-		se := Series{Name: name}
-		for i := 0; i < len(times); i += step {
-			bin := raw[k][i:min(i+step, len(times))]
-			var sum float64
-			for _, v := range bin {
-				sum += v
-			}
-			se.XY = append(se.XY, plotter.XY{X: float64(times[i]-d.first) / 86400, Y: sum / float64(len(bin))})
-		}
-		series = append(series, se)
+		series = append(series, Series{Name: name, XY: binMeans(times, raw[k], step, d.first)})
 	}
 	ylabel := "busy cores"
 	if total > 0 {
-		all := Series{Name: "all types"}
-		for i := 0; i < len(d.util); i += step {
-			bin := d.util[i:min(i+step, len(d.util))]
-			var sum float64
-			for _, u := range bin {
-				sum += float64(u.Busy)
-			}
-			all.XY = append(all.XY, plotter.XY{X: float64(d.util[i].Time-d.first) / 86400, Y: sum / float64(len(bin))})
+		utimes := make([]int64, len(d.util))
+		ubusy := make([]float64, len(d.util))
+		for i, u := range d.util {
+			utimes[i], ubusy[i] = u.Time, float64(u.Busy)
 		}
-		series = append(series, all)
+		series = append(series, Series{Name: "all types", XY: binMeans(utimes, ubusy, step, d.first)})
 		ylabel = fmt.Sprintf("busy cores (of %d)", total)
 	}
 	p := newPlot("Busy cores by CPU type", "days since first submit", ylabel)
 	if err := addLines(p, series, false); err != nil {
-		return s, err
+		return nil, err
 	}
 	p.Y.Min = 0
 	if total > 0 {
 		p.Y.Max = float64(total)
 	}
-	s.Figures = append(s.Figures, &Figure{Name: "utilization_by_type", Title: "Utilisation by CPU type over time",
-		Caption: "Busy cores per CPU type from jobs.csv (start to end), with the cluster total from utilization.csv.", Plot: p})
+	return &Figure{Name: "utilization_by_type", Title: "Utilisation by CPU type over time",
+		Caption: "Busy cores per CPU type from jobs.csv (start to end), with the cluster total from utilization.csv.", Plot: p}, nil
+}
 
-	// Core-hours per account, stacked by CPU type.
+// usageByTypeFigure plots the core-hours of the heaviest accounts stacked
+// by CPU type, so a user sees who used which hardware.
+func (d *runData) usageByTypeFigure(types []string, tix map[string]int) (*Figure, error) {
 	names, left := topNames(d.usage, 12)
 	ch := make([][]float64, len(types))
 	for k := range types {
@@ -429,7 +462,7 @@ func (d *runData) utilSection() (Section, error) {
 	for k, name := range types {
 		bc, err := plotter.NewBarChart(plotter.Values(ch[k]), w)
 		if err != nil {
-			return s, err
+			return nil, err
 		}
 		bc.Color = Color(k)
 		bc.LineStyle.Width = 0
@@ -447,9 +480,8 @@ func (d *runData) utilSection() (Section, error) {
 		bp.X.Tick.Label.Rotation = math.Pi / 4
 		bp.X.Tick.Label.XAlign = draw.XRight
 	}
-	s.Figures = append(s.Figures, &Figure{Name: "usage_by_account_type", Title: "Core-hours by account and CPU type",
-		Caption: "Cores × elapsed of each started job, by its account and the CPU type it ran on.", Plot: bp})
-	return s, nil
+	return &Figure{Name: "usage_by_account_type", Title: "Core-hours by account and CPU type",
+		Caption: "Cores × elapsed of each started job, by its account and the CPU type it ran on.", Plot: bp}, nil
 }
 
 func (d *runData) shareSection() (Section, error) {

@@ -18,17 +18,17 @@ import (
 // sweepMetrics are the overall sweep.csv columns plotted against each
 // parameter, with their axis labels.
 var sweepMetrics = []struct{ col, label string }{
-	{"wait_mean_s", "mean wait (s)"},
-	{"wait_median_s", "median wait (s)"},
-	{"wait_p95_s", "95th percentile wait (s)"},
-	{"bsld_mean", "mean bounded slowdown"},
-	{"utilization", "utilisation"},
-	{"backfilled_share", "share of jobs started by backfill"},
-	{"starved_jobs", "starved jobs"},
-	{"jain_fairness", "Jain's index over usage/share"},
-	{"share_error_max", "largest |usage share - share|"},
-	{"preempted_jobs", "preempted jobs"},
-	{"preempted_lost_core_hours", "core-hours lost to preemption"},
+	{MetricWaitMean, "mean wait (s)"},
+	{MetricWaitMedian, "median wait (s)"},
+	{MetricWaitP95, "95th percentile wait (s)"},
+	{MetricBSLDMean, "mean bounded slowdown"},
+	{MetricUtilization, "utilisation"},
+	{MetricBackfilledShare, "share of jobs started by backfill"},
+	{MetricStarved, "starved jobs"},
+	{MetricJain, "Jain's index over usage/share"},
+	{MetricShareErrorMax, "largest |usage share - share|"},
+	{MetricPreempted, "preempted jobs"},
+	{MetricLostCoreHours, "core-hours lost to preemption"},
 }
 
 // sweepData is a sweep.csv read for the report.
@@ -45,7 +45,7 @@ func loadSweep(dir string) (*sweepData, error) {
 		return nil, err
 	}
 	pi, ok1 := c.head["point"]
-	ji, ok2 := c.head["jobs"]
+	ji, ok2 := c.head[MetricJobs]
 	if !ok1 || !ok2 || pi != 0 || ji < 1 {
 		return nil, fmt.Errorf("%s:1: not a sweep.csv (want point, the parameters, then jobs, ...)", c.path)
 	}
@@ -195,7 +195,7 @@ func (d *sweepData) tableSection() Section {
 	if d.seed >= 0 {
 		cols = append(cols, d.seed)
 	}
-	for _, m := range []string{"jobs_started", "wait_mean_s", "wait_p95_s", "bsld_mean", "utilization", "backfilled_share", "starved_jobs", "jain_fairness"} {
+	for _, m := range []string{MetricStarted, MetricWaitMean, MetricWaitP95, MetricBSLDMean, MetricUtilization, MetricBackfilledShare, MetricStarved, MetricJain} {
 		if k, ok := d.c.head[m]; ok {
 			cols = append(cols, k)
 		}
@@ -351,7 +351,7 @@ func (d *sweepData) accountSection() (Section, error) {
 	for i, r := range d.c.rows {
 		labels[i] = r[0]
 	}
-	for _, m := range []struct{ col, label string }{{"wait_mean_s", "mean wait (s)"}, {"wait_p95_s", "95th percentile wait (s)"}} {
+	for _, m := range []struct{ col, label string }{{MetricWaitMean, "mean wait (s)"}, {MetricWaitP95, "95th percentile wait (s)"}} {
 		p := newPlot(m.label+" per account at each point", "point (see the table above)", m.label)
 		n := len(names)
 		pts := len(d.c.rows)

@@ -17,16 +17,16 @@ import (
 func WriteScheduleSWF(dir string, r *sim.Result, notes []string) error {
 	jobs := make([]workload.ScheduledJob, len(r.Jobs))
 	for i, j := range r.Jobs {
-		sj := workload.ScheduledJob{Job: j.Job, Start: workload.Unset, End: j.End, Status: 1}
+		sj := workload.ScheduledJob{Job: j.Job, Start: workload.Unset, End: j.End, Status: workload.StatusCompleted}
 		if j.Start >= 0 {
 			sj.Start = j.Start
 			sj.Procs = j.Alloc.Cores()
 		}
 		switch j.State {
 		case sim.Timeout, sim.Failed:
-			sj.Status = 0
+			sj.Status = workload.StatusFailed
 		case sim.Cancelled, sim.Rejected:
-			sj.Status = 5
+			sj.Status = workload.StatusCancelled
 		case sim.Pending:
 			sj.End = workload.Unset
 		}

@@ -14,7 +14,7 @@ import (
 type qosTable struct{ s *policy.QOSSet }
 
 func (q qosTable) CanPreempt(a, b int) bool      { return q.s.CanPreempt(a, b) }
-func (q qosTable) Mode(i int) string             { return q.s.QOS(i).PreemptMode.String() }
+func (q qosTable) Mode(i int) policy.PreemptMode { return q.s.QOS(i).PreemptMode }
 func (q qosTable) Priority(i int) uint32         { return q.s.QOS(i).Priority }
 func (q qosTable) NoReserve(i int) bool          { return q.s.QOS(i).Flags&policy.QOSNoReserve != 0 }
 func (q qosTable) MinPrioThreshold(i int) uint32 { return q.s.QOS(i).MinPrioThreshold }

@@ -1,5 +1,7 @@
 package scheduler
 
+import "fairsim/policy"
+
 // Params are the SchedulerParameters and preemption settings the slurm
 // scheduler honours, in seconds where Slurm uses other units. Zero values
 // are not Slurm's defaults: start from DefaultParams.
@@ -28,7 +30,7 @@ type Params struct {
 	// "preempt/qos"; PreemptMode the cluster-wide mode (OFF, CANCEL,
 	// REQUEUE; SUSPEND and GANG are not simulated).
 	PreemptType string
-	PreemptMode string
+	PreemptMode policy.PreemptMode
 }
 
 // DefaultParams are Slurm's code defaults (job_scheduler.c, backfill.c).
@@ -37,6 +39,6 @@ func DefaultParams() Params {
 		SchedInterval: 60, BatchSchedDelay: 3, DefaultQueueDepth: 100,
 		BackfillEnabled: true, BfInterval: 30, BfWindow: 1440 * 60, BfResolution: 60,
 		BfMaxJobTest: 500, BfMaxJobArrayResv: 20,
-		PreemptType: "preempt/none", PreemptMode: "OFF",
+		PreemptType: "preempt/none", PreemptMode: policy.PreemptOff,
 	}
 }

@@ -3,8 +3,8 @@ package scheduler
 import (
 	"cmp"
 	"slices"
-	"strings"
 
+	"fairsim/policy"
 	"fairsim/sim"
 )
 
@@ -13,8 +13,8 @@ import (
 type QOSPreemption interface {
 	// CanPreempt reports whether QOS a's Preempt list names QOS b.
 	CanPreempt(a, b int) bool
-	// Mode is QOS q's PreemptMode, "" when unset.
-	Mode(q int) string
+	// Mode is QOS q's PreemptMode, policy.PreemptCluster when unset.
+	Mode(q int) policy.PreemptMode
 	// Priority is QOS q's Priority, used to order preemption candidates.
 	Priority(q int) uint32
 	// NoReserve reports QOS q's NoReserve flag: its jobs never get a
@@ -35,24 +35,19 @@ func (s *Slurm) canPreempt(c *sim.Cluster, p *cand, v *sim.Holding) (ok, requeue
 		if c.Parts[p.part].PriorityTier <= pv.PriorityTier {
 			return false, false
 		}
-		if pv.PreemptMode != "" {
-			mode = pv.PreemptMode
-		}
+		mode = pv.PreemptMode.Or(mode)
 	case "preempt/qos":
 		if s.QOS == nil || p.j.QOSIdx < 0 || v.Job.QOSIdx < 0 || !s.QOS.CanPreempt(p.j.QOSIdx, v.Job.QOSIdx) {
 			return false, false
 		}
-		if m := s.QOS.Mode(v.Job.QOSIdx); m != "" {
-			mode = m
-		}
+		mode = s.QOS.Mode(v.Job.QOSIdx).Or(mode)
 	default:
 		return false, false
 	}
-	m := strings.ToUpper(mode)
 	switch {
-	case strings.Contains(m, "REQUEUE"):
+	case mode&policy.PreemptRequeue != 0:
 		return true, true
-	case strings.Contains(m, "CANCEL"):
+	case mode&policy.PreemptCancel != 0:
 		return true, false
 	}
 	return false, false // OFF, or SUSPEND/GANG which fairsim does not simulate

@@ -3,6 +3,7 @@ package scheduler
 import (
 	"testing"
 
+	"fairsim/policy"
 	"fairsim/policy/fairshare"
 	"fairsim/sim"
 )
@@ -44,20 +45,20 @@ User - 'u2':Fairshare=1
 		{id: 2, submit: 100, part: "owner", cpus: 4, run: 500, limit: 1000, acct: "owner", user: "u2"},
 	}
 	for _, tc := range []struct {
-		mode       string
+		mode       policy.PreemptMode
 		state      sim.JobState
 		start, end int64
 	}{
-		{"REQUEUE", sim.Completed, 604, 1604},
-		{"CANCEL", sim.Cancelled, 3, 103},
+		{policy.PreemptRequeue, sim.Completed, 604, 1604},
+		{policy.PreemptCancel, sim.Cancelled, 3, 103},
 	} {
 		owner := part("owner")
-		owner.PriorityTier, owner.PreemptMode = 2, "OFF"
+		owner.PriorityTier, owner.PreemptMode = 2, policy.PreemptOff
 		rq := part("requeue")
 		rq.PreemptMode, rq.BillingWeights = tc.mode, "CPU=0.5"
 		c := cluster(t, []sim.NodeSpec{nodes("n", 1, 4, 4096)}, []sim.PartitionSpec{owner, rq})
 		p := DefaultParams()
-		p.PreemptType, p.PreemptMode = "preempt/partition_prio", "REQUEUE"
+		p.PreemptType, p.PreemptMode = "preempt/partition_prio", policy.PreemptRequeue
 		_, by := run(t, c, NewSlurm(p), jobs, 0, mfPolicy(t, dump, "", fairshare.Config{HalfLife: 7 * 86400}))
 		j1, j2 := by[1], by[2]
 		if j2.Start != 104 || j2.StartedBy != sim.ByMain {
@@ -85,10 +86,10 @@ func TestNoPreemptionWithinATier(t *testing.T) {
 		{id: 2, submit: 100, part: "a", cpus: 4, run: 500, limit: 1000},
 	}
 	b := part("b")
-	b.PreemptMode = "REQUEUE"
+	b.PreemptMode = policy.PreemptRequeue
 	c := cluster(t, []sim.NodeSpec{nodes("n", 1, 4, 4096)}, []sim.PartitionSpec{part("a"), b})
 	p := DefaultParams()
-	p.PreemptType, p.PreemptMode = "preempt/partition_prio", "REQUEUE"
+	p.PreemptType, p.PreemptMode = "preempt/partition_prio", policy.PreemptRequeue
 	_, by := run(t, c, NewSlurm(p), jobs, 0, nil)
 	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {2, 1003, sim.ByMain}})
 	if by[1].Preemptions != 0 {
@@ -120,12 +121,12 @@ func TestPreemptOnlyWhatIsUsed(t *testing.T) {
 		{id: 4, submit: 100, part: "owner", cpus: 4, run: 100, limit: 200},
 	}
 	owner := part("owner")
-	owner.PriorityTier, owner.PreemptMode = 2, "OFF"
+	owner.PriorityTier, owner.PreemptMode = 2, policy.PreemptOff
 	rq := part("requeue")
-	rq.PreemptMode = "REQUEUE"
+	rq.PreemptMode = policy.PreemptRequeue
 	c := cluster(t, []sim.NodeSpec{nodes("n", 2, 4, 4096)}, []sim.PartitionSpec{owner, rq})
 	p := DefaultParams()
-	p.PreemptType, p.PreemptMode = "preempt/partition_prio", "REQUEUE"
+	p.PreemptType, p.PreemptMode = "preempt/partition_prio", policy.PreemptRequeue
 	_, by := run(t, c, NewSlurm(p), jobs, 200, nil)
 	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {3, 23, sim.ByMain}, {4, 104, sim.ByMain}})
 	if got := by[2].Preemptions; got != 1 {

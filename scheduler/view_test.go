@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"fairsim/policy"
 	"fairsim/sim"
 	"fairsim/workload"
 )
@@ -257,7 +258,7 @@ func TestPreemptPartitionPrio(t *testing.T) {
 	f.run(1, 0, 1000, "lo", "n1:4")
 	f.pend(2, 4, 600, 100, "hi")
 	prm := DefaultParams()
-	prm.PreemptType, prm.PreemptMode = "preempt/partition_prio", "REQUEUE"
+	prm.PreemptType, prm.PreemptMode = "preempt/partition_prio", policy.PreemptRequeue
 	f.pass(NewSlurm(prm), sim.PassFull, "preempt 1 requeue", "pend 2 Resources (preemption in progress)", "pass 101")
 	if got := f.c.Nodes[0].FreeCores; got != 4 {
 		t.Errorf("n1 shows %d free cores after the plan's preemption, want 4", got)

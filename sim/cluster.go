@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"sort"
+
+	"fairsim/policy"
 )
 
 // Unlimited marks a time limit (MaxTime, DefaultTime) that is not set,
@@ -32,7 +34,7 @@ type Partition struct {
 	MaxTime           int64 // seconds, Unlimited when not set
 	DefaultTime       int64 // seconds, Unlimited when not set
 	Exclusive         bool  // OverSubscribe=EXCLUSIVE: jobs get whole nodes
-	PreemptMode       string
+	PreemptMode       policy.PreemptMode
 	QOS               string
 	Default           bool
 	// BillingWeights holds TRESBillingWeights as given, for the policy

@@ -5,8 +5,8 @@
 // Defaults are the ones in Slurm's code (src/common/read_config.c, the
 // backfill and main scheduler plugins), not the ones in older
 // documentation: every PriorityWeight* is 0, PriorityMaxAge and
-// PriorityDecayHalfLife are 7 days, and so on (slurm-semantics.md §1.6,
-// §5.1, §6.1). Anything Slurm would refuse to start with is an error that
+// PriorityDecayHalfLife are 7 days, and so on (read_config.c
+// _validate_and_set_defaults, backfill.c _load_config). Anything Slurm would refuse to start with is an error that
 // names file:line and key; anything Slurm merely logs, or that fairsim does
 // not simulate, is a warning.
 package slurmconf
@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"fairsim/policy"
 	"fairsim/slurmtime"
 )
 
@@ -31,7 +32,7 @@ const UnlimitedPrioritySeconds int64 = 4294967236
 const Unset int64 = -2
 
 // ResetPeriod is PriorityUsageResetPeriod: when all accumulated usage is
-// zeroed (slurm-semantics.md §2.4).
+// zeroed (priority_multifactor.c _reset_usage).
 type ResetPeriod string
 
 // The values Slurm accepts for PriorityUsageResetPeriod.
@@ -54,7 +55,8 @@ type Enforce struct {
 
 // HasLimits reports whether association and QOS limits are enforced, which
 // changes how age accrues and whether GrpTRESMins usage is tracked
-// (slurm-semantics.md §1.2.1, §2.3).
+// (acct_policy.c: acct_policy_handle_accrue_time and the GrpTRESMins
+// checks).
 func (e Enforce) HasLimits() bool { return e.Limits }
 
 // String renders the flags in slurm.conf syntax ("" when none is set).
@@ -143,10 +145,10 @@ type Partition struct {
 	MaxTime            int64  // minutes, or slurmtime.Infinite (the default)
 	DefaultTime        int64  // minutes, slurmtime.Infinite, or Unset (use MaxTime)
 	OverSubscribe      OverSubscribe
-	PreemptMode        PreemptMode // Action "" means the cluster PreemptMode applies
-	TRESBillingWeights string      // raw; parsed elsewhere
-	QOS                string      // partition QOS name, "" if none
-	State              string      // UP (default), DOWN, DRAIN or INACTIVE
+	PreemptMode        policy.PreemptMode // unset: the cluster PreemptMode applies
+	TRESBillingWeights string             // raw; parsed elsewhere
+	QOS                string             // partition QOS name, "" if none
+	State              string             // UP (default), DOWN, DRAIN or INACTIVE
 }
 
 // Config is the simulated part of a slurm.conf, fully defaulted.
@@ -174,7 +176,7 @@ type Config struct {
 	SelectType           string // raw, default select/cons_tres
 	SelectTypeParameters string // raw, "" if absent
 	PreemptType          string // preempt/none (default), preempt/partition_prio or preempt/qos
-	PreemptMode          PreemptMode
+	PreemptMode          policy.PreemptMode
 
 	AccountingStorageEnforce Enforce
 
@@ -229,7 +231,7 @@ func Default() *Config {
 		SchedulerParameters:      DefaultSchedulerParameters(10),
 		SelectType:               "select/cons_tres",
 		PreemptType:              "preempt/none",
-		PreemptMode:              PreemptMode{Action: PreemptOff},
+		PreemptMode:              policy.PreemptOff,
 		KillWait:                 30,
 		MessageTimeout:           10,
 		Extra:                    map[string]string{},

@@ -1,6 +1,10 @@
 package slurmconf
 
-import "strings"
+import (
+	"strings"
+
+	"fairsim/slurmtext"
+)
 
 // This file reproduces the line syntax of Slurm's configuration parser
 // (src/common/parse_config.c): how physical lines become logical lines and
@@ -60,7 +64,7 @@ func splitLines(src string) []logicalLine {
 		} else {
 			buf.WriteString(p)
 		}
-		out = append(out, logicalLine{line: first, text: stripEscapes(buf.String())})
+		out = append(out, logicalLine{line: first, text: slurmtext.Unescape(buf.String())})
 		buf.Reset()
 	}
 	return out
@@ -101,24 +105,6 @@ func continuation(s string) (cut int, ok bool) {
 		return end, true
 	}
 	return 0, false
-}
-
-// stripEscapes removes every backslash and keeps the character after it.
-func stripEscapes(s string) string {
-	if strings.IndexByte(s, '\\') < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' {
-			i++
-			if i == len(s) {
-				break
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // isBlank reports whether s holds only white space.

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"fairsim/inputerr"
+	"fairsim/policy"
 	"fairsim/slurmtime"
 )
 
@@ -23,7 +25,7 @@ func ParseFile(path string) (*Config, error) {
 // Parse parses slurm.conf text; filename is used in positions only.
 // Include lines are reported as warnings and not followed.
 //
-// On failure the error is an ErrorList holding every problem found; the
+// On failure the error is an inputerr.List holding every problem found; the
 // returned Config is then incomplete (it still carries the warnings) and
 // must not be simulated.
 func Parse(filename string, src []byte) (*Config, error) {
@@ -81,7 +83,7 @@ func (a *attrLine) get(keys ...string) (entry, bool) {
 type parser struct {
 	file   string
 	cfg    *Config
-	errs   ErrorList
+	errs   inputerr.List
 	top    map[string]entry // lower-cased key → last value
 	nodeDf map[string]entry // NodeName=DEFAULT attributes so far
 	partDf map[string]entry
@@ -95,7 +97,7 @@ type parser struct {
 func (p *parser) pos(line int) Pos { return Pos{File: p.file, Line: line} }
 
 func (p *parser) errorf(pos Pos, key, format string, args ...any) {
-	p.errs = append(p.errs, &Error{Pos: pos, Key: key, Msg: fmt.Sprintf(format, args...)})
+	p.errs.Addf(pos.errFile(), pos.Line, key, format, args...)
 }
 
 func (p *parser) warnf(pos Pos, key, format string, args ...any) {
@@ -395,7 +397,7 @@ func (p *parser) interpretTop() {
 		case err != nil:
 			p.errorf(modeEntry.pos, "PreemptMode", "%v", err)
 			preemptOK = false
-		case m == PreemptMode{Action: PreemptSuspend}:
+		case m == policy.PreemptSuspend:
 			p.errorf(modeEntry.pos, "PreemptMode", "SUSPEND requires GANG too (PreemptMode=SUSPEND,GANG), as in Slurm")
 			preemptOK = false
 		default:
@@ -418,12 +420,12 @@ func (p *parser) interpretTop() {
 	if !modeSet {
 		where = typeEntry.pos
 	}
-	switch off := c.PreemptMode.Action == PreemptOff; {
+	switch off := c.PreemptMode.Action() == policy.PreemptOff; {
 	case !preemptOK:
 	case c.PreemptType != "preempt/none" && off:
 		p.errorf(where, "PreemptMode", "%s needs PreemptMode CANCEL, REQUEUE or SUSPEND,GANG; PreemptType and PreemptMode are incompatible", c.PreemptType)
 	case c.PreemptType == "preempt/none" && !off:
-		p.errorf(where, "PreemptMode", "%s with PreemptType=preempt/none: PreemptType and PreemptMode are incompatible", c.PreemptMode)
+		p.errorf(where, "PreemptMode", "%s with PreemptType=preempt/none: PreemptType and PreemptMode are incompatible", formatPreemptMode(c.PreemptMode))
 	}
 
 	if e, ok := get("AccountingStorageEnforce"); ok {

@@ -2,6 +2,8 @@ package slurmconf
 
 import (
 	"errors"
+	"fairsim/inputerr"
+	"fairsim/policy"
 	"os"
 	"slices"
 	"strings"
@@ -22,9 +24,9 @@ func mustParse(t *testing.T, src string) *Config {
 func parseErrors(t *testing.T, src string) []string {
 	t.Helper()
 	_, err := Parse("t.conf", []byte(src))
-	var list ErrorList
+	var list inputerr.List
 	if !errors.As(err, &list) {
-		t.Fatalf("Parse(%q) = %v, want an ErrorList", src, err)
+		t.Fatalf("Parse(%q) = %v, want an inputerr.List", src, err)
 	}
 	var out []string
 	for _, e := range list {
@@ -41,8 +43,8 @@ func warnings(c *Config) []string {
 	return out
 }
 
-// TestDefaults pins Slurm's code defaults (slurm-semantics.md §1.6, §5.1,
-// §6.1), including the ones the documentation gets wrong (weights are 0).
+// TestDefaults pins Slurm's code defaults (read_config.c
+// _validate_and_set_defaults), including the ones the documentation gets wrong (weights are 0).
 func TestDefaults(t *testing.T) {
 	c := mustParse(t, "# nothing set\n")
 	if !c.Equal(Default()) {
@@ -70,7 +72,7 @@ func TestDefaults(t *testing.T) {
 		{"SchedulerType", c.SchedulerType, "sched/backfill"},
 		{"SelectType", c.SelectType, "select/cons_tres"},
 		{"PreemptType", c.PreemptType, "preempt/none"},
-		{"PreemptMode", c.PreemptMode, PreemptMode{Action: PreemptOff}},
+		{"PreemptMode", c.PreemptMode, policy.PreemptOff},
 		{"AccountingStorageEnforce", c.AccountingStorageEnforce, Enforce{}},
 		{"HasLimits", c.AccountingStorageEnforce.HasLimits(), false},
 		{"KillWait", c.KillWait, uint16(30)},
@@ -107,8 +109,8 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
-// TestWorkedExample1 is the first configuration of worked-examples.md §6
-// (Slurm 2.0 multifactor page), parsed exactly as it stands, with a comment
+// TestWorkedExample1 is the first example configuration of the Slurm 2.0
+// priority_multifactor page, parsed exactly as it stands, with a comment
 // after a value.
 func TestWorkedExample1(t *testing.T) {
 	c, err := ParseFile("testdata/seed000_example1.conf")
@@ -139,7 +141,7 @@ func TestWorkedExample1(t *testing.T) {
 	}
 }
 
-// TestWorkedExample2 is the second configuration of §6, "no decay, reset
+// TestWorkedExample2 is that page's second configuration, "no decay, reset
 // usage after 28 days". Current Slurm (read_config.c) accepts only NONE,
 // NOW, DAILY, WEEKLY, MONTHLY, QUARTERLY or YEARLY for
 // PriorityUsageResetPeriod and refuses to start on "28-0"; the time-string
@@ -149,7 +151,7 @@ func TestWorkedExample1(t *testing.T) {
 // months, not 28 days), which parses.
 func TestWorkedExample2(t *testing.T) {
 	_, err := ParseFile("testdata/seed000_example2.conf")
-	var list ErrorList
+	var list inputerr.List
 	if !errors.As(err, &list) || len(list) != 1 {
 		t.Fatalf("example 2: got %v, want exactly one error", err)
 	}
@@ -157,8 +159,8 @@ func TestWorkedExample2(t *testing.T) {
 	if list[0].Error() != want {
 		t.Errorf("error = %s\nwant    %s", list[0], want)
 	}
-	if list[0].Pos.Line != 8 || list[0].Key != "PriorityUsageResetPeriod" {
-		t.Errorf("error position/key = %v %q", list[0].Pos, list[0].Key)
+	if list[0].Line != 8 || list[0].Field != "PriorityUsageResetPeriod" {
+		t.Errorf("error line/key = %d %q", list[0].Line, list[0].Field)
 	}
 
 	src, err := os.ReadFile("testdata/seed000_example2.conf")
@@ -367,8 +369,8 @@ func TestErrors(t *testing.T) {
 		}
 	}
 	_, err := Parse("t.conf", []byte("KillWait=x\nCompleteWait=y\n"))
-	if want := "2 errors:\n\tt.conf:1: KillWait: \"x\" is not a valid number\n\tt.conf:2: CompleteWait: \"y\" is not a valid number"; err.Error() != want {
-		t.Errorf("ErrorList.Error() = %q, want %q", err, want)
+	if want := "t.conf:1: KillWait: \"x\" is not a valid number\nt.conf:2: CompleteWait: \"y\" is not a valid number"; err.Error() != want {
+		t.Errorf("error list = %q, want %q", err, want)
 	}
 }
 

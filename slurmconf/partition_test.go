@@ -1,6 +1,7 @@
 package slurmconf
 
 import (
+	"fairsim/policy"
 	"reflect"
 	"slices"
 	"testing"
@@ -47,7 +48,7 @@ PartitionName=spaced Nodes="a1 a2" DefaultTime=3-0 MaxTime=1-0
 			OverSubscribe: OverSubscribe{OverSubscribeExclusive, 0}, QOS: "bigqos", State: "UP"},
 		{Name: "all", Nodes: "ALL", Hosts: []string{"a1", "a2", "a3", "b1", "b2"},
 			PriorityTier: 3, PriorityJobFactor: 3, MaxTime: 2880, DefaultTime: Unset,
-			OverSubscribe: OverSubscribe{OverSubscribeForce, 2}, PreemptMode: PreemptMode{Action: PreemptRequeue}, State: "DRAIN"},
+			OverSubscribe: OverSubscribe{OverSubscribeForce, 2}, PreemptMode: policy.PreemptRequeue, State: "DRAIN"},
 		{Name: "spaced", Nodes: "a1,a2", Hosts: []string{"a1", "a2"},
 			PriorityTier: 7, PriorityJobFactor: 1, MaxTime: 1440, DefaultTime: Unset,
 			OverSubscribe: OverSubscribe{OverSubscribeNo, 1}, State: "UP"},

@@ -2,6 +2,8 @@ package slurmconf
 
 import (
 	"bytes"
+	"fairsim/inputerr"
+	"fairsim/policy"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,7 +115,7 @@ func TestMixedCPU(t *testing.T) {
 		c.PriorityWeightFairshare != 20000000 || c.PriorityWeightAge != 10000000 ||
 		c.PriorityWeightTRES != "CPU=1000,Mem=2000G,GRES/gpu=3000" || c.PriorityFlags != "NO_FAIR_TREE,MAX_TRES" ||
 		!c.AccountingStorageEnforce.HasLimits() || c.PreemptType != "preempt/partition_prio" ||
-		c.PreemptMode != (PreemptMode{Action: PreemptRequeue}) || c.Extra["EnforcePartLimits"] != "ALL" {
+		c.PreemptMode != policy.PreemptRequeue || c.Extra["EnforcePartLimits"] != "ALL" {
 		t.Errorf("top-level values wrong:\n%s", c)
 	}
 	if c.Where("SchedulerParameters").Line != 27 || c.Where("NodeName=holy7c[0101-0124,0201-0224].Weight").Line != 65 {
@@ -204,8 +206,8 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		c, err := Parse("fuzz.conf", src)
 		if err != nil {
-			if _, ok := err.(ErrorList); !ok {
-				t.Fatalf("error is %T, not ErrorList", err)
+			if _, ok := err.(inputerr.List); !ok {
+				t.Fatalf("error is %T, not inputerr.List", err)
 			}
 			return
 		}

@@ -248,6 +248,20 @@ func parseSchedulerParameters(raw string, msgTimeout uint16, warn func(string, .
 	return p
 }
 
+// SchedulerParameterNames lists every SchedulerParameters option this
+// package models (numeric options, then switches), so that callers
+// accepting options by name (fairsim --set) accept exactly these.
+func SchedulerParameterNames() []string {
+	names := make([]string, 0, len(schedOpts)+len(schedFlags))
+	for _, o := range schedOpts {
+		names = append(names, o.name)
+	}
+	for _, f := range schedFlags {
+		names = append(names, f.name)
+	}
+	return names
+}
+
 func isSchedOpt(name string) bool {
 	for _, o := range schedOpts {
 		if o.name == name {

@@ -1,11 +1,12 @@
 package slurmconf
 
 import (
+	"fairsim/policy"
 	"slices"
 	"testing"
 )
 
-// TestSchedulerParameters covers the RCAC keys of seed 002 and the ranges
+// TestSchedulerParameters covers the keys of the RCAC configuration and the ranges
 // and fallbacks of backfill.c _load_config and job_scheduler.c.
 func TestSchedulerParameters(t *testing.T) {
 	type field = func(*SchedulerParameters) int64
@@ -137,20 +138,20 @@ func TestMaxSchedTimeDefault(t *testing.T) {
 func TestParsePreemptMode(t *testing.T) {
 	tests := []struct {
 		in   string
-		want PreemptMode
+		want policy.PreemptMode
 		str  string
 	}{
-		{"OFF", PreemptMode{Action: PreemptOff}, "OFF"},
-		{"cluster", PreemptMode{Action: PreemptOff}, "OFF"},
-		{"", PreemptMode{Action: PreemptOff}, "OFF"},
-		{"CANCEL", PreemptMode{Action: PreemptCancel}, "CANCEL"},
-		{"requeue", PreemptMode{Action: PreemptRequeue}, "REQUEUE"},
-		{"ON", PreemptMode{Action: PreemptSuspend}, "SUSPEND"},
-		{"SUSPEND,GANG", PreemptMode{Action: PreemptSuspend, Gang: true}, "GANG,SUSPEND"},
-		{"GANG", PreemptMode{Action: PreemptOff, Gang: true}, "GANG"},
-		{"WITHIN,CANCEL", PreemptMode{Action: PreemptCancel, Within: true}, "WITHIN,CANCEL"},
-		{"REQUEUE,PRIORITY", PreemptMode{Action: PreemptRequeue, Priority: true}, "PRIORITY,REQUEUE"},
-		{"GANG,,REQUEUE", PreemptMode{Action: PreemptRequeue, Gang: true}, "GANG,REQUEUE"},
+		{"OFF", policy.PreemptOff, "OFF"},
+		{"cluster", policy.PreemptOff, "OFF"},
+		{"", policy.PreemptOff, "OFF"},
+		{"CANCEL", policy.PreemptCancel, "CANCEL"},
+		{"requeue", policy.PreemptRequeue, "REQUEUE"},
+		{"ON", policy.PreemptSuspend, "SUSPEND"},
+		{"SUSPEND,GANG", policy.PreemptSuspend | policy.PreemptGang, "GANG,SUSPEND"},
+		{"GANG", policy.PreemptOff | policy.PreemptGang, "GANG"},
+		{"WITHIN,CANCEL", policy.PreemptCancel | policy.PreemptWithin, "WITHIN,CANCEL"},
+		{"REQUEUE,PRIORITY", policy.PreemptRequeue | policy.PreemptPriority, "PRIORITY,REQUEUE"},
+		{"GANG,,REQUEUE", policy.PreemptRequeue | policy.PreemptGang, "GANG,REQUEUE"},
 	}
 	for _, tc := range tests {
 		got, err := ParsePreemptMode(tc.in)
@@ -158,11 +159,11 @@ func TestParsePreemptMode(t *testing.T) {
 			t.Errorf("ParsePreemptMode(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
 			continue
 		}
-		if got.String() != tc.str {
-			t.Errorf("%q: String() = %q, want %q", tc.in, got.String(), tc.str)
+		if s := formatPreemptMode(got); s != tc.str {
+			t.Errorf("%q: formatPreemptMode = %q, want %q", tc.in, s, tc.str)
 		}
-		if back, err := ParsePreemptMode(got.String()); err != nil || back != got {
-			t.Errorf("%q: String() does not parse back: %+v, %v", tc.in, back, err)
+		if back, err := ParsePreemptMode(formatPreemptMode(got)); err != nil || back != got {
+			t.Errorf("%q: formatPreemptMode does not parse back: %+v, %v", tc.in, back, err)
 		}
 	}
 	for _, in := range []string{"CANCEL,REQUEUE", "OFF,SUSPEND", "GANG,WITHIN", "CHECKPOINT", "SUSPEND GANG"} {
@@ -170,7 +171,7 @@ func TestParsePreemptMode(t *testing.T) {
 			t.Errorf("ParsePreemptMode(%q) = %+v, want error", in, got)
 		}
 	}
-	if (PreemptMode{}).IsSet() || (PreemptMode{}).String() != "" {
+	if policy.PreemptCluster.IsSet() || formatPreemptMode(policy.PreemptCluster) != "" {
 		t.Errorf("zero PreemptMode must be unset")
 	}
 }
@@ -242,6 +243,24 @@ func TestParseUint(t *testing.T) {
 		got, err := parseUint(tc.in, tc.bits, tc.allowK)
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("parseUint(%q, %d, %v) = %d, %v; want %d, ok=%v", tc.in, tc.bits, tc.allowK, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestSchedulerParameterNames: --set accepts the numeric options and the
+// switches alike, each once.
+func TestSchedulerParameterNames(t *testing.T) {
+	names := SchedulerParameterNames()
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			t.Errorf("%s listed twice", n)
+		}
+		seen[n] = true
+	}
+	for _, want := range []string{"sched_interval", "bf_window", "bf_min_prio_reserve", "bf_continue", "bf_licenses"} {
+		if !seen[want] {
+			t.Errorf("%s missing from %v", want, names)
 		}
 	}
 }

@@ -72,7 +72,7 @@ func (c *Config) Write(w io.Writer) error {
 		put("SelectTypeParameters", c.SelectTypeParameters)
 	}
 	put("PreemptType", c.PreemptType)
-	put("PreemptMode", c.PreemptMode.String())
+	put("PreemptMode", formatPreemptMode(c.PreemptMode))
 	if s := c.AccountingStorageEnforce.String(); s != "" {
 		put("AccountingStorageEnforce", s)
 	}
@@ -152,7 +152,7 @@ func (c *Config) Write(w io.Writer) error {
 		}
 		pairs = append(pairs, "OverSubscribe", p.OverSubscribe.String())
 		if p.PreemptMode.IsSet() {
-			pairs = append(pairs, "PreemptMode", p.PreemptMode.String())
+			pairs = append(pairs, "PreemptMode", formatPreemptMode(p.PreemptMode))
 		}
 		if p.TRESBillingWeights != "" {
 			pairs = append(pairs, "TRESBillingWeights", p.TRESBillingWeights)

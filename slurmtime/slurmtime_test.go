@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// TestParse covers every form of slurm-semantics.md §8 with its examples,
+// TestParse covers every form parse_time.c time_str2secs reads, with examples,
 // the INFINITE spellings, and the edge cases of Slurm's validator.
 func TestParse(t *testing.T) {
 	tests := []struct {
@@ -20,7 +20,7 @@ func TestParse(t *testing.T) {
 		{"0", 0, 0},
 		{"007", 420, 7},
 		// M:S
-		{"1:30", 90, 2}, // §8: 90 s rounds up to 2 min
+		{"1:30", 90, 2}, // time_str2mins: 90 s rounds up to 2 min
 		{"0:59", 59, 1},
 		{"0:60", 60, 1},
 		{"2:00", 120, 2},

@@ -21,21 +21,22 @@ type Field struct {
 	Name, Value string
 }
 
-// OverallNames are the run-wide columns of sweep.csv, in order.
+// OverallNames are the run-wide columns of sweep.csv, in order; the
+// names are summary.csv's where the statistic is the same.
 var OverallNames = []string{
-	"jobs", "jobs_started", "jobs_never_started", "jobs_rejected",
-	"wait_mean_s", "wait_median_s", "wait_p95_s", "wait_max_s",
-	"bsld_mean", "utilization", "backfilled_share",
-	"preempted_jobs", "preempted_lost_core_hours",
-	"starved_jobs", "jain_fairness", "share_error_max",
+	report.MetricJobs, report.MetricStarted, report.MetricNeverStarted, report.MetricRejected,
+	report.MetricWaitMean, report.MetricWaitMedian, report.MetricWaitP95, report.MetricWaitMax,
+	report.MetricBSLDMean, report.MetricUtilization, report.MetricBackfilledShare,
+	report.MetricPreempted, report.MetricLostCoreHours,
+	report.MetricStarved, report.MetricJain, report.MetricShareErrorMax,
 }
 
 // AccountNames are the per-account columns of sweep.csv, each written
 // NAME[account], grouped by metric so that one metric's accounts sit side
 // by side.
 var AccountNames = []string{
-	"jobs", "wait_mean_s", "wait_median_s", "wait_p95_s", "bsld_mean",
-	"usage_share", "norm_share", "share_error", "starved_jobs",
+	report.MetricJobs, report.MetricWaitMean, report.MetricWaitMedian, report.MetricWaitP95, report.MetricBSLDMean,
+	report.MetricUsageShare, report.MetricNormShare, report.MetricShareError, report.MetricStarved,
 }
 
 // SweepHelp is `fairsim sweep --help`'s description. It lists the
@@ -129,38 +130,13 @@ func f6(v float64) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// waitStats are the wait figures of a set of started jobs.
-type waitStats struct {
-	n                 int
-	waits             []float64
-	bsld              float64
-	starved           int
-	usage             float64 // billing-seconds (core-seconds without billing)
-	coreSecs          float64
-	mean, median, p95 float64
-	maxWait, bsldMean float64
-	finished          bool
-}
-
-func (w *waitStats) finish() {
-	if w.finished {
-		return
-	}
-	w.finished = true
-	if len(w.waits) == 0 {
-		w.mean, w.median, w.p95, w.maxWait, w.bsldMean = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
-		return
-	}
-	slices.Sort(w.waits)
-	var s float64
-	for _, x := range w.waits {
-		s += x
-	}
-	w.mean = s / float64(len(w.waits))
-	w.median = report.Quantile(w.waits, 0.5)
-	w.p95 = report.Quantile(w.waits, 0.95)
-	w.maxWait = w.waits[len(w.waits)-1]
-	w.bsldMean = w.bsld / float64(len(w.waits))
+// accountStats are what Compute gathers of one account's jobs.
+type accountStats struct {
+	n        int // jobs not rejected
+	waits    report.WaitStats
+	starved  int
+	usage    float64 // billing-seconds (core-seconds without billing)
+	coreSecs float64
 }
 
 // Starved reports whether a job starved: it waited longer than after
@@ -202,41 +178,38 @@ func Starved(j *sim.Job, now, after int64) bool {
 //   - backfilled_share is jobs started by backfill over jobs started.
 func Compute(run *config.Run, r *sim.Result, after int64) Metrics {
 	m := report.Compute(r)
-	byAcct := map[string]*waitStats{}
+	byAcct := map[string]*accountStats{}
 	starved := 0
 	var totalBilling, totalCore float64
 	for _, j := range r.Jobs {
 		a := r.Names.Accounts.Name(j.Account)
-		ws := byAcct[a]
-		if ws == nil {
-			ws = &waitStats{}
-			byAcct[a] = ws
+		as := byAcct[a]
+		if as == nil {
+			as = &accountStats{}
+			byAcct[a] = as
 		}
 		if j.State == sim.Rejected {
 			continue
 		}
-		ws.n++
+		as.n++
 		if Starved(j, r.Now, after) {
 			starved++
-			ws.starved++
+			as.starved++
 		}
 		if j.Start < 0 {
 			continue
 		}
 		run := float64(j.End - j.Start)
-		w := float64(j.Wait())
-		ws.waits = append(ws.waits, w)
-		b := math.Max(1, (w+run)/math.Max(run, report.BoundedSlowdownBound))
-		ws.bsld += b
-		ws.usage += j.Billing * run
-		ws.coreSecs += run * float64(j.Alloc.Cores())
+		as.waits.Add(j)
+		as.usage += j.Billing * run
+		as.coreSecs += run * float64(j.Alloc.Cores())
 		totalBilling += j.Billing * run
 		totalCore += run * float64(j.Alloc.Cores())
 	}
 	useCore := totalBilling <= 0
 	accts := make([]string, 0, len(byAcct))
-	for a, ws := range byAcct {
-		if ws.n > 0 {
+	for a, as := range byAcct {
+		if as.n > 0 {
 			accts = append(accts, a)
 		}
 	}
@@ -247,14 +220,13 @@ func Compute(run *config.Run, r *sim.Result, after int64) Metrics {
 	var xs []float64
 	maxErr := 0.0
 	for _, a := range accts {
-		ws := byAcct[a]
-		ws.finish()
+		as := byAcct[a]
 		u := 0.0
 		switch {
 		case useCore && totalCore > 0:
-			u = ws.coreSecs / totalCore
+			u = as.coreSecs / totalCore
 		case !useCore:
-			u = ws.usage / totalBilling
+			u = as.usage / totalBilling
 		}
 		s := shares[a]
 		errV := u - s
@@ -262,10 +234,11 @@ func Compute(run *config.Run, r *sim.Result, after int64) Metrics {
 		if s > 0 {
 			xs = append(xs, u/s)
 		}
+		w := as.waits.Waits()
 		out.Accounts[a] = []Field{
-			{"jobs", itoa(ws.n)}, {"wait_mean_s", f6(ws.mean)}, {"wait_median_s", f6(ws.median)},
-			{"wait_p95_s", f6(ws.p95)}, {"bsld_mean", f6(ws.bsldMean)}, {"usage_share", f6(u)},
-			{"norm_share", f6(s)}, {"share_error", f6(errV)}, {"starved_jobs", itoa(ws.starved)},
+			{report.MetricJobs, itoa(as.n)}, {report.MetricWaitMean, f6(w.Mean)}, {report.MetricWaitMedian, f6(w.Median)},
+			{report.MetricWaitP95, f6(w.P95)}, {report.MetricBSLDMean, f6(w.BSLDMean)}, {report.MetricUsageShare, f6(u)},
+			{report.MetricNormShare, f6(s)}, {report.MetricShareError, f6(errV)}, {report.MetricStarved, itoa(as.starved)},
 		}
 	}
 	bfShare := math.NaN()
@@ -279,14 +252,14 @@ func Compute(run *config.Run, r *sim.Result, after int64) Metrics {
 		return v
 	}
 	out.Overall = []Field{
-		{"jobs", itoa(m.Jobs)}, {"jobs_started", itoa(m.Started)}, {"jobs_never_started", itoa(m.NeverStarted)},
-		{"jobs_rejected", itoa(m.Rejected)},
-		{"wait_mean_s", f6(nanIfNone(m.MeanWait))}, {"wait_median_s", f6(nanIfNone(m.MedianWait))},
-		{"wait_p95_s", f6(nanIfNone(m.P95Wait))}, {"wait_max_s", f6(nanIfNone(m.MaxWait))},
-		{"bsld_mean", f6(nanIfNone(m.MeanBSLD))}, {"utilization", f6(m.Utilization)},
-		{"backfilled_share", f6(bfShare)}, {"preempted_jobs", itoa(m.Preempted)},
-		{"preempted_lost_core_hours", f6(m.LostCoreHours)}, {"starved_jobs", itoa(starved)},
-		{"jain_fairness", f6(Jain(xs))}, {"share_error_max", f6(maxErr)},
+		{report.MetricJobs, itoa(m.Jobs)}, {report.MetricStarted, itoa(m.Started)},
+		{report.MetricNeverStarted, itoa(m.NeverStarted)}, {report.MetricRejected, itoa(m.Rejected)},
+		{report.MetricWaitMean, f6(nanIfNone(m.MeanWait))}, {report.MetricWaitMedian, f6(nanIfNone(m.MedianWait))},
+		{report.MetricWaitP95, f6(nanIfNone(m.P95Wait))}, {report.MetricWaitMax, f6(nanIfNone(m.MaxWait))},
+		{report.MetricBSLDMean, f6(nanIfNone(m.MeanBSLD))}, {report.MetricUtilization, f6(m.Utilization)},
+		{report.MetricBackfilledShare, f6(bfShare)}, {report.MetricPreempted, itoa(m.Preempted)},
+		{report.MetricLostCoreHours, f6(m.LostCoreHours)}, {report.MetricStarved, itoa(starved)},
+		{report.MetricJain, f6(Jain(xs))}, {report.MetricShareErrorMax, f6(maxErr)},
 	}
 	return out
 }

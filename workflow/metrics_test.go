@@ -95,7 +95,7 @@ func TestComputeByHand(t *testing.T) {
 		"jobs[b]": "1", "wait_mean_s[b]": "100.000000", "wait_p95_s[b]": "100.000000", "usage_share[b]": "0.166667",
 		"share_error[b]": "-0.333333", "starved_jobs[b]": "1",
 		// bounded slowdown of job 3: (100 + 20) / max(20, 10) = 6
-		"bsld_mean[b]": "6.000000",
+		"bounded_slowdown_mean_10s[b]": "6.000000",
 	}
 	for k, v := range acct {
 		if got[k] != v {

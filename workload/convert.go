@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"fmt"
@@ -109,30 +108,16 @@ func Convert(in, out string, opts ConvertOptions) (*ConvertReport, error) {
 		}
 	}
 
-	var raw io.Reader
-	var closer io.Closer
-	if in == "-" {
-		raw = opts.Stdin
-		if raw == nil {
-			raw = os.Stdin
-		}
-	} else {
-		f, err := os.Open(in)
-		if err != nil {
-			return nil, err
-		}
-		raw, closer = f, f
+	raw, closer, err := openInput(in, opts.Stdin)
+	if err != nil {
+		return nil, err
 	}
 	if closer != nil {
 		defer closer.Close()
 	}
-	br := bufio.NewReaderSize(raw, 1<<16)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, &Error{File: in, Msg: "gzip: " + err.Error()}
-		}
-		br = bufio.NewReaderSize(zr, 1<<16)
+	br, err := bufferedInput(raw, in)
+	if err != nil {
+		return nil, err
 	}
 	if rep.From == "" {
 		head, _ := br.Peek(4096)
@@ -180,7 +165,7 @@ func Convert(in, out string, opts ConvertOptions) (*ConvertReport, error) {
 		notes = append(notes, "fairsim accounts by "+opts.Accounts.By)
 	}
 
-	err := writeFile(out, opts.Stdout, func(w io.Writer) error {
+	err = writeFile(out, opts.Stdout, func(w io.Writer) error {
 		var err error
 		if rep.To == FormatSWF {
 			rep.Jobs, err = WriteSWF(w, src, SWFWriteOptions{Notes: notes})

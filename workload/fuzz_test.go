@@ -136,10 +136,10 @@ func FuzzSWF(f *testing.F) {
 		}
 		for i := range via {
 			v, o := via[i], *byID[via[i].ID]
-			if o.Status != 0 && o.Status != 1 && o.Status != 5 {
+			if o.Status != StatusFailed && o.Status != StatusCompleted && o.Status != StatusCancelled {
 				o.Status = Unset
 			}
-			if o.Status == 5 && o.Runtime == 0 {
+			if o.Status == StatusCancelled && o.Runtime == 0 {
 				// sacct shows a cancelled job of no run time as one that
 				// never started; with no start either, it left at submit.
 				v.CancelledPending = false
@@ -249,7 +249,7 @@ func FuzzSacct(f *testing.F) {
 		}
 		for i := range jobs {
 			a, b := jobs[i], back[i]
-			if a.Status == 5 && a.Runtime == 0 {
+			if a.Status == StatusCancelled && a.Runtime == 0 {
 				a.CancelledPending, b.CancelledPending = false, false
 			}
 			if why := sameJob(&a, &b, r.Names(), r2.Names()); why != "" || a.Eligible != b.Eligible || a.Nodes != b.Nodes ||

@@ -264,7 +264,7 @@ func Generate(c GenConfig) (*Generated, error) {
 			}
 		}
 		j := Job{ID: int64(i + 1), Submit: int64(t), Eligible: Unset, Wait: Unset, Nodes: Unset,
-			MemPerCPU: Unset, Status: 1, Feature: Unset, QOS: Unset, Queue: Unset, Executable: Unset,
+			MemPerCPU: Unset, Status: StatusCompleted, Feature: Unset, QOS: Unset, Queue: Unset, Executable: Unset,
 			UsedCPU: Unset, UsedMemKB: Unset, Preceding: Unset}
 		u := int32(min(searchCum(userCum, rng.Float64()*total), c.Users-1))
 		j.User = u

@@ -3,17 +3,19 @@ package workload
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"io"
 	"os"
 )
 
-// openInput opens path ("-" for standard input) for a reader that sniffs
-// gzip itself. The returned closer is nil for standard input, which is not
-// ours to close.
-func openInput(path string) (io.Reader, io.Closer, error) {
+// openInput opens path ("-" for stdin, os.Stdin when nil) for a reader
+// that sniffs gzip itself. The returned closer is nil for standard input,
+// which is not ours to close.
+func openInput(path string, stdin io.Reader) (io.Reader, io.Closer, error) {
 	if path == "-" {
-		return os.Stdin, nil, nil
+		if stdin == nil {
+			stdin = os.Stdin
+		}
+		return stdin, nil, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -26,13 +28,9 @@ func openInput(path string) (io.Reader, io.Closer, error) {
 // magic bytes: traces are recognised by content, not by name, so that
 // stdin and oddly named files work too.
 func newLineReader(in io.Reader, name string) (*lineReader, error) {
-	br := bufio.NewReaderSize(in, 1<<16)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, &Error{File: name, Msg: "gzip: " + err.Error()}
-		}
-		br = bufio.NewReaderSize(zr, 1<<16)
+	br, err := bufferedInput(in, name)
+	if err != nil {
+		return nil, err
 	}
 	return &lineReader{r: br}, nil
 }

@@ -18,7 +18,7 @@ type Job struct {
 	Nodes     int   // nodes requested; Unset lets the scheduler choose
 	MemPerCPU int64 // memory per CPU in MB; Unset when not given
 	TimeLimit int64 // requested wall time; Unset when not given
-	Status    int   // SWF status: 1 completed, 0 failed, 5 cancelled, Unset unknown
+	Status    int   // SWF status (StatusCompleted, ...), Unset unknown
 	// CancelledPending marks a job cancelled before it ever started (sacct
 	// CANCELLED with no Start, or Start == End and Elapsed 0): it stays
 	// queued until Submit+Wait, then leaves without running. A bool rather

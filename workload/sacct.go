@@ -2,6 +2,7 @@ package workload
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"fairsim/slurmtext"
 )
 
 // Sacct columns the reader uses; every other column is ignored. Priority is
@@ -91,16 +94,9 @@ func lookupSacctField(name string) (sacctField, bool) {
 	return 0, false
 }
 
-// ParseSacctFields splits a --format style list ("State,JobID,Submit").
-func ParseSacctFields(list string) []string {
-	var out []string
-	for _, f := range strings.Split(list, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
+// ParseSacctFields splits a --format style list ("State,JobID,Submit"),
+// the way every other comma list is split.
+func ParseSacctFields(list string) []string { return slurmtext.SplitList(list) }
 
 // SacctOptions tunes the sacct reader.
 type SacctOptions struct {
@@ -221,7 +217,7 @@ type sacctNoRaw struct {
 // OpenSacct opens path ("-" for standard input; gzip is recognised) and
 // reads its header.
 func OpenSacct(path string, opts SacctOptions) (*SacctReader, error) {
-	f, c, err := openInput(path)
+	f, c, err := openInput(path, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -1168,10 +1164,7 @@ func (r *SacctReader) finish() {
 	}
 	r.steps = nil
 	slices.SortFunc(r.noRaw, func(a, b sacctNoRaw) int {
-		if a.base != b.base {
-			return cmpInt64(a.base, b.base)
-		}
-		return cmpInt64(a.sub, b.sub)
+		return cmp.Or(cmp.Compare(a.base, b.base), cmp.Compare(a.sub, b.sub))
 	})
 	next := r.maxID + 1
 	for _, nr := range r.noRaw {
@@ -1203,10 +1196,7 @@ func (r *SacctReader) finish() {
 		}
 	}
 	slices.SortStableFunc(r.jobs, func(a, b Job) int {
-		if a.Submit != b.Submit {
-			return cmpInt64(a.Submit, b.Submit)
-		}
-		return cmpInt64(a.ID, b.ID)
+		return cmp.Or(cmp.Compare(a.Submit, b.Submit), cmp.Compare(a.ID, b.ID))
 	})
 	r.byKey = nil
 	r.stats.Accepted = len(r.jobs)
@@ -1214,16 +1204,6 @@ func (r *SacctReader) finish() {
 	if r.hdr.TimeZoneString == "" {
 		r.hdr.TimeZoneString = r.loc.String()
 	}
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // parseTime reads a sacct time stamp in the reader's zone: the default

@@ -67,7 +67,7 @@ func TestSacctFixture(t *testing.T) {
 				status[j.Status]++
 				if j.CancelledPending {
 					pending++
-					if j.Runtime != 0 || j.Status != 5 {
+					if j.Runtime != 0 || j.Status != StatusCancelled {
 						t.Errorf("cancelled-pending job %d: %+v", j.ID, j)
 					}
 				}
@@ -97,7 +97,7 @@ func TestSacctFixture(t *testing.T) {
 			// OUT_OF_MEMORY|67108865|1|100M|1||2022-02-18T17:32:41|2022-02-18T17:34:42|2022-02-18T17:36:39|00:05:16|...
 			//   |2022-02-18T17:41:55|...|NCPUS 1|...|TotalCPU 02:10.584|partition1; its .batch step has MaxRSS 114944K.
 			first := Job{ID: 67108865, Submit: 0, Eligible: 121, Wait: 238, Runtime: 316, CPUs: 1, AllocCPUs: 1, Nodes: 1,
-				MemPerCPU: 100, TimeLimit: Unset, Status: 0, User: Unset, Group: Unset, Account: Unset, Partition: 0, QOS: Unset,
+				MemPerCPU: 100, TimeLimit: Unset, Status: StatusFailed, User: Unset, Group: Unset, Account: Unset, Partition: 0, QOS: Unset,
 				Feature: Unset, Queue: Unset, Executable: Unset, UsedCPU: 130.58, UsedMemKB: 114944, Preceding: Unset, Line: jobs[0].Line}
 			if jobs[0] != first {
 				t.Errorf("first job\n got %+v\nwant %+v", jobs[0], first)
@@ -158,7 +158,7 @@ func sacctInput(header string, rows ...map[string]string) []byte {
 // baseJob is what sacctBase reads as.
 func baseJob() Job {
 	return Job{ID: 100, Submit: 0, Eligible: Unset, Wait: 600, Runtime: 3600, CPUs: 4, AllocCPUs: 4, Nodes: 1,
-		MemPerCPU: 4000, TimeLimit: 7200, Status: 1, User: 0, Group: Unset, Account: 0, Partition: 0, QOS: 0,
+		MemPerCPU: 4000, TimeLimit: 7200, Status: StatusCompleted, User: 0, Group: Unset, Account: 0, Partition: 0, QOS: 0,
 		Feature: Unset, Queue: Unset, Executable: Unset, UsedCPU: Unset, UsedMemKB: Unset, Preceding: Unset, Line: 2}
 }
 

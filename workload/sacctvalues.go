@@ -147,12 +147,12 @@ func parseTaskList(b []byte, limit int) ([]int64, string) {
 	return tasks, ""
 }
 
-// sacctStatuses maps Slurm job states to SWF status: 1 completed, 0 failed
-// (any abnormal end), 5 cancelled, Unset for states that are not an end.
+// sacctStatuses maps Slurm job states to SWF status: any abnormal end is
+// StatusFailed; Unset for states that are not an end.
 var sacctStatuses = map[string]int{
-	"COMPLETED": 1, "CANCELLED": 5,
-	"FAILED": 0, "TIMEOUT": 0, "NODE_FAIL": 0, "OUT_OF_MEMORY": 0, "BOOT_FAIL": 0,
-	"DEADLINE": 0, "PREEMPTED": 0,
+	"COMPLETED": StatusCompleted, "CANCELLED": StatusCancelled,
+	"FAILED": StatusFailed, "TIMEOUT": StatusFailed, "NODE_FAIL": StatusFailed, "OUT_OF_MEMORY": StatusFailed,
+	"BOOT_FAIL": StatusFailed, "DEADLINE": StatusFailed, "PREEMPTED": StatusFailed,
 	"PENDING": Unset, "RUNNING": Unset, "SUSPENDED": Unset, "REQUEUED": Unset,
 	"REQUEUE_FED": Unset, "REQUEUE_HOLD": Unset, "RESIZING": Unset, "REVOKED": Unset,
 	"SPECIAL_EXIT": Unset, "STOPPED": Unset, "SIGNALING": Unset, "STAGE_OUT": Unset,
@@ -195,11 +195,11 @@ func sacctStatus(state string) (status int, known bool) {
 // sacctState is the inverse of sacctStatus for the writer.
 func sacctState(status int) string {
 	switch status {
-	case 1:
+	case StatusCompleted:
 		return "COMPLETED"
-	case 0:
+	case StatusFailed:
 		return "FAILED"
-	case 5:
+	case StatusCancelled:
 		return "CANCELLED"
 	}
 	return "UNKNOWN"

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"cmp"
 	"io"
 	"slices"
 )
@@ -14,7 +15,7 @@ type ScheduledJob struct {
 	Start  int64 // simulated start, seconds since the epoch; Unset if it never started
 	End    int64 // simulated end (or, for a job that never started, when it left the queue); Unset if unknown
 	Procs  int   // processors allocated in the simulation
-	Status int   // SWF status: 1 completed, 0 failed (killed at its time limit), 5 cancelled
+	Status int   // SWF status: StatusCompleted, StatusFailed (killed at its time limit), StatusCancelled
 }
 
 // WriteScheduleSWF writes a simulated schedule as SWF, in submit order
@@ -30,10 +31,7 @@ func WriteScheduleSWF(w io.Writer, jobs []ScheduledJob, names *Names, hdr *Heade
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
 		ja, jb := &jobs[a].Job, &jobs[b].Job
-		if ja.Submit != jb.Submit {
-			return cmpInt64(ja.Submit, jb.Submit)
-		}
-		return cmpInt64(ja.ID, jb.ID)
+		return cmp.Or(cmp.Compare(ja.Submit, jb.Submit), cmp.Compare(ja.ID, jb.ID))
 	})
 	sw := NewSWFWriter(w, names, opts)
 	if err := sw.WriteHeader(hdr); err != nil {

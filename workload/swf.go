@@ -3,10 +3,8 @@ package workload
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -114,34 +112,26 @@ type SWFReader struct {
 
 // OpenSWF opens path ("-" for standard input) and reads its header.
 func OpenSWF(path string, opts SWFOptions) (*SWFReader, error) {
-	var f io.ReadCloser
-	if path == "-" {
-		f = io.NopCloser(os.Stdin)
-	} else {
-		var err error
-		f, err = os.Open(path)
-		if err != nil {
-			return nil, err
-		}
+	f, c, err := openInput(path, nil)
+	if err != nil {
+		return nil, err
 	}
 	r, err := NewSWFReader(f, path, opts)
 	if err != nil {
-		f.Close()
+		if c != nil {
+			c.Close()
+		}
 		return nil, err
 	}
-	r.closer = f
+	r.closer = c
 	return r, nil
 }
 
 // NewSWFReader reads an SWF stream; name is used in error messages.
 func NewSWFReader(in io.Reader, name string, opts SWFOptions) (*SWFReader, error) {
-	br := bufio.NewReaderSize(in, 1<<16)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, &Error{File: name, Msg: "gzip: " + err.Error()}
-		}
-		br = bufio.NewReaderSize(zr, 1<<16)
+	br, err := bufferedInput(in, name)
+	if err != nil {
+		return nil, err
 	}
 	s := &SWFReader{file: name, opts: opts, r: br, stats: NewReadStats(),
 		userID: map[int64]int32{}, grpID: map[int64]int32{}, partID: map[int64]int32{}}

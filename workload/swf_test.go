@@ -94,7 +94,7 @@ func TestSWFFirstKTHRecord(t *testing.T) {
 	// "   15   599850 192180   3477    4     -1    -1    4  53940    -1  1  12  12  -1 -1 -1 -1 -1"
 	j := jobs[0]
 	want := Job{ID: 15, Submit: 599850, Eligible: Unset, Wait: 192180, Runtime: 3477, CPUs: 4, AllocCPUs: 4, Nodes: Unset,
-		MemPerCPU: Unset, TimeLimit: 53940, Status: 1, User: 0, Group: 0, Account: Unset, Partition: Unset,
+		MemPerCPU: Unset, TimeLimit: 53940, Status: StatusCompleted, User: 0, Group: 0, Account: Unset, Partition: Unset,
 		QOS: Unset, Feature: Unset, Queue: Unset, Executable: Unset, UsedCPU: -1, UsedMemKB: -1,
 		Preceding: Unset, ThinkTime: 0, Line: j.Line}
 	if j != want {

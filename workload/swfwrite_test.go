@@ -12,7 +12,7 @@ func TestSWFWriterHeaderAndNumbers(t *testing.T) {
 	part := n.Partitions.ID("p3")
 	qos := n.QOS.ID("normal")
 	jobs := []Job{
-		{ID: 1, Submit: 0, Wait: 5, Runtime: 60, AllocCPUs: 2, CPUs: 2, TimeLimit: 120, MemPerCPU: 2, Status: 1,
+		{ID: 1, Submit: 0, Wait: 5, Runtime: 60, AllocCPUs: 2, CPUs: 2, TimeLimit: 120, MemPerCPU: 2, Status: StatusCompleted,
 			User: alice, Group: grp, Partition: part, QOS: qos, Queue: Unset, Executable: 4, UsedCPU: 12.5, UsedMemKB: 300,
 			Preceding: Unset, ThinkTime: 0},
 		{ID: 2, Submit: 7, Wait: Unset, Runtime: Unset, AllocCPUs: Unset, CPUs: Unset, TimeLimit: Unset, MemPerCPU: Unset,
@@ -56,9 +56,9 @@ func TestWriteScheduleSWF(t *testing.T) {
 	}
 	// Given in completion order; written in submit order, ties by id.
 	sched := []ScheduledJob{
-		{Job: req(3, 20), Start: 30, End: 630, Procs: 4, Status: 0},   // killed at its limit
-		{Job: req(2, 10), Start: 10, End: 110, Procs: 4, Status: 1},   // started at once
-		{Job: req(1, 10), Start: Unset, End: 50, Procs: 0, Status: 5}, // cancelled while queued
+		{Job: req(3, 20), Start: 30, End: 630, Procs: 4, Status: StatusFailed},    // killed at its limit
+		{Job: req(2, 10), Start: 10, End: 110, Procs: 4, Status: StatusCompleted}, // started at once
+		{Job: req(1, 10), Start: Unset, End: 50, Procs: 0, Status: 5},             // cancelled while queued
 		{Job: req(4, 40), Start: 45, End: Unset, Procs: 4, Status: Unset},
 	}
 	var b strings.Builder

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"fairsim/slurmtext"
 	"fairsim/slurmtime"
 )
 
@@ -235,14 +236,14 @@ func ParseTransform(s string) (Transform, error) {
 		}
 		return MaxJobs(n), nil
 	case "partition":
-		names := splitList(arg)
+		names := slurmtext.SplitList(arg)
 		if len(names) == 0 {
 			return Transform{}, fmt.Errorf("partition %q: want a list of names", arg)
 		}
 		return PartitionFilter(names...), nil
 	case "queue":
 		var qs []int
-		for _, q := range splitList(arg) {
+		for _, q := range slurmtext.SplitList(arg) {
 			n, err := strconv.Atoi(q)
 			if err != nil || n < 0 {
 				return Transform{}, fmt.Errorf("queue %q: want queue numbers", q)
@@ -268,16 +269,6 @@ func ParseTransforms(specs []string) ([]Transform, error) {
 		out = append(out, t)
 	}
 	return out, nil
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // parseWindow reads FROM..TO. Dates need the trace's epoch and zone, known

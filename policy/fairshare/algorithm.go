@@ -8,7 +8,8 @@ type Algorithm int
 
 // The algorithms. FairTree is Slurm's default since 19.05; Classic and
 // DepthOblivious are selected by PriorityFlags; Slurm20 is fairsim's
-// reconstruction of the Slurm 2.0 formula (seed 000).
+// reconstruction of the Slurm 2.0 formula (from that release's
+// priority_multifactor documentation).
 const (
 	FairTree Algorithm = iota
 	Classic
@@ -16,8 +17,8 @@ const (
 	Slurm20
 )
 
-// algorithmNames is the literal table ParseAlgorithm reads; String uses it
-// in reverse.
+// algorithmNames is the one table of algorithm names: ParseAlgorithm reads
+// it and String uses it in reverse.
 var algorithmNames = map[string]Algorithm{
 	"fairtree":        FairTree,
 	"classic":         Classic,
@@ -33,17 +34,13 @@ func ParseAlgorithm(name string) (Algorithm, error) {
 	return 0, fmt.Errorf("unknown fair-share algorithm %q", name)
 }
 
-// String returns the name ParseAlgorithm accepts.
+// String returns the name ParseAlgorithm accepts, read back from the same
+// table.
 func (a Algorithm) String() string {
-	switch a {
-	case FairTree:
-		return "fairtree"
-	case Classic:
-		return "classic"
-	case DepthOblivious:
-		return "depth-oblivious"
-	case Slurm20:
-		return "slurm20"
+	for name, v := range algorithmNames {
+		if v == a {
+			return name
+		}
 	}
 	return fmt.Sprintf("Algorithm(%d)", int(a))
 }

@@ -61,7 +61,7 @@ func TestErrorList(t *testing.T) {
 }
 
 // Classic computes account-level effective usage at the start of a tick,
-// before that tick's decay and charges (§2.2 step 2), so a user alone in
+// before that tick's decay and charges (_decay_thread's order), so a user alone in
 // its account sees its own new usage one tick late: UE(user) = U +
 // (UE(account) − U)·1/1 = UE(account).
 func TestClassicAccountLag(t *testing.T) {

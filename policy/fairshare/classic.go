@@ -3,7 +3,7 @@ package fairshare
 import "math"
 
 // ClassicEffectiveUsage is _set_usage_efctv, the effective usage of an
-// association below the first tier (§2.7a):
+// association below the first tier (priority_multifactor.c):
 //
 //	UE = U + (UE_parent - U) · S_child / S_all_siblings
 //

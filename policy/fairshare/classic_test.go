@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Worked-examples §1, every effective usage of the Slurm 2.0 document:
+// Every effective usage of the Slurm 2.0 priority_multifactor example:
 // UE(child) = U + (UE(parent) − U)·S_child/S_all_siblings.
 func TestClassicEffectiveUsageSlurm20Example(t *testing.T) {
 	const ueF = 0.25 * 35 / 60 // F: 0 + (0.25 − 0)·35/60 = 0.145833…
@@ -38,7 +38,7 @@ func TestClassicEffectiveUsageSlurm20Example(t *testing.T) {
 	}
 }
 
-// Worked-examples §1: F = (S − UE + 1)/2.
+// The Slurm 2.0 example: F = (S − UE + 1)/2.
 func TestSlurm20Factor(t *testing.T) {
 	tests := []struct {
 		user  string
@@ -61,7 +61,7 @@ func TestSlurm20Factor(t *testing.T) {
 	}
 }
 
-// The whole §1 example through the engine: 2.0 normalised usage against
+// The whole Slurm 2.0 example through the engine: 2.0 normalised usage against
 // the machine (R_H = 1000), user1 200, user2 250, user4 250.
 func TestEngineSlurm20Example(t *testing.T) {
 	tr := slurm20Tree(t)
@@ -161,7 +161,8 @@ func TestEngineClassicSlurm20Tree(t *testing.T) {
 	}
 }
 
-// Worked-examples §2: F = 2^(−EffectvUsage/NormShares).
+// Classic factor (priority_multifactor.c _get_fairshare_priority):
+// F = 2^(−EffectvUsage/NormShares).
 func TestClassicFactorRegimes(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -181,15 +182,15 @@ func TestClassicFactorRegimes(t *testing.T) {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 		}
 	}
-	// seed 001's sshare line: NormShares 0.001363, EffectvUsage 0.000572 →
+	// An Odyssey sshare line: NormShares 0.001363, EffectvUsage 0.000572 →
 	// 2^(−0.000572/0.001363) = 0.74760 (sshare prints 0.747627 from its
 	// unrounded inputs).
 	if got := fmt.Sprintf("%.3f", ClassicFactor(0.000572, 0.001363, 1)); got != "0.748" {
-		t.Errorf("seed 001 factor %s, want 0.748", got)
+		t.Errorf("Odyssey sshare factor %s, want 0.748", got)
 	}
 }
 
-// Odyssey's test_lab (seed 001): users with Fairshare=parent share the
+// Odyssey's test_lab: users with Fairshare=parent share the
 // account's effective usage, shares and factor.
 func TestClassicParentUsersShareAccountFactor(t *testing.T) {
 	tr := newBuilder(t).acct("test_lab", "root", 244).acct("other", "root", 244).

@@ -12,7 +12,7 @@ const (
 )
 
 func TestDecayFactor(t *testing.T) {
-	// Worked-examples §4: HL = 7 days, one 300-s calc period:
+	// HL = 7 days, one 300-s calc period:
 	// (1 - 0.693/604800)^300 = 0.9996563088783914.
 	if got := NewDecay(week, false).Factor(300); got != 0.9996563088783914 {
 		t.Errorf("df^300 = %.17g, want 0.9996563088783914", got)

@@ -7,7 +7,7 @@ import "math"
 const depthObliviousF = 5.0
 
 // DepthObliviousEffectiveUsage is _depth_oblivious_set_usage_efctv
-// (PriorityFlags=DEPTH_OBLIVIOUS, §2.7c), which makes the factor
+// (PriorityFlags=DEPTH_OBLIVIOUS, priority_multifactor.c), which makes the factor
 // 2^(-UE/S) independent of the depth of the association:
 //
 //	Rp = UE_parent / S_parent

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"fairsim/slurmtext"
 )
 
 // maxDumpLine bounds one physical line of a dump file.
@@ -86,7 +88,7 @@ func ReadDump(filename string, r io.Reader) (*Tree, error) {
 		if cont {
 			continue
 		}
-		d.line(start, unescape(logical.String()))
+		d.line(start, slurmtext.Unescape(logical.String()))
 		logical.Reset()
 	}
 	if err := sc.Err(); err != nil {
@@ -97,7 +99,7 @@ func ReadDump(filename string, r io.Reader) (*Tree, error) {
 		}
 	}
 	if logical.Len() > 0 {
-		d.line(start, unescape(logical.String()))
+		d.line(start, slurmtext.Unescape(logical.String()))
 	}
 	if !d.cluster && len(d.errs) == 0 {
 		d.errs.Add(filename, 0, "Cluster", "no \"Cluster - 'name'\" line")
@@ -142,24 +144,6 @@ func stripDumpLine(s string) (string, bool) {
 		return t[:len(t)-1], true
 	}
 	return s, false
-}
-
-// unescape is _strip_escapes: "\x" becomes "x".
-func unescape(s string) string {
-	if !strings.Contains(s, "\\") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' {
-			i++
-			if i == len(s) {
-				break
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 func (d *dumpReader) errorf(line int, field, format string, args ...any) {

@@ -35,7 +35,8 @@ type Config struct {
 	// marks the QOS with the NoDecay flag.
 	QOSNoDecay []bool
 	// Slurm20MaxUsage, when > 0, is Slurm 2.0's normaliser
-	// R_H = num_procs × half_life × 2 (seed 000) for the slurm20
+	// R_H = num_procs × half_life × 2 (Slurm 2.0's priority_multifactor
+	// documentation) for the slurm20
 	// algorithm; otherwise usage is normalised by root's usage.
 	Slurm20MaxUsage float64
 }
@@ -43,7 +44,7 @@ type Config struct {
 // Engine runs Slurm's decay thread over a finalized Tree: it decays and
 // charges usage and computes every association's fair-share factor.
 //
-// A calc tick is two-phase, matching _decay_thread's order (§2.2):
+// A calc tick is two-phase, matching priority_multifactor.c _decay_thread:
 // BeginTick(T) resets if due, (classic) snapshots account effective usage,
 // then decays everything by df^(T-lastRan); the caller then Charges every
 // running job; EndTick(T) computes the factors and sets lastRan = T. A job

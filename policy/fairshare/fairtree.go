@@ -6,7 +6,7 @@ import (
 )
 
 // FairTreeLevelFS is Fair Tree's level fair-share of one association among
-// its fs-siblings (_calc_assoc_fs, §3.1):
+// its fs-siblings (fair_tree.c _calc_assoc_fs):
 //
 //	LF = S / U,  S = shares_norm (Fair Tree), U = usage_raw / fs_parent usage_raw
 //
@@ -29,7 +29,8 @@ func FairTreeLevelFS(s, u float64, useParent, isUser bool) float64 {
 }
 
 // fairTree is _apply_priority_fs: level fair-share for every association,
-// then the pre-order ranking of §3.2 with the code's tie behaviour (§3.3).
+// then the pre-order ranking of fair_tree.c _calc_tree_fs with the code's
+// tie behaviour (_cmp_level_fs).
 // Each user's factor is rank / g_user_assoc_count; the best user gets 1.
 func (e *Engine) fairTree() {
 	t := e.tree

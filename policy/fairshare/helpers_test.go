@@ -92,7 +92,7 @@ func near(got, want float64) bool {
 	return math.Abs(got-want) <= 1e-12*math.Max(1, math.Abs(want))
 }
 
-// slurm20Tree is worked-examples §1 (Slurm 2.0 doc, seed 000):
+// slurm20Tree is the example tree of the Slurm 2.0 priority_multifactor page:
 // root → A 40 { B 30 { user1 1 }, C 10 { user2 1, user3 1 } },
 //
 //	D 60 { E 25 { user4 1 }, F 35 { user5 1 } }.

@@ -1,6 +1,7 @@
 package fairshare
 
-// Slurm20Factor is the Slurm 2.0 fair-share formula (seed 000), a fairsim
+// Slurm20Factor is the Slurm 2.0 fair-share formula (as its
+// priority_multifactor documentation gave it), a fairsim
 // extension selected by the algorithm name "slurm20":
 //
 //	F = (S - UE + 1) / 2

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// slurm20Engine loads worked-examples §1 with user1 200, user2 250 and
+// slurm20Engine loads the Slurm 2.0 example tree with user1 200, user2 250 and
 // user4 250 billing-seconds (root 700).
 func slurm20Engine(t *testing.T, alg Algorithm) *Engine {
 	e := newEngine(t, slurm20Tree(t), Config{Algorithm: alg, HalfLife: week})
@@ -43,7 +43,7 @@ func diffLines(t *testing.T, got, want string) {
 	}
 }
 
-// sshare -l -P under classic, §1 tree. usage_norm = usage/700:
+// sshare -l -P under classic, Slurm 2.0 example tree. usage_norm = usage/700:
 // A 450/700 = .642857, B .285714, C .357143, D .357143, E .357143.
 // UE: A .642857, D .357143 (first tier); B = .285714 + (.642857 −
 // .285714)·30/40 = .553571; C = .357143 + (.642857 − .357143)·10/40 =

@@ -145,8 +145,9 @@ func newNode(account, user string, isUser bool, s Shares, prio *uint32, parent i
 }
 
 // Finalize freezes the tree and computes the fair-share structure exactly as
-// assoc_mgr.c does: fs_parent hoisting (§2.5), level_shares, and both
-// normalised-share variants (§2.6). It is idempotent.
+// assoc_mgr.c does: fs_parent hoisting (_set_assoc_parent_and_user),
+// level_shares, and both normalised-share variants
+// (_normalize_assoc_shares_traditional and _fair_tree). It is idempotent.
 func (t *Tree) Finalize() error {
 	if t.finalized {
 		return nil
@@ -445,7 +446,8 @@ func (t *Tree) LevelShares(i int) uint32 {
 }
 
 // NormShares is sshare's NormShares of i for algorithm a: per level under
-// Fair Tree, the product down the tree otherwise (§2.6).
+// Fair Tree, the product down the tree otherwise (assoc_mgr.c
+// assoc_mgr_normalize_assoc_shares).
 func (t *Tree) NormShares(i int, a Algorithm) float64 {
 	if !t.finalized || !t.valid(i) {
 		return 0

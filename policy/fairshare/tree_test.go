@@ -58,7 +58,7 @@ func TestTreeBuilderErrors(t *testing.T) {
 	}
 }
 
-// Worked-examples §1: classic normalised shares are the product of
+// The Slurm 2.0 example tree: classic normalised shares are the product of
 // shares/level_shares down the tree.
 func TestNormSharesClassicSlurm20Example(t *testing.T) {
 	tr := slurm20Tree(t)
