@@ -261,7 +261,7 @@ func (m *Policy) Queue(now int64, pending []*sim.Job) {
 	aj := m.ajobs[:0]
 	for _, j := range pending {
 		aj = append(aj, policy.AccrueJob{ID: j.Idx, User: m.dense(m.userIdx, j.User), Account: m.dense(m.acctIdx, j.Account),
-			QOS: max(j.QOSIdx, 0), Submit: j.Submit, Begin: j.Eligible})
+			QOS: max(j.QOSIdx, 0), Submit: j.Submit, Begin: j.EligibleTime})
 	}
 	m.ajobs = aj
 	m.accrue.Update(now, aj)

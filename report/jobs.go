@@ -49,8 +49,8 @@ func JobRows(r *sim.Result) []JobRow {
 		row := &rows[i]
 		*row = JobRow{JobID: j.ID, User: nm.Users.Name(j.User), Group: nm.Groups.Name(j.Group),
 			Account: nm.Accounts.Name(j.Account), Partition: r.Cluster.Parts[max(j.Part, 0)].Name,
-			QOS: nm.QOS.Name(j.Job.QOS), NCPUS: j.CPUs, Submit: j.Submit, Eligible: j.Eligible,
-			Start: j.Start, End: j.End, Wait: j.Wait(), Elapsed: -1, TraceRuntime: j.Runtime,
+			QOS: nm.QOS.Name(j.Job.QOS), NCPUS: j.CPUs, Submit: j.Submit, Eligible: j.EligibleTime,
+			Start: j.Start, End: j.End, Wait: j.QueueWait(), Elapsed: -1, TraceRuntime: j.Runtime,
 			Timelimit: j.TimeLimit, State: j.State.String(), StartedBy: j.StartedBy.String(),
 			Priority: j.Priority, Billing: round6(j.Billing), Preemptions: j.Preemptions,
 			LostCoreSecs: j.LostCoreSecs, LostBilling: round6(j.LostBilling), Reason: j.Reason}

@@ -121,7 +121,7 @@ type Waits struct {
 // Add counts one started job.
 func (s *WaitStats) Add(j *sim.Job) {
 	run := float64(j.End - j.Start)
-	w := float64(j.Wait())
+	w := float64(j.QueueWait())
 	s.waits = append(s.waits, w)
 	s.bsld += BoundedSlowdown(w, run)
 }

@@ -22,7 +22,7 @@ import (
 // 200 + 20 + 50 = 270 of 8 × 200 = 1600: utilisation 0.16875.
 func TestComputeByHand(t *testing.T) {
 	mk := func(cores int, submit, start, end int64) *sim.Job {
-		j := &sim.Job{Eligible: submit, Start: start, End: end, State: sim.Completed, StartedBy: sim.ByMain,
+		j := &sim.Job{EligibleTime: submit, Start: start, End: end, State: sim.Completed, StartedBy: sim.ByMain,
 			Alloc: sim.Alloc{{Node: 0, Cores: cores}}}
 		j.Submit = submit
 		return j

@@ -116,7 +116,7 @@ func WaitPlot(path string, r *sim.Result) error {
 	all := []float64{}
 	perPart := make([][]float64, len(r.Cluster.Parts))
 	for _, j := range r.Jobs {
-		if w := j.Wait(); w >= 0 {
+		if w := j.QueueWait(); w >= 0 {
 			all = append(all, float64(w))
 			perPart[j.Part] = append(perPart[j.Part], float64(w))
 		}

@@ -341,7 +341,7 @@ func (s *Slurm) noReserve(v *sim.View, x *cand) bool {
 	if s.qosNoReserve(x.j) || s.belowPrioReserve(x) {
 		return true
 	}
-	return s.P.BfMinAgeReserve > 0 && v.Now()-x.j.Eligible < s.P.BfMinAgeReserve
+	return s.P.BfMinAgeReserve > 0 && v.Now()-x.j.EligibleTime < s.P.BfMinAgeReserve
 }
 
 func (s *Slurm) qosNoReserve(j *sim.Job) bool {

@@ -51,7 +51,7 @@ func meanWait(r *sim.Result) float64 {
 	var sum float64
 	n := 0
 	for _, j := range r.Jobs {
-		if w := j.Wait(); w >= 0 {
+		if w := j.QueueWait(); w >= 0 {
 			sum += float64(w)
 			n++
 		}

@@ -209,7 +209,7 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 			}
 		}
 		block := true
-		if s.P.BfMinAgeReserve > 0 && v.Now()-j.Eligible < s.P.BfMinAgeReserve {
+		if s.P.BfMinAgeReserve > 0 && v.Now()-j.EligibleTime < s.P.BfMinAgeReserve {
 			block = false
 		}
 		if s.belowPrioReserve(&x) {

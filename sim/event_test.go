@@ -89,8 +89,8 @@ func TestSimultaneousEvents(t *testing.T) {
 	if !slices.Equal(pol.log, want) {
 		t.Errorf("events:\n  %s\nwant\n  %s", strings.Join(pol.log, "\n  "), strings.Join(want, "\n  "))
 	}
-	if by[2].Start != 100 || by[2].Wait() != 0 {
-		t.Errorf("job 2 starts at %d (wait %d), want 100 (wait 0)", by[2].Start, by[2].Wait())
+	if by[2].Start != 100 || by[2].QueueWait() != 0 {
+		t.Errorf("job 2 starts at %d (wait %d), want 100 (wait 0)", by[2].Start, by[2].QueueWait())
 	}
 }
 

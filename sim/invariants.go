@@ -41,8 +41,8 @@ func CheckInvariants(r *Result) error {
 		if j.Start < 0 && j.State == Cancelled {
 			continue // cancelled before it started
 		}
-		if j.Start < j.Submit || j.Start < j.Eligible {
-			return fmt.Errorf("job %d starts at %d before its submit %d or eligibility %d", j.ID, j.Start, j.Submit, j.Eligible)
+		if j.Start < j.Submit || j.Start < j.EligibleTime {
+			return fmt.Errorf("job %d starts at %d before its submit %d or eligibility %d", j.ID, j.Start, j.Submit, j.EligibleTime)
 		}
 		if j.End < j.Start {
 			return fmt.Errorf("job %d ends at %d before its start %d", j.ID, j.End, j.Start)

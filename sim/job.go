@@ -46,19 +46,23 @@ type Job struct {
 	// Parts are the partitions it may run in, Part first (several for
 	// sbatch -p a,b); PartPrio their priorities, set by the policy, when
 	// there are several.
-	Parts     []int
-	PartPrio  []uint32
-	Req       Request // what it asks of the partition
-	State     JobState
-	Eligible  int64 // begin time: submit, Eligible, or when its dependency ended
-	Start     int64 // -1 until started
-	End       int64 // -1 until ended
-	Alloc     Alloc
-	RunTime   int64 // actual runtime on its allocation (scaled by CPU speed)
-	Limit     int64 // time limit in force on its allocation (scaled with ScaleLimit)
-	NodeType  int   // CPU type of the slowest node it ran on
-	StartedBy StartKind
-	Reason    string // why it was rejected, or why it pends (for explain)
+	Parts    []int
+	PartPrio []uint32
+	Req      Request // what it asks of the partition
+	State    JobState
+	// EligibleTime is when it became eligible to start: its submit, its
+	// begin time (the trace's Eligible), or when its dependency ended.
+	EligibleTime int64
+	Start        int64 // -1 until started
+	End          int64 // -1 until ended
+	Alloc        Alloc
+	// AllocRuntime is its actual runtime on its allocation: the trace's
+	// Runtime (on the reference CPU) scaled by the slowest node's speed.
+	AllocRuntime int64
+	Limit        int64 // time limit in force on its allocation (scaled with ScaleLimit)
+	NodeType     int   // CPU type of the slowest node it ran on
+	StartedBy    StartKind
+	Reason       string // why it was rejected, or why it pends (for explain)
 
 	// Set by the policy layer.
 	Assoc       int     // fair-share association, -1 for none
@@ -84,8 +88,9 @@ type Job struct {
 	planMark uint64
 }
 
-// Wait is start minus submit, or -1 when it never started.
-func (j *Job) Wait() int64 {
+// QueueWait is start minus submit, or -1 when it never started (the
+// trace's own Wait is the embedded workload.Job.Wait).
+func (j *Job) QueueWait() int64 {
 	if j.Start < 0 {
 		return -1
 	}

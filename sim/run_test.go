@@ -308,8 +308,8 @@ func TestDependencies(t *testing.T) {
 		r, by := simulate(t, c, &testSched{greedy: true}, nil, jobs, Options{IgnoreDependencies: tc.ignore})
 		for id, want := range tc.starts {
 			j := by[id]
-			if j.Start != want || (want >= 0 && j.Eligible != want) {
-				t.Errorf("ignore=%v: job %d eligible %d start %d, want %d", tc.ignore, id, j.Eligible, j.Start, want)
+			if j.Start != want || (want >= 0 && j.EligibleTime != want) {
+				t.Errorf("ignore=%v: job %d eligible %d start %d, want %d", tc.ignore, id, j.EligibleTime, j.Start, want)
 			}
 		}
 		wantIgnored := 1
@@ -497,8 +497,8 @@ func TestDeterministic(t *testing.T) {
 		}
 		var b strings.Builder
 		for _, j := range r.Jobs {
-			fmt.Fprintf(&b, "%d %s %d %d %d %d %d %v %d %d %s\n", j.ID, j.State, j.Part, j.Eligible, j.Start, j.End,
-				j.Limit, j.Alloc, j.NodeType, j.RunTime, j.Reason)
+			fmt.Fprintf(&b, "%d %s %d %d %d %d %d %v %d %d %s\n", j.ID, j.State, j.Part, j.EligibleTime, j.Start, j.End,
+				j.Limit, j.Alloc, j.NodeType, j.AllocRuntime, j.Reason)
 		}
 		fmt.Fprintf(&b, "%v\n%v %v\n%s", r.Samples, r.Rejected, r.Defaulted, strings.Join(pol.log, "\n"))
 		return b.String(), r
@@ -512,7 +512,7 @@ func TestDeterministic(t *testing.T) {
 	// waits, multi-node allocations, both CPU types.
 	waited, spread, types := 0, 0, map[int]bool{}
 	for _, j := range r.Jobs {
-		if j.Wait() > 0 {
+		if j.QueueWait() > 0 {
 			waited++
 		}
 		if len(j.Alloc) > 1 {

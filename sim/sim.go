@@ -425,7 +425,7 @@ func (s *Simulator) reject(j *Job, class, why string) {
 
 // makeEligible puts a job in the pending list and triggers a pass.
 func (s *Simulator) makeEligible(j *Job) {
-	j.Eligible = s.now
+	j.EligibleTime = s.now
 	j.pendIdx = len(s.pend)
 	s.eligSeq++
 	j.EligSeq = s.eligSeq
@@ -555,9 +555,9 @@ func (s *Simulator) start(a *Action) {
 		j.gen++ // it started before the trace's cancel time: that event is stale
 	}
 	s.holes++
-	j.RunTime, j.Limit, j.NodeType = c.runOn(j, j.Alloc)
-	end := s.now + j.RunTime
-	if j.Limit > 0 && j.RunTime > j.Limit {
+	j.AllocRuntime, j.Limit, j.NodeType = c.runOn(j, j.Alloc)
+	end := s.now + j.AllocRuntime
+	if j.Limit > 0 && j.AllocRuntime > j.Limit {
 		end = s.now + j.Limit
 	}
 	j.End = end
@@ -589,11 +589,11 @@ func (s *Simulator) removeRunning(j *Job, free bool) {
 func (s *Simulator) end(j *Job) {
 	s.removeRunning(j, true)
 	switch {
-	case j.Limit > 0 && j.RunTime > j.Limit:
+	case j.Limit > 0 && j.AllocRuntime > j.Limit:
 		j.State = Timeout
-	case j.Status == 0:
+	case j.Status == workload.StatusFailed:
 		j.State = Failed
-	case j.Status == 5:
+	case j.Status == workload.StatusCancelled:
 		j.State = Cancelled
 	default:
 		j.State = Completed
@@ -658,7 +658,7 @@ func (s *Simulator) preempt(j *Job, requeue bool) {
 		s.eligSeq++
 		j.EligSeq = s.eligSeq
 		s.pend = append(s.pend, j)
-		j.Eligible = s.now
+		j.EligibleTime = s.now
 		return
 	}
 	j.State = Cancelled

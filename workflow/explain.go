@@ -205,7 +205,7 @@ func (st *Story) collectAhead() {
 		return
 	}
 	for _, j := range st.Res.Jobs {
-		if j == t || j.Start < 0 || j.Start < t.Eligible || j.Start > st.until || (j.Start == st.until && t.Start >= 0 && !startedBefore(j, t)) {
+		if j == t || j.Start < 0 || j.Start < t.EligibleTime || j.Start > st.until || (j.Start == st.until && t.Start >= 0 && !startedBefore(j, t)) {
 			continue
 		}
 		onNodes := false

@@ -90,10 +90,10 @@ func (st *Story) Write(w io.Writer, maxRows int) {
 		p("  rejected at submit: %s", t.Reason)
 		return
 	}
-	if t.Eligible != t.Submit {
-		p("  eligible   %s  (%s after submit: begin time or dependency)", clock(t.Eligible), dur(t.Eligible-t.Submit))
+	if t.EligibleTime != t.Submit {
+		p("  eligible   %s  (%s after submit: begin time or dependency)", clock(t.EligibleTime), dur(t.EligibleTime-t.Submit))
 	} else {
-		p("  eligible   %s  (at once)", clock(t.Eligible))
+		p("  eligible   %s  (at once)", clock(t.EligibleTime))
 	}
 	switch {
 	case t.Start >= 0:
@@ -101,14 +101,14 @@ func (st *Story) Write(w io.Writer, maxRows int) {
 		if t.StartedBy == sim.ByBackfill {
 			by = "the backfill scheduler"
 		}
-		p("  started    %s  by %s, after waiting %s, on %d node(s) of type %s", clock(t.Start), by, dur(t.Start-t.Eligible),
+		p("  started    %s  by %s, after waiting %s, on %d node(s) of type %s", clock(t.Start), by, dur(t.Start-t.EligibleTime),
 			len(t.Alloc), r.Cluster.Types[t.NodeType].Name)
 		p("  ended      %s  %s after %s", clock(t.End), t.State, dur(t.End-t.Start))
 		if t.Limit > 0 && t.Limit != t.TimeLimit {
 			p("             (its time limit became %s on %s nodes: runtimes and limits scale with CPU speed)", dur(t.Limit), r.Cluster.Types[t.NodeType].Name)
 		}
 	default:
-		p("  never started: %s when the run ended at %s, after waiting %s (Reason=%s)", t.State, clock(r.Now), dur(st.until-t.Eligible), reasonName(t.Reason))
+		p("  never started: %s when the run ended at %s, after waiting %s (Reason=%s)", t.State, clock(r.Now), dur(st.until-t.EligibleTime), reasonName(t.Reason))
 	}
 	if t.Preemptions > 0 {
 		p("  preempted %d time(s), losing %.1f core-hours", t.Preemptions, t.LostCoreSecs/3600)
@@ -144,7 +144,7 @@ func nodesText(n int) string {
 func (st *Story) reasonTime() map[string]int64 {
 	out := map[string]int64{}
 	t := st.Job
-	prevT, prevR := t.Eligible, "None"
+	prevT, prevR := t.EligibleTime, "None"
 	for _, ps := range st.Passes {
 		if ps.Start {
 			break
@@ -167,7 +167,7 @@ func reasonName(r string) string {
 
 func (st *Story) summary() []string {
 	t := st.Job
-	wait := st.until - t.Eligible
+	wait := st.until - t.EligibleTime
 	var out []string
 	if wait <= 0 {
 		return []string{"It did not wait: resources were free and no job ahead of it needed them when it became eligible."}

@@ -62,10 +62,10 @@ from 0 in that order.
 
 sweep.csv columns: point, the parameters (and seed), then jobs, jobs_started,
 jobs_never_started, jobs_rejected, wait_mean_s, wait_median_s, wait_p95_s, wait_max_s,
-bsld_mean (bounded slowdown, 10 s bound), utilization, backfilled_share (started by
-backfill / started), preempted_jobs, preempted_lost_core_hours, starved_jobs, jain_fairness
+bounded_slowdown_mean_10s (bounded slowdown, 10 s bound), utilization, backfilled_share (started by
+backfill / started), jobs_preempted, preempted_lost_core_hours, starved_jobs, jain_fairness
 (Jain's index over usage_share/norm_share of the accounts), share_error_max; then per
-account, as METRIC[account]: jobs, wait_mean_s, wait_median_s, wait_p95_s, bsld_mean,
+account, as METRIC[account]: jobs, wait_mean_s, wait_median_s, wait_p95_s, bounded_slowdown_mean_10s,
 usage_share (part of the delivered TRES billing), norm_share (the account's share of the
 association tree, renormalised over the accounts that ran jobs; equal shares without a
 tree), share_error (usage_share - norm_share), starved_jobs.
@@ -148,11 +148,11 @@ func Starved(j *sim.Job, now, after int64) bool {
 	case j.State == sim.Rejected:
 		return false
 	case j.Start >= 0:
-		return j.Start-j.Eligible > after
+		return j.Start-j.EligibleTime > after
 	case j.State == sim.Cancelled && j.End >= 0:
-		return j.End-j.Eligible > after
+		return j.End-j.EligibleTime > after
 	default:
-		return now-j.Eligible > after
+		return now-j.EligibleTime > after
 	}
 }
 

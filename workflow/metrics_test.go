@@ -36,13 +36,13 @@ func TestStarved(t *testing.T) {
 		now  int64
 		want bool
 	}{
-		{"started within the limit", sim.Job{Eligible: 100, Start: 3700, End: 4000, State: sim.Completed}, 9999, false},
-		{"started past the limit", sim.Job{Eligible: 100, Start: 3701, End: 4000, State: sim.Completed}, 9999, true},
-		{"pending at the end, long", sim.Job{Eligible: 100, Start: -1, End: -1, State: sim.Pending}, 3701, true},
-		{"pending at the end, short", sim.Job{Eligible: 100, Start: -1, End: -1, State: sim.Pending}, 3700, false},
-		{"cancelled while pending, long", sim.Job{Eligible: 0, Start: -1, End: 5000, State: sim.Cancelled}, 9999, true},
-		{"cancelled while pending, short", sim.Job{Eligible: 0, Start: -1, End: 60, State: sim.Cancelled}, 9999, false},
-		{"rejected", sim.Job{Eligible: 0, Start: -1, End: 0, State: sim.Rejected}, 99999, false},
+		{"started within the limit", sim.Job{EligibleTime: 100, Start: 3700, End: 4000, State: sim.Completed}, 9999, false},
+		{"started past the limit", sim.Job{EligibleTime: 100, Start: 3701, End: 4000, State: sim.Completed}, 9999, true},
+		{"pending at the end, long", sim.Job{EligibleTime: 100, Start: -1, End: -1, State: sim.Pending}, 3701, true},
+		{"pending at the end, short", sim.Job{EligibleTime: 100, Start: -1, End: -1, State: sim.Pending}, 3700, false},
+		{"cancelled while pending, long", sim.Job{EligibleTime: 0, Start: -1, End: 5000, State: sim.Cancelled}, 9999, true},
+		{"cancelled while pending, short", sim.Job{EligibleTime: 0, Start: -1, End: 60, State: sim.Cancelled}, 9999, false},
+		{"rejected", sim.Job{EligibleTime: 0, Start: -1, End: 0, State: sim.Rejected}, 99999, false},
 	} {
 		if got := Starved(&tc.j, tc.now, after); got != tc.want {
 			t.Errorf("%s: Starved = %v, want %v", tc.name, got, tc.want)
@@ -64,7 +64,7 @@ func TestComputeByHand(t *testing.T) {
 	names := &workload.Names{}
 	a, b := names.Accounts.ID("a"), names.Accounts.ID("b")
 	mk := func(acct int32, cores int, elig, start, end int64) *sim.Job {
-		j := &sim.Job{Eligible: elig, Start: start, End: end, State: sim.Completed, StartedBy: sim.ByMain,
+		j := &sim.Job{EligibleTime: elig, Start: start, End: end, State: sim.Completed, StartedBy: sim.ByMain,
 			Alloc: sim.Alloc{{Node: 0, Cores: cores}}}
 		j.Account, j.Submit = acct, elig
 		return j

@@ -147,8 +147,8 @@ func (ar *At) whyNotListed(id int64, j *sim.Job) string {
 		return fmt.Sprintf("job %d is not listed: it is submitted after --at", id)
 	case j.State == sim.Running:
 		return fmt.Sprintf("job %d is not listed: running since %s", id, at(j.Start))
-	case j.State == sim.Pending && j.Eligible > now:
-		return fmt.Sprintf("job %d is not listed: pending but not eligible before %s", id, at(j.Eligible))
+	case j.State == sim.Pending && j.EligibleTime > now:
+		return fmt.Sprintf("job %d is not listed: pending but not eligible before %s", id, at(j.EligibleTime))
 	case j.State == sim.Pending:
 		return fmt.Sprintf("job %d is not listed: pending, %s", id, j.Reason)
 	case j.End >= 0:
