@@ -235,64 +235,100 @@ func maps(m map[string]entry) map[string]entry {
 }
 
 // interpretTop turns the top-level keys into typed values with Slurm's
-// defaults and checks.
+// defaults and checks, one group of related keys at a time.
 func (p *parser) interpretTop() {
 	c := p.cfg
-	get := func(canon string) (entry, bool) {
-		e, ok := p.top[strings.ToLower(canon)]
-		if ok {
-			c.Source.Keys[canon] = e.pos
-		}
-		return e, ok
-	}
-	u16 := func(canon string, dst *uint16) {
-		if e, ok := get(canon); ok {
-			if v, err := parseUint(e.value, 16, false); err != nil {
-				p.errorf(e.pos, canon, "%v", err)
-			} else {
-				*dst = uint16(v)
-			}
-		}
-	}
-	u32 := func(canon string, dst *uint32) {
-		if e, ok := get(canon); ok {
-			if v, err := parseUint(e.value, 32, true); err != nil {
-				p.errorf(e.pos, canon, "%v", err)
-			} else {
-				*dst = uint32(v)
-			}
-		}
-	}
-	str := func(canon string, dst *string) {
-		if e, ok := get(canon); ok {
-			*dst = e.value
-		}
-	}
-	// priorityTime reads a Priority* period: a time string in whole minutes
-	// (rounded up), stored in seconds.
-	priorityTime := func(canon string, dst *int64) (entry, bool) {
-		e, ok := get(canon)
-		if !ok {
-			return e, false
-		}
-		mins, err := slurmtime.ParseMinutes(e.value)
-		switch {
-		case err != nil:
-			p.errorf(e.pos, canon, "%v", err)
-		case mins == slurmtime.Infinite:
-			*dst = UnlimitedPrioritySeconds
-		default:
-			*dst = mins * 60
-		}
-		return e, true
-	}
-
-	u16("MessageTimeout", &c.MessageTimeout)
-	if e, ok := get("ClusterName"); ok {
+	p.topU16("MessageTimeout", &c.MessageTimeout)
+	if e, ok := p.topEntry("ClusterName"); ok {
 		c.ClusterName = strings.ToLower(e.value)
 	}
+	p.interpretPriorityWeights()
+	p.interpretPriorityDecay()
+	p.interpretScheduling()
+	p.interpretPreemption()
+	if e, ok := p.topEntry("AccountingStorageEnforce"); ok {
+		if v, err := parseEnforce(e.value); err != nil {
+			p.errorf(e.pos, "AccountingStorageEnforce", "%v", err)
+		} else {
+			c.AccountingStorageEnforce = v
+		}
+	}
+	p.topU16("KillWait", &c.KillWait)
+	p.topU16("OverTimeLimit", &c.OverTimeLimit)
+	p.topU16("CompleteWait", &c.CompleteWait)
 
-	if e, ok := get("PriorityType"); ok {
+	for lk, e := range p.top {
+		if _, ok := modelledKeys[lk]; !ok {
+			c.Extra[e.key] = e.value
+			c.Source.Keys[e.key] = e.pos
+		}
+	}
+}
+
+// topEntry is the top-level key canon, recording where it was set so
+// later checks can cite the line.
+func (p *parser) topEntry(canon string) (entry, bool) {
+	e, ok := p.top[strings.ToLower(canon)]
+	if ok {
+		p.cfg.Source.Keys[canon] = e.pos
+	}
+	return e, ok
+}
+
+// topU16 reads a 16-bit unsigned key into dst when it is set.
+func (p *parser) topU16(canon string, dst *uint16) {
+	if e, ok := p.topEntry(canon); ok {
+		if v, err := parseUint(e.value, 16, false); err != nil {
+			p.errorf(e.pos, canon, "%v", err)
+		} else {
+			*dst = uint16(v)
+		}
+	}
+}
+
+// topU32 reads a 32-bit unsigned key (with Slurm's k/m suffixes) into dst
+// when it is set.
+func (p *parser) topU32(canon string, dst *uint32) {
+	if e, ok := p.topEntry(canon); ok {
+		if v, err := parseUint(e.value, 32, true); err != nil {
+			p.errorf(e.pos, canon, "%v", err)
+		} else {
+			*dst = uint32(v)
+		}
+	}
+}
+
+// topStr copies a key's text into dst when it is set.
+func (p *parser) topStr(canon string, dst *string) {
+	if e, ok := p.topEntry(canon); ok {
+		*dst = e.value
+	}
+}
+
+// topPriorityTime reads a Priority* period: a time string in whole
+// minutes (rounded up), stored in seconds.
+func (p *parser) topPriorityTime(canon string, dst *int64) (entry, bool) {
+	e, ok := p.topEntry(canon)
+	if !ok {
+		return e, false
+	}
+	mins, err := slurmtime.ParseMinutes(e.value)
+	switch {
+	case err != nil:
+		p.errorf(e.pos, canon, "%v", err)
+	case mins == slurmtime.Infinite:
+		*dst = UnlimitedPrioritySeconds
+	default:
+		*dst = mins * 60
+	}
+	return e, true
+}
+
+// interpretPriorityWeights reads PriorityType, PriorityFlags and the
+// PriorityWeight* keys, warning when the weights can overflow a priority.
+func (p *parser) interpretPriorityWeights() {
+	c := p.cfg
+	if e, ok := p.topEntry("PriorityType"); ok {
 		switch e.value {
 		case "priority/multifactor", "priority/basic":
 			c.PriorityType = e.value
@@ -300,14 +336,14 @@ func (p *parser) interpretTop() {
 			p.errorf(e.pos, "PriorityType", "unsupported value %q (fairsim simulates priority/multifactor and priority/basic)", e.value)
 		}
 	}
-	str("PriorityFlags", &c.PriorityFlags)
-	u32("PriorityWeightAge", &c.PriorityWeightAge)
-	u32("PriorityWeightAssoc", &c.PriorityWeightAssoc)
-	u32("PriorityWeightFairshare", &c.PriorityWeightFairshare)
-	u32("PriorityWeightJobSize", &c.PriorityWeightJobSize)
-	u32("PriorityWeightPartition", &c.PriorityWeightPartition)
-	u32("PriorityWeightQOS", &c.PriorityWeightQOS)
-	str("PriorityWeightTRES", &c.PriorityWeightTRES)
+	p.topStr("PriorityFlags", &c.PriorityFlags)
+	p.topU32("PriorityWeightAge", &c.PriorityWeightAge)
+	p.topU32("PriorityWeightAssoc", &c.PriorityWeightAssoc)
+	p.topU32("PriorityWeightFairshare", &c.PriorityWeightFairshare)
+	p.topU32("PriorityWeightJobSize", &c.PriorityWeightJobSize)
+	p.topU32("PriorityWeightPartition", &c.PriorityWeightPartition)
+	p.topU32("PriorityWeightQOS", &c.PriorityWeightQOS)
+	p.topStr("PriorityWeightTRES", &c.PriorityWeightTRES)
 	if c.PriorityWeightSum() > math.MaxUint32 {
 		var last Pos // cite the last weight set, the one that tipped the sum
 		for _, k := range []string{"PriorityWeightAge", "PriorityWeightAssoc", "PriorityWeightFairshare",
@@ -318,10 +354,16 @@ func (p *parser) interpretTop() {
 		}
 		p.warnf(last, "PriorityWeight*", "the weights sum to %d > 4294967295, so job priorities may be clamped (Slurm logs the same)", c.PriorityWeightSum())
 	}
+}
 
-	priorityTime("PriorityMaxAge", &c.PriorityMaxAge)
-	hl, hlSet := priorityTime("PriorityDecayHalfLife", &c.PriorityDecayHalfLife)
-	if e, ok := get("PriorityCalcPeriod"); ok {
+// interpretPriorityDecay reads how usage ages (PriorityMaxAge, half-life,
+// calc period, reset period) and the fair-share knobs, refusing the
+// combinations Slurm refuses.
+func (p *parser) interpretPriorityDecay() {
+	c := p.cfg
+	p.topPriorityTime("PriorityMaxAge", &c.PriorityMaxAge)
+	hl, hlSet := p.topPriorityTime("PriorityDecayHalfLife", &c.PriorityDecayHalfLife)
+	if e, ok := p.topEntry("PriorityCalcPeriod"); ok {
 		mins, err := slurmtime.ParseMinutes(e.value)
 		switch {
 		case err != nil:
@@ -332,7 +374,7 @@ func (p *parser) interpretTop() {
 			c.PriorityCalcPeriod = mins * 60
 		}
 	}
-	if e, ok := get("PriorityUsageResetPeriod"); ok {
+	if e, ok := p.topEntry("PriorityUsageResetPeriod"); ok {
 		r := ResetPeriod(strings.ToUpper(e.value))
 		switch r {
 		case ResetNone, ResetNow, ResetDaily, ResetWeekly, ResetMonthly, ResetQuarterly, ResetYearly:
@@ -350,21 +392,26 @@ func (p *parser) interpretTop() {
 		// PriorityUsageResetPeriod=NONE passes this check in Slurm too.)
 		p.errorf(hl.pos, "PriorityDecayHalfLife", "0 (no decay) requires PriorityUsageResetPeriod to be set, or usage grows without bound; Slurm refuses this configuration")
 	}
-	if e, ok := get("PriorityFavorSmall"); ok {
+	if e, ok := p.topEntry("PriorityFavorSmall"); ok {
 		if v, err := parseBool(e.value); err != nil {
 			p.errorf(e.pos, "PriorityFavorSmall", "%v", err)
 		} else {
 			c.PriorityFavorSmall = v
 		}
 	}
-	u16("FairShareDampeningFactor", &c.FairShareDampeningFactor)
+	p.topU16("FairShareDampeningFactor", &c.FairShareDampeningFactor)
 	if c.FairShareDampeningFactor == 0 {
-		e, _ := get("FairShareDampeningFactor")
+		e, _ := p.topEntry("FairShareDampeningFactor")
 		p.errorf(e.pos, "FairShareDampeningFactor", "must be at least 1 (it divides the fair-share exponent)")
 		c.FairShareDampeningFactor = 1
 	}
+}
 
-	if e, ok := get("SchedulerType"); ok {
+// interpretScheduling reads the scheduler and selection plugins and
+// SchedulerParameters.
+func (p *parser) interpretScheduling() {
+	c := p.cfg
+	if e, ok := p.topEntry("SchedulerType"); ok {
 		switch e.value {
 		case "sched/backfill", "sched/builtin":
 			c.SchedulerType = e.value
@@ -372,14 +419,14 @@ func (p *parser) interpretTop() {
 			p.errorf(e.pos, "SchedulerType", "unsupported value %q (fairsim simulates sched/backfill and sched/builtin)", e.value)
 		}
 	}
-	if e, ok := get("SchedulerParameters"); ok {
+	if e, ok := p.topEntry("SchedulerParameters"); ok {
 		c.SchedulerParameters = parseSchedulerParameters(e.value, c.MessageTimeout, func(format string, args ...any) {
 			p.warnf(e.pos, "SchedulerParameters", format, args...)
 		})
 	} else {
 		c.SchedulerParameters = DefaultSchedulerParameters(c.MessageTimeout)
 	}
-	if e, ok := get("SelectType"); ok {
+	if e, ok := p.topEntry("SelectType"); ok {
 		switch e.value {
 		case "select/cons_tres", "select/cons_res", "select/linear":
 		default:
@@ -387,10 +434,15 @@ func (p *parser) interpretTop() {
 		}
 		c.SelectType = e.value
 	}
-	str("SelectTypeParameters", &c.SelectTypeParameters)
+	p.topStr("SelectTypeParameters", &c.SelectTypeParameters)
+}
 
+// interpretPreemption reads PreemptMode and PreemptType together, since
+// each is valid only with some values of the other (read_config.c).
+func (p *parser) interpretPreemption() {
+	c := p.cfg
 	preemptOK := true
-	modeEntry, modeSet := get("PreemptMode")
+	modeEntry, modeSet := p.topEntry("PreemptMode")
 	if modeSet {
 		m, err := ParsePreemptMode(modeEntry.value)
 		switch {
@@ -404,7 +456,7 @@ func (p *parser) interpretTop() {
 			c.PreemptMode = m
 		}
 	}
-	typeEntry, typeSet := get("PreemptType")
+	typeEntry, typeSet := p.topEntry("PreemptType")
 	if typeSet {
 		switch typeEntry.value {
 		case "preempt/none", "preempt/partition_prio", "preempt/qos":
@@ -426,24 +478,6 @@ func (p *parser) interpretTop() {
 		p.errorf(where, "PreemptMode", "%s needs PreemptMode CANCEL, REQUEUE or SUSPEND,GANG; PreemptType and PreemptMode are incompatible", c.PreemptType)
 	case c.PreemptType == "preempt/none" && !off:
 		p.errorf(where, "PreemptMode", "%s with PreemptType=preempt/none: PreemptType and PreemptMode are incompatible", formatPreemptMode(c.PreemptMode))
-	}
-
-	if e, ok := get("AccountingStorageEnforce"); ok {
-		if v, err := parseEnforce(e.value); err != nil {
-			p.errorf(e.pos, "AccountingStorageEnforce", "%v", err)
-		} else {
-			c.AccountingStorageEnforce = v
-		}
-	}
-	u16("KillWait", &c.KillWait)
-	u16("OverTimeLimit", &c.OverTimeLimit)
-	u16("CompleteWait", &c.CompleteWait)
-
-	for lk, e := range p.top {
-		if _, ok := modelledKeys[lk]; !ok {
-			c.Extra[e.key] = e.value
-			c.Source.Keys[e.key] = e.pos
-		}
 	}
 }
 

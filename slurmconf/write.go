@@ -18,97 +18,140 @@ import (
 // It fails only for values the file syntax cannot express, or times that
 // are not whole minutes (slurm.conf cannot hold seconds).
 func (c *Config) Write(w io.Writer) error {
-	var b bytes.Buffer
-	var errs []string
-	put := func(key, value string) {
-		q, ok := quoteValue(value)
+	var cw confWriter
+	cw.b.WriteString("# slurm.conf as resolved by fairsim: every simulated setting, defaults included.\n")
+	if c.ClusterName != "" {
+		cw.put("ClusterName", c.ClusterName)
+	}
+	c.writePriority(&cw)
+	c.writeScheduling(&cw)
+	c.writeExtra(&cw)
+	c.writeNodes(&cw)
+	c.writePartitions(&cw)
+	if len(cw.errs) > 0 {
+		return fmt.Errorf("slurmconf: cannot write configuration: %s", strings.Join(cw.errs, "; "))
+	}
+	_, err := w.Write(cw.b.Bytes())
+	return err
+}
+
+// confWriter builds slurm.conf text and collects every value that cannot
+// be written, so Write reports them all at once instead of emitting a
+// file Parse would read differently.
+type confWriter struct {
+	b    bytes.Buffer
+	errs []string
+}
+
+// put writes one Key=Value line.
+func (cw *confWriter) put(key, value string) {
+	q, ok := quoteValue(value)
+	if !ok {
+		cw.errs = append(cw.errs, fmt.Sprintf("%s: value %q cannot be written in slurm.conf syntax", key, value))
+		return
+	}
+	fmt.Fprintf(&cw.b, "%s=%s\n", key, q)
+}
+
+// putTime writes a duration kept in seconds as slurm.conf's minutes, or
+// UNLIMITED; a duration that is not whole minutes cannot be written.
+func (cw *confWriter) putTime(key string, secs int64) {
+	switch {
+	case secs == UnlimitedPrioritySeconds:
+		cw.put(key, "UNLIMITED")
+	case secs < 0 || secs%60 != 0:
+		cw.errs = append(cw.errs, fmt.Sprintf("%s: %d seconds is not a whole number of minutes", key, secs))
+	default:
+		cw.put(key, minutesString(secs/60))
+	}
+}
+
+// line writes one NodeName=, NodeSet= or PartitionName= line of
+// Key Value pairs; the first pair names the line in errors.
+func (cw *confWriter) line(pairs ...string) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		q, ok := quoteValue(pairs[i+1])
 		if !ok {
-			errs = append(errs, fmt.Sprintf("%s: value %q cannot be written in slurm.conf syntax", key, value))
+			cw.errs = append(cw.errs, fmt.Sprintf("%s=%s %s: value %q cannot be written in slurm.conf syntax", pairs[0], pairs[1], pairs[i], pairs[i+1]))
 			return
 		}
-		fmt.Fprintf(&b, "%s=%s\n", key, q)
-	}
-	putTime := func(key string, secs int64) {
-		switch {
-		case secs == UnlimitedPrioritySeconds:
-			put(key, "UNLIMITED")
-		case secs < 0 || secs%60 != 0:
-			errs = append(errs, fmt.Sprintf("%s: %d seconds is not a whole number of minutes", key, secs))
-		default:
-			put(key, minutesString(secs/60))
+		if i > 0 {
+			cw.b.WriteByte(' ')
 		}
+		fmt.Fprintf(&cw.b, "%s=%s", pairs[i], q)
 	}
+	cw.b.WriteByte('\n')
+}
 
-	b.WriteString("# slurm.conf as resolved by fairsim: every simulated setting, defaults included.\n")
-	if c.ClusterName != "" {
-		put("ClusterName", c.ClusterName)
-	}
-	b.WriteString("\n# Job priority\n")
-	put("PriorityType", c.PriorityType)
+// writePriority writes the multifactor settings, the ones a fair-share
+// study changes most, first.
+func (c *Config) writePriority(cw *confWriter) {
+	cw.b.WriteString("\n# Job priority\n")
+	cw.put("PriorityType", c.PriorityType)
 	if c.PriorityFlags != "" {
-		put("PriorityFlags", c.PriorityFlags)
+		cw.put("PriorityFlags", c.PriorityFlags)
 	}
-	put("PriorityWeightAge", itoa(int64(c.PriorityWeightAge)))
-	put("PriorityWeightAssoc", itoa(int64(c.PriorityWeightAssoc)))
-	put("PriorityWeightFairshare", itoa(int64(c.PriorityWeightFairshare)))
-	put("PriorityWeightJobSize", itoa(int64(c.PriorityWeightJobSize)))
-	put("PriorityWeightPartition", itoa(int64(c.PriorityWeightPartition)))
-	put("PriorityWeightQOS", itoa(int64(c.PriorityWeightQOS)))
+	cw.put("PriorityWeightAge", itoa(int64(c.PriorityWeightAge)))
+	cw.put("PriorityWeightAssoc", itoa(int64(c.PriorityWeightAssoc)))
+	cw.put("PriorityWeightFairshare", itoa(int64(c.PriorityWeightFairshare)))
+	cw.put("PriorityWeightJobSize", itoa(int64(c.PriorityWeightJobSize)))
+	cw.put("PriorityWeightPartition", itoa(int64(c.PriorityWeightPartition)))
+	cw.put("PriorityWeightQOS", itoa(int64(c.PriorityWeightQOS)))
 	if c.PriorityWeightTRES != "" {
-		put("PriorityWeightTRES", c.PriorityWeightTRES)
+		cw.put("PriorityWeightTRES", c.PriorityWeightTRES)
 	}
-	putTime("PriorityMaxAge", c.PriorityMaxAge)
-	putTime("PriorityDecayHalfLife", c.PriorityDecayHalfLife)
-	putTime("PriorityCalcPeriod", c.PriorityCalcPeriod)
-	put("PriorityUsageResetPeriod", string(c.PriorityUsageResetPeriod))
-	put("PriorityFavorSmall", yesNo(c.PriorityFavorSmall))
-	put("FairShareDampeningFactor", itoa(int64(c.FairShareDampeningFactor)))
+	cw.putTime("PriorityMaxAge", c.PriorityMaxAge)
+	cw.putTime("PriorityDecayHalfLife", c.PriorityDecayHalfLife)
+	cw.putTime("PriorityCalcPeriod", c.PriorityCalcPeriod)
+	cw.put("PriorityUsageResetPeriod", string(c.PriorityUsageResetPeriod))
+	cw.put("PriorityFavorSmall", yesNo(c.PriorityFavorSmall))
+	cw.put("FairShareDampeningFactor", itoa(int64(c.FairShareDampeningFactor)))
+}
 
-	b.WriteString("\n# Scheduling\n")
-	put("SchedulerType", c.SchedulerType)
-	put("SchedulerParameters", c.SchedulerParameters.String(c.MessageTimeout))
-	put("SelectType", c.SelectType)
+// writeScheduling writes the scheduler, selection, preemption and timing
+// settings the simulation honours.
+func (c *Config) writeScheduling(cw *confWriter) {
+	cw.b.WriteString("\n# Scheduling\n")
+	cw.put("SchedulerType", c.SchedulerType)
+	cw.put("SchedulerParameters", c.SchedulerParameters.String(c.MessageTimeout))
+	cw.put("SelectType", c.SelectType)
 	if c.SelectTypeParameters != "" {
-		put("SelectTypeParameters", c.SelectTypeParameters)
+		cw.put("SelectTypeParameters", c.SelectTypeParameters)
 	}
-	put("PreemptType", c.PreemptType)
-	put("PreemptMode", formatPreemptMode(c.PreemptMode))
+	cw.put("PreemptType", c.PreemptType)
+	cw.put("PreemptMode", formatPreemptMode(c.PreemptMode))
 	if s := c.AccountingStorageEnforce.String(); s != "" {
-		put("AccountingStorageEnforce", s)
+		cw.put("AccountingStorageEnforce", s)
 	}
-	put("KillWait", itoa(int64(c.KillWait)))
-	put("OverTimeLimit", itoa(int64(c.OverTimeLimit)))
-	put("CompleteWait", itoa(int64(c.CompleteWait)))
-	put("MessageTimeout", itoa(int64(c.MessageTimeout)))
+	cw.put("KillWait", itoa(int64(c.KillWait)))
+	cw.put("OverTimeLimit", itoa(int64(c.OverTimeLimit)))
+	cw.put("CompleteWait", itoa(int64(c.CompleteWait)))
+	cw.put("MessageTimeout", itoa(int64(c.MessageTimeout)))
+}
 
-	if len(c.Extra) > 0 {
-		b.WriteString("\n# Not simulated, kept for reference\n")
-		keys := make([]string, 0, len(c.Extra))
-		for k := range c.Extra {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			put(k, c.Extra[k])
-		}
+// writeExtra writes the keys fairsim does not simulate, sorted, so the
+// resolved file still says everything the input said.
+func (c *Config) writeExtra(cw *confWriter) {
+	if len(c.Extra) == 0 {
+		return
 	}
+	cw.b.WriteString("\n# Not simulated, kept for reference\n")
+	keys := make([]string, 0, len(c.Extra))
+	for k := range c.Extra {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		cw.put(k, c.Extra[k])
+	}
+}
 
+// writeNodes writes the node lines, then the node sets, which follow the
+// nodes they may name by feature; order does not matter to Parse, which
+// resolves sets after all nodes.
+func (c *Config) writeNodes(cw *confWriter) {
 	if len(c.NodeSets)+len(c.Nodes) > 0 {
-		b.WriteString("\n# Nodes\n")
-	}
-	line := func(pairs ...string) {
-		for i := 0; i+1 < len(pairs); i += 2 {
-			q, ok := quoteValue(pairs[i+1])
-			if !ok {
-				errs = append(errs, fmt.Sprintf("%s=%s %s: value %q cannot be written in slurm.conf syntax", pairs[0], pairs[1], pairs[i], pairs[i+1]))
-				return
-			}
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			fmt.Fprintf(&b, "%s=%s", pairs[i], q)
-		}
-		b.WriteByte('\n')
+		cw.b.WriteString("\n# Nodes\n")
 	}
 	for _, g := range c.Nodes {
 		pairs := []string{"NodeName", g.Names,
@@ -121,10 +164,8 @@ func (c *Config) Write(w io.Writer) error {
 		if g.Gres != "" {
 			pairs = append(pairs, "Gres", g.Gres)
 		}
-		line(pairs...)
+		cw.line(pairs...)
 	}
-	// Node sets follow the nodes they may name by feature; order does not
-	// matter to Parse, which resolves them after all nodes.
 	for _, s := range c.NodeSets {
 		pairs := []string{"NodeSet", s.Name}
 		if s.Nodes != "" {
@@ -133,11 +174,15 @@ func (c *Config) Write(w io.Writer) error {
 		if s.Feature != "" {
 			pairs = append(pairs, "Feature", s.Feature)
 		}
-		line(pairs...)
+		cw.line(pairs...)
 	}
+}
 
+// writePartitions writes one line per partition with every attribute the
+// simulation uses, leaving out the unset optional ones.
+func (c *Config) writePartitions(cw *confWriter) {
 	if len(c.Partitions) > 0 {
-		b.WriteString("\n# Partitions\n")
+		cw.b.WriteString("\n# Partitions\n")
 	}
 	for _, p := range c.Partitions {
 		pairs := []string{"PartitionName", p.Name}
@@ -161,14 +206,8 @@ func (c *Config) Write(w io.Writer) error {
 			pairs = append(pairs, "QOS", p.QOS)
 		}
 		pairs = append(pairs, "State", p.State)
-		line(pairs...)
+		cw.line(pairs...)
 	}
-
-	if len(errs) > 0 {
-		return fmt.Errorf("slurmconf: cannot write configuration: %s", strings.Join(errs, "; "))
-	}
-	_, err := w.Write(b.Bytes())
-	return err
 }
 
 // String returns the Write rendering, or an error note in its place.
