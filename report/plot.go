@@ -61,20 +61,8 @@ func LinePlot(path, title, xlabel, ylabel string, logX bool, series []Series) er
 		p.X.Tick.Marker = durationTicks{}
 	}
 	p.Add(plotter.NewGrid())
-	for i, s := range series {
-		if len(s.XY) == 0 {
-			continue
-		}
-		l, err := plotter.NewLine(s.XY)
-		if err != nil {
-			return fmt.Errorf("%s: %w", s.Name, err)
-		}
-		l.Color = Color(i)
-		l.Width = vg.Points(1.5)
-		p.Add(l)
-		if s.Name != "" {
-			p.Legend.Add(s.Name, l)
-		}
+	if err := addLines(p, series, false); err != nil {
+		return err
 	}
 	if logX {
 		// A log axis needs a positive range; a run whose waits are all

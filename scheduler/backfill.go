@@ -267,12 +267,11 @@ func (s *Slurm) profileAt(v *sim.View, k int) *slotProfile {
 			}
 		}
 	}
-	b.hold = v.Holdings(b.hold[:0])
-	for _, r := range b.hold {
+	v.EachHolding(func(r sim.Holding) {
 		e := r.End
 		slot := s.slot(e, true) // cores count as free from the first slot after the release
 		if slot >= b.nslots {
-			continue
+			return
 		}
 		slot = max(slot, 1) // a job ending within slot 0 is still running at now
 		got := false
@@ -285,7 +284,7 @@ func (s *Slurm) profileAt(v *sim.View, k int) *slotProfile {
 		if got {
 			rel[slot] = max(rel[slot], e)
 		}
-	}
+	})
 	b.lastRel[k] = rel
 	for i := 1; i < len(vals); i++ {
 		vals[i] += vals[i-1]

@@ -67,3 +67,20 @@ func (l *lineReader) next() ([]byte, error) {
 	l.line++
 	return bytes.TrimRight(b, "\r\n"), nil
 }
+
+// openReader opens path and builds a reader on it with mk, closing the
+// file again when mk fails (a bad header), so every Open* reader handles
+// files the same way. The closer is nil for standard input.
+func openReader(path string, mk func(in io.Reader) error) (io.Closer, error) {
+	f, c, err := openInput(path, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := mk(f); err != nil {
+		if c != nil {
+			c.Close()
+		}
+		return nil, err
+	}
+	return c, nil
+}

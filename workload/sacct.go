@@ -217,15 +217,12 @@ type sacctNoRaw struct {
 // OpenSacct opens path ("-" for standard input; gzip is recognised) and
 // reads its header.
 func OpenSacct(path string, opts SacctOptions) (*SacctReader, error) {
-	f, c, err := openInput(path, nil)
+	var r *SacctReader
+	c, err := openReader(path, func(in io.Reader) (err error) {
+		r, err = NewSacctReader(in, path, opts)
+		return err
+	})
 	if err != nil {
-		return nil, err
-	}
-	r, err := NewSacctReader(f, path, opts)
-	if err != nil {
-		if c != nil {
-			c.Close()
-		}
 		return nil, err
 	}
 	r.closer = c

@@ -112,15 +112,12 @@ type SWFReader struct {
 
 // OpenSWF opens path ("-" for standard input) and reads its header.
 func OpenSWF(path string, opts SWFOptions) (*SWFReader, error) {
-	f, c, err := openInput(path, nil)
+	var r *SWFReader
+	c, err := openReader(path, func(in io.Reader) (err error) {
+		r, err = NewSWFReader(in, path, opts)
+		return err
+	})
 	if err != nil {
-		return nil, err
-	}
-	r, err := NewSWFReader(f, path, opts)
-	if err != nil {
-		if c != nil {
-			c.Close()
-		}
 		return nil, err
 	}
 	r.closer = c
