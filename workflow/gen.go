@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"fairsim/slurmtext"
 	"fairsim/slurmtime"
 	"fairsim/workload"
 )
@@ -38,13 +39,13 @@ func (s *GenSpec) Config() (workload.GenConfig, error) {
 		return cfg, fmt.Errorf("--max-limit: %v", err)
 	}
 	cfg.Shares = nil
-	for _, v := range SplitList(s.Shares) {
+	for _, v := range slurmtext.SplitList(s.Shares) {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil {
 			return cfg, fmt.Errorf("--shares: %q is not a number", v)
 		}
 		cfg.Shares = append(cfg.Shares, f)
 	}
-	cfg.Partitions, cfg.Features = SplitList(s.Partitions), SplitList(s.Features)
+	cfg.Partitions, cfg.Features = slurmtext.SplitList(s.Partitions), slurmtext.SplitList(s.Features)
 	return cfg, cfg.Validate()
 }

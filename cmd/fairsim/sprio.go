@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"fairsim/policy"
+	"fairsim/slurmtext"
 	"fairsim/workflow"
 )
 
@@ -53,7 +54,7 @@ zero weights are left out, and USER appears only with -u.
 			if err != nil {
 				return err
 			}
-			filt := workflow.SprioFilter{IDs: ids, Users: workflow.SplitList(c.String("user")), Parts: workflow.SplitList(c.String("partition"))}
+			filt := workflow.SprioFilter{IDs: ids, Users: slurmtext.SplitList(c.String("user")), Parts: slurmtext.SplitList(c.String("partition"))}
 			p := workflow.Pipeline{Need: "sprio"}
 			if c.Bool("verbose") {
 				p.Log = c.App.ErrWriter

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"fairsim/policy/fairshare"
+	"fairsim/slurmtext"
 	"fairsim/workflow"
 )
 
@@ -58,8 +59,8 @@ user's rows, and fairsim has no invoking user.
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say on stderr what was simulated"},
 		},
 		Action: func(c *cli.Context) error {
-			opt := fairshare.SshareOptions{Long: c.Bool("long"), All: c.Bool("all"), Users: workflow.SplitList(c.String("users")),
-				Accounts: workflow.SplitList(c.String("accounts")), UsersOnly: c.Bool("Users"),
+			opt := fairshare.SshareOptions{Long: c.Bool("long"), All: c.Bool("all"), Users: slurmtext.SplitList(c.String("users")),
+				Accounts: slurmtext.SplitList(c.String("accounts")), UsersOnly: c.Bool("Users"),
 				Parsable: c.Bool("parsable"), Parsable2: c.Bool("parsable2"), NoHeader: c.Bool("noheader")}
 			var rows []fairshare.Row
 			switch {
