@@ -160,7 +160,14 @@ func (sc *Scenario) Resolve() error {
 		sc.FairShare.SampleInterval = "6:00:00"
 	}
 	if sc.Sim.MissingTimeLimit == "" {
-		sc.Sim.MissingTimeLimit = "runtime"
+		sc.Sim.MissingTimeLimit = "slurm"
+	}
+	switch sc.Sim.MemDefault {
+	case "":
+		sc.Sim.MemDefault = "slurm"
+	case "slurm", "share":
+	default:
+		return fmt.Errorf("%s: sim.mem_default %q: want slurm or share", sc.file, sc.Sim.MemDefault)
 	}
 	if sc.Sim.SampleInterval == "" {
 		sc.Sim.SampleInterval = "1:00:00"

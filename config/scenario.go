@@ -178,9 +178,16 @@ type FairShareSpec struct {
 
 // SimSpec holds fairsim's own knobs.
 type SimSpec struct {
-	// MissingTimeLimit: runtime (default) or maxtime, for jobs that give
-	// no limit in a partition without DefaultTime.
+	// MissingTimeLimit, for jobs that give no limit in a partition
+	// without DefaultTime: slurm (the default: MaxTime, else unlimited,
+	// as slurmctld does) or runtime (the job's actual run time: perfect
+	// knowledge for backfill, flagged in summary.csv).
 	MissingTimeLimit string `yaml:"missing_time_limit"`
+	// MemDefault is the memory of jobs that ask none: slurm (the default:
+	// DefMemPerCPU, else DefMemPerNode, else each node's whole memory,
+	// when SelectTypeParameters makes memory consumable; none otherwise)
+	// or share (a core's share of its node's memory per core).
+	MemDefault string `yaml:"mem_default"`
 	// FailImpossible makes jobs that can never run an error.
 	FailImpossible bool `yaml:"fail_impossible"`
 	// IgnoreDependencies ignores SWF preceding-job fields.

@@ -109,7 +109,7 @@ func TestResolveDefaults(t *testing.T) {
 	if sc.Accounts != (AccountsSpec{Map: "group", Shares: "equal"}) {
 		t.Errorf("accounts %+v", sc.Accounts)
 	}
-	if sc.FairShare.SampleInterval != "6:00:00" || sc.Sim.MissingTimeLimit != "runtime" || sc.Sim.SampleInterval != "1:00:00" {
+	if sc.FairShare.SampleInterval != "6:00:00" || sc.Sim.MissingTimeLimit != "slurm" || sc.Sim.MemDefault != "slurm" || sc.Sim.SampleInterval != "1:00:00" {
 		t.Errorf("fairshare %+v sim %+v", sc.FairShare, sc.Sim)
 	}
 	out, err := sc.MarshalResolved()

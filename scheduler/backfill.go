@@ -108,6 +108,9 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			break
 		}
 		x := candOf(c, r)
+		if !c.Parts[x.part].State.Schedules() {
+			continue // backfill.c: "partition not usable"
+		}
 		j := x.j
 		if !s.bfCount(&x) {
 			continue
@@ -445,8 +448,8 @@ func (s *Slurm) fitView(c *sim.Cluster, x *cand) []int {
 			if k != nd.Cores {
 				return
 			}
-		} else if req.MemPerCPU > 0 {
-			k = min(k, int(mem/req.MemPerCPU))
+		} else {
+			k = req.UsableCores(nd.Cores, nd.MemMB, k, mem)
 		}
 		if k < per || k <= 0 {
 			return

@@ -15,7 +15,15 @@ func byArrival(a, b *sim.Job) int {
 
 // sortedQueue copies the pending jobs into buf in arrival order.
 func sortedQueue(v *sim.View, buf []*sim.Job) []*sim.Job {
-	buf = append(buf[:0], v.Pending()...)
+	buf = buf[:0]
+	c := v.Cluster()
+	for _, j := range v.Pending() {
+		// A job of a DOWN or INACTIVE partition waits without being in
+		// line: nothing can start it (job_scheduler.c skips it too).
+		if c.Parts[j.Part].State.Schedules() {
+			buf = append(buf, j)
+		}
+	}
 	// The pending list is nearly always in arrival order already (it is
 	// in eligibility order); checking is linear, sorting is not.
 	if !slices.IsSortedFunc(buf, byArrival) {

@@ -53,7 +53,7 @@ type Slurm struct {
 // partition fit or not alike.
 type shapeKey struct {
 	part, cpus, nodes, typ int
-	mem                    int64
+	mem, memNode           int64
 	excl                   bool
 }
 
@@ -78,7 +78,7 @@ func (m *fitMemo) reset() {
 
 func keyOf(x *cand) shapeKey {
 	r := &x.req
-	return shapeKey{x.part, r.CPUs, r.Nodes, r.Type, r.MemPerCPU, r.Exclusive}
+	return shapeKey{x.part, r.CPUs, r.Nodes, r.Type, r.MemPerCPU, r.MemPerNode, r.Exclusive}
 }
 
 // tryAlloc is TryAllocExcept through the memo; a start must call
@@ -187,6 +187,10 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 			plan.Pend(j, "Priority")
 			continue
 		}
+		if st := c.Parts[p].State; !st.Schedules() {
+			plan.Pend(j, partStateReason(st))
+			continue // a partition that starts nothing blocks nothing
+		}
 		if why := v.Hold(j); why != "" {
 			plan.Pend(j, why)
 			if !s.P.AssocLimitStop {
@@ -228,4 +232,13 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 			}
 		}
 	}
+}
+
+// partStateReason is the pending reason of a job whose partition does not
+// schedule (slurm_protocol_defs.c: WAIT_PART_DOWN, WAIT_PART_INACTIVE).
+func partStateReason(st sim.PartState) string {
+	if st == sim.PartInactive {
+		return "PartitionInactive"
+	}
+	return "PartitionDown"
 }

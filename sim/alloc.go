@@ -37,7 +37,10 @@ func (a Alloc) MemMB() int64 {
 type Request struct {
 	CPUs      int
 	Nodes     int   // minimum node count; 0 or less lets the allocator choose
-	MemPerCPU int64 // MB; negative means a core's share of its node's memory
+	MemPerCPU int64 // MB per CPU; or MemCoreShare, MemWholeNode, or 0 for none
+	// MemPerNode is MB on each node (--mem, DefMemPerNode); when set it
+	// takes the place of MemPerCPU.
+	MemPerNode int64
 	Exclusive bool  // whole nodes (OverSubscribe=EXCLUSIVE or --exclusive)
 	Type      int   // required CPU type index; negative for any
 }
@@ -58,16 +61,51 @@ func (f Fit) String() string {
 	return [...]string{"fits now", "not now", "never"}[f]
 }
 
+// Special values of Request.MemPerCPU.
+const (
+	// MemCoreShare is a core's share of its node's memory per core.
+	MemCoreShare int64 = -1
+	// MemWholeNode is all of each node's memory (Slurm's --mem=0, and
+	// what a job asking none gets without DefMemPerCPU/DefMemPerNode).
+	MemWholeNode int64 = -2
+)
+
 // memFor is the memory a job takes with cores on node n.
 func (c *Cluster) memFor(req *Request, n, cores int) int64 {
 	nd := &c.Nodes[n]
-	if req.Exclusive {
+	switch {
+	case req.Exclusive || req.MemPerCPU == MemWholeNode:
 		return nd.MemMB
-	}
-	if req.MemPerCPU < 0 {
+	case req.MemPerNode > 0:
+		return req.MemPerNode
+	case req.MemPerCPU == MemCoreShare:
 		return int64(cores) * nd.MemMB / int64(nd.Cores)
 	}
-	return int64(cores) * req.MemPerCPU
+	return int64(cores) * max(req.MemPerCPU, 0)
+}
+
+// UsableCores is how many of a node's free cores a request could take,
+// given the node's free memory: the one rule placement, fit tests and the
+// backfill profile share.
+func (r *Request) UsableCores(cores int, mem int64, freeCores int, freeMem int64) int {
+	k := freeCores
+	switch {
+	case r.MemPerCPU == MemWholeNode:
+		if freeMem < mem {
+			k = 0
+		}
+	case r.MemPerNode > 0:
+		if freeMem < r.MemPerNode {
+			k = 0
+		}
+	case r.MemPerCPU > 0:
+		k = min(k, int(freeMem/r.MemPerCPU))
+	case r.MemPerCPU == MemCoreShare && mem > 0:
+		// Other jobs may have taken more than their share, so memory
+		// can still be the limit.
+		k = min(k, int(freeMem*int64(cores)/mem))
+	}
+	return max(k, 0)
 }
 
 func (c *Cluster) out(n int) bool {
@@ -102,8 +140,8 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 			continue
 		}
 		usable := sh.cores
-		if req.MemPerCPU > 0 && !req.Exclusive {
-			usable = min(usable, int(sh.mem/req.MemPerCPU))
+		if !req.Exclusive {
+			usable = req.UsableCores(sh.cores, sh.mem, sh.cores, sh.mem)
 		}
 		if usable <= 0 {
 			continue
@@ -157,7 +195,7 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	c.except = except
 	defer func() { c.except = nil }()
 	part := &c.Parts[p]
-	if part.FreeCores < req.CPUs {
+	if part.FreeCores < req.CPUs || !part.State.Schedules() {
 		return dst, NotNow
 	}
 	if req.Exclusive || part.Exclusive {
@@ -265,16 +303,7 @@ func (c *Cluster) bucket(req *Request, p int, minK int) [][]int {
 // memory per CPU.
 func (c *Cluster) coresWithMem(req *Request, n int) int {
 	nd := &c.Nodes[n]
-	k := nd.FreeCores
-	switch {
-	case req.MemPerCPU > 0:
-		k = min(k, int(nd.FreeMem/req.MemPerCPU))
-	case req.MemPerCPU < 0 && nd.MemMB > 0:
-		// A core's share of the node's memory: other jobs may have taken
-		// more than their share, so memory can still be the limit.
-		k = min(k, int(nd.FreeMem*int64(nd.Cores)/nd.MemMB))
-	}
-	return max(k, 0)
+	return req.UsableCores(nd.Cores, nd.MemMB, nd.FreeCores, nd.FreeMem)
 }
 
 // order is the allocation order of nodes: Weight, then index.

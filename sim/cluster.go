@@ -18,7 +18,8 @@ type Node struct {
 	Type      int   // index into Cluster.Types
 	Cores     int   // CPUs Slurm may allocate
 	MemMB     int64 // RealMemory
-	Weight    int   // Slurm node Weight: lower is allocated first
+	Weight    int   // Slurm node Weight (32-bit): lower is allocated first
+	State     NodeState
 	FreeCores int
 	FreeMem   int64
 	parts     []int // partitions that contain the node
@@ -40,6 +41,16 @@ type Partition struct {
 	// BillingWeights holds TRESBillingWeights as given, for the policy
 	// layer; empty means per-CPU-type defaults.
 	BillingWeights string
+	// State is UP, DOWN (jobs queue, none starts), DRAIN (no new
+	// submissions; queued jobs run) or INACTIVE (neither).
+	State PartState
+	// Access lists as slurmctld keeps them (nil: no restriction). An
+	// Allow list wins over its Deny list, as in partition_mgr.c.
+	AllowAccounts, DenyAccounts, AllowQOS, DenyQOS, AllowGroups []string
+	// Memory defaults and caps in MB (0: unset), the partition's own or
+	// else the cluster's: DefMemPerCPU/DefMemPerNode give memory to jobs
+	// that ask none, MaxMemPerCPU/MaxMemPerNode cap what they may ask.
+	DefMemPerCPU, DefMemPerNode, MaxMemPerCPU, MaxMemPerNode int64
 
 	TotalCores   int
 	MaxNodeCores int
@@ -65,6 +76,11 @@ type Cluster struct {
 
 	TotalCores int
 	FreeCores  int
+	// DownCores are the cores of nodes in a state that allocates nothing
+	// (DOWN, DRAIN, FAIL, FUTURE): they are neither free nor busy.
+	DownCores int
+	// MemDefault says what memory a job that asks none takes.
+	MemDefault MemDefault
 	freeBits   []uint64 // by allocation rank: the node has a free core
 	byRank     []int    // node index by allocation rank
 	buckets    [][]int  // scratch: candidate nodes by usable cores
@@ -81,6 +97,7 @@ type NodeSpec struct {
 	Cores  int
 	MemMB  int64
 	Weight int
+	State  NodeState
 }
 
 // PartitionSpec describes a partition for NewCluster. Nodes lists node
@@ -155,7 +172,7 @@ func (c *Cluster) addNodes(ns NodeSpec, typeIdx, nodeIdx map[string]int) error {
 		}
 		nodeIdx[name] = len(c.Nodes)
 		c.Nodes = append(c.Nodes, Node{Name: name, Type: ti, Cores: ns.Cores, MemMB: ns.MemMB,
-			Weight: ns.Weight, FreeCores: ns.Cores, FreeMem: ns.MemMB})
+			Weight: ns.Weight, State: ns.State, FreeCores: ns.Cores, FreeMem: ns.MemMB})
 	}
 	return nil
 }
@@ -237,8 +254,8 @@ func (c *Cluster) index() error {
 		return fmt.Errorf("cluster too large: %d nodes (at most %d)", len(c.Nodes), 1<<24-1)
 	}
 	for i := range c.Nodes {
-		if c.Nodes[i].Weight < 0 || c.Nodes[i].Weight >= 1<<20 {
-			return fmt.Errorf("node %s: Weight %d out of range 0..%d", c.Nodes[i].Name, c.Nodes[i].Weight, 1<<20-1)
+		if c.Nodes[i].Weight < 0 || c.Nodes[i].Weight > 1<<32-1 {
+			return fmt.Errorf("node %s: Weight %d out of range 0..%d", c.Nodes[i].Name, c.Nodes[i].Weight, 1<<32-1)
 		}
 		c.maxCores = max(c.maxCores, c.Nodes[i].Cores)
 		c.TotalCores += c.Nodes[i].Cores
@@ -255,6 +272,14 @@ func (c *Cluster) index() error {
 	}
 	c.buckets = make([][]int, c.maxCores+1)
 	c.FreeCores = c.TotalCores
+	// A node that allocates nothing holds all its resources for good, so
+	// no placement, fit test or backfill profile ever counts it free.
+	for i := range c.Nodes {
+		if nd := &c.Nodes[i]; !nd.State.Usable() {
+			c.take(i, nd.Cores, nd.MemMB)
+			c.DownCores += nd.Cores
+		}
+	}
 	return nil
 }
 

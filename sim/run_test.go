@@ -235,12 +235,13 @@ func TestMissingTimeLimit(t *testing.T) {
 		// DefaultTime 600 < 1000 s of work: killed at 600.
 		{"DefaultTime", 3600, 600, "runtime", 1000, 600, 600, Timeout, "time limit from partition DefaultTime", ""},
 		{"runtime", 3600, Unlimited, "runtime", 1000, 1000, 1000, Completed, "time limit from actual run time", ""},
-		{"runtime by default", 3600, Unlimited, "", 1000, 1000, 1000, Completed, "time limit from actual run time", ""},
+		{"MaxTime by default, as slurmctld", 3600, Unlimited, "", 1000, 3600, 1000, Completed, "time limit from partition MaxTime", ""},
+		{"slurm", 7200, Unlimited, "slurm", 1000, 7200, 1000, Completed, "time limit from partition MaxTime", ""},
 		// A zero runtime still gets a limit of 1 s (0 would mean UNLIMITED).
 		{"zero runtime", 3600, Unlimited, "runtime", 0, 1, 0, Completed, "time limit from actual run time", ""},
 		{"maxtime", 3600, Unlimited, "maxtime", 1000, 3600, 1000, Completed, "time limit from partition MaxTime", ""},
 		{"maxtime, none", Unlimited, Unlimited, "maxtime", 1000, 0, 1000, Completed, "time limit UNLIMITED", ""},
-		{"bad policy", 3600, Unlimited, "forever", 1000, 0, 0, 0, "", `missing time limit policy "forever": want runtime or maxtime`},
+		{"bad policy", 3600, Unlimited, "forever", 1000, 0, 0, 0, "", `missing time limit policy "forever": want slurm (DefaultTime, else MaxTime, else unlimited) or runtime`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := partSpec("p")

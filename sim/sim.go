@@ -12,9 +12,10 @@ import (
 // Options are the simulator's own settings (not Slurm's).
 type Options struct {
 	// MissingLimit says what a job with no time limit gets when its
-	// partition has no DefaultTime: "runtime" (its actual runtime, the
-	// usual choice for replays) or "maxtime" (the partition MaxTime, as
-	// Slurm would do).
+	// partition has no DefaultTime: "slurm" (the default; "maxtime" is
+	// an alias) gives the partition MaxTime, else no limit, as slurmctld
+	// does; "runtime" gives the job's actual runtime, which hands
+	// backfill perfect knowledge and must be asked for.
 	MissingLimit string
 	// FailImpossible makes a job that can never run (bigger than its
 	// partition, over MaxTime) an error instead of a counted rejection.
@@ -62,6 +63,9 @@ type Result struct {
 	Now       int64          // when the run stopped (StopAt, or the last event)
 	Pending   []*Job         // eligible jobs still pending at Now
 	Scheduler string
+	// MissingLimit is Options.MissingLimit as run, for the summary to
+	// flag the perfect-knowledge "runtime" choice.
+	MissingLimit string
 }
 
 // Simulator runs one simulation. It is single-use.
@@ -107,7 +111,7 @@ func New(c *Cluster, sched Scheduler, pol Policy, src workload.Source, opt Optio
 		opt.StallLimit = 366 * 86400
 	}
 	if opt.MissingLimit == "" {
-		opt.MissingLimit = "runtime"
+		opt.MissingLimit = "slurm"
 	}
 	s := &Simulator{c: c, sched: sched, pol: pol, src: src, opt: opt, trig: sched.Triggers(),
 		byID: map[int64]int{}, waiters: map[int][]int{}, rejected: workload.Tally{},
@@ -120,8 +124,8 @@ func New(c *Cluster, sched Scheduler, pol Policy, src workload.Source, opt Optio
 
 // Run simulates until every job has ended and returns the result.
 func (s *Simulator) Run() (*Result, error) {
-	if s.opt.MissingLimit != "runtime" && s.opt.MissingLimit != "maxtime" {
-		return nil, fmt.Errorf("missing time limit policy %q: want runtime or maxtime", s.opt.MissingLimit)
+	if s.opt.MissingLimit != "runtime" && s.opt.MissingLimit != "slurm" && s.opt.MissingLimit != "maxtime" {
+		return nil, fmt.Errorf("missing time limit policy %q: want slurm (DefaultTime, else MaxTime, else unlimited) or runtime", s.opt.MissingLimit)
 	}
 	if !s.readNext() {
 		if err := s.src.Err(); err != nil {
@@ -303,10 +307,8 @@ func (s *Simulator) placeRequest(j *Job) {
 	if j.Part < 0 {
 		j.Part = c.DefaultPartition()
 	}
-	j.Req = Request{CPUs: j.CPUs, Nodes: j.Nodes, MemPerCPU: j.MemPerCPU, Exclusive: c.Parts[j.Part].Exclusive, Type: -1}
-	if j.MemPerCPU == workload.Unset {
-		j.Req.MemPerCPU = -1
-	}
+	j.Req = Request{Nodes: j.Nodes, Exclusive: c.Parts[j.Part].Exclusive, Type: -1}
+	j.Req.CPUs, j.Req.MemPerCPU, j.Req.MemPerNode = memRequest(c, &c.Parts[j.Part], j)
 	if f := names.Features.Name(j.Feature); f != "" {
 		if t, err := LookupCPUType(f); err == nil {
 			for i := range c.Types {
@@ -364,6 +366,12 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 	for _, p := range j.Parts {
 		pt := &c.Parts[p]
 		req := RequestIn(c, j, p)
+		if c2, w := s.refuses(j, pt, &req); c2 != "" {
+			if class == "" {
+				class, why = c2, w
+			}
+			continue
+		}
 		switch fit, short := c.Capacity(&req, p); {
 		case pt.MaxTime != Unlimited && j.TimeLimit > pt.MaxTime:
 			if class == "" {
@@ -383,6 +391,45 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 		j.Req.Exclusive = c.Parts[j.Part].Exclusive
 	}
 	return class, why
+}
+
+// refuses says why partition pt refuses job j at submission, as
+// slurmctld's _valid_job_part and _part_access_check do: a partition that
+// takes no new jobs (State=DRAIN or INACTIVE), an account, QOS or group it
+// does not allow, or memory over MaxMemPerNode. "" when it takes the job.
+func (s *Simulator) refuses(j *Job, pt *Partition, req *Request) (class, why string) {
+	names := s.src.Names()
+	switch {
+	case !pt.State.Submits():
+		return "partition State refuses submissions", fmt.Sprintf("partition %s is %s", pt.Name, pt.State)
+	case (pt.AllowAccounts != nil || pt.DenyAccounts != nil) && !admits(pt.AllowAccounts, pt.DenyAccounts, names.Accounts.Name(j.Account)):
+		return "account not allowed in partition", fmt.Sprintf("account %q not allowed in partition %s", names.Accounts.Name(j.Account), pt.Name)
+	case (pt.AllowQOS != nil || pt.DenyQOS != nil) && !admits(pt.AllowQOS, pt.DenyQOS, jobQOSName(names, j)):
+		return "QOS not allowed in partition", fmt.Sprintf("QOS %q not allowed in partition %s", jobQOSName(names, j), pt.Name)
+	case pt.MaxMemPerNode > 0 && max(req.MemPerNode, req.MemPerCPU) > pt.MaxMemPerNode:
+		// A per-CPU request is held to the cap for one CPU per node, as
+		// _valid_pn_min_mem compares it for a task's CPUs.
+		return "memory over partition MaxMemPerNode", fmt.Sprintf("memory per node over MaxMemPerNode %d MB of %s", pt.MaxMemPerNode, pt.Name)
+	}
+	if pt.AllowGroups != nil {
+		g := names.Groups.Name(j.Group)
+		switch {
+		case g == "":
+			s.defaulted.Add("AllowGroups not checked: the job has no group")
+		case !admits(pt.AllowGroups, nil, g):
+			return "group not allowed in partition", fmt.Sprintf("group %q not allowed in partition %s", g, pt.Name)
+		}
+	}
+	return "", ""
+}
+
+// jobQOSName is the QOS a job names, or "normal", the QOS sacctmgr gives
+// every association unless told otherwise.
+func jobQOSName(names *workload.Names, j *Job) string {
+	if q := names.QOS.Name(j.QOS); q != "" {
+		return q
+	}
+	return "normal"
 }
 
 // await makes a submitted job pending now, or queues its eligibility for
@@ -679,7 +726,7 @@ func (s *Simulator) sample() {
 
 func (s *Simulator) result() *Result {
 	r := &Result{Cluster: s.c, Jobs: s.jobs, Samples: s.samples, Read: s.src.Stats(), Header: s.src.Header(),
-		Names: s.src.Names(), Rejected: s.rejected, Defaulted: s.defaulted, Scheduler: s.sched.Name()}
+		Names: s.src.Names(), Rejected: s.rejected, Defaulted: s.defaulted, Scheduler: s.sched.Name(), MissingLimit: s.opt.MissingLimit}
 	if len(s.jobs) > 0 {
 		r.First = s.jobs[0].Submit
 	}

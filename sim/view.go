@@ -156,14 +156,6 @@ const (
 
 func (v *View) mark(kind uint64) uint64 { return v.pass<<2 | kind }
 
-// RequestIn is job j's request as tried in partition p: its own, with the
-// partition's exclusivity (OverSubscribe=EXCLUSIVE gives whole nodes).
-func RequestIn(c *Cluster, j *Job, p int) Request {
-	r := j.Req
-	r.Exclusive = c.Parts[p].Exclusive
-	return r
-}
-
 // Occupy takes the resources of an allocation on a hand-built cluster, so
 // tests can set up running jobs for NewView without running the engine.
 func (c *Cluster) Occupy(a Alloc) { c.apply(a, true) }
