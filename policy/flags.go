@@ -38,6 +38,7 @@ const (
 	flagKnown           = FlagAccrueAlways | FlagMaxTRES | FlagSmallRelativeToTime | FlagDepthOblivious | FlagCalculateRunning | FlagFairTree | FlagIncrOnly | FlagNoNormalAll | FlagMaxTRESGRES
 	flagClearsFairTree  = FlagDepthOblivious
 	noFairTreeKeyword   = "NO_FAIR_TREE"
+	fairTreeKeyword     = "FAIR_TREE"
 	priorityFlagsOption = "PriorityFlags"
 )
 
@@ -64,14 +65,26 @@ var flagKeywords = []keyword[PriorityFlags]{
 // DefaultPriorityFlags. MAX_TRES_GRES wins over MAX_TRES when both are given,
 // because Slurm tests for it first and sets only one of the two.
 //
+// FAIR_TREE is accepted and means Fair Tree in every Slurm version that
+// could have written it: 14.11 to 18.08 needed it to turn Fair Tree on
+// (read_config.c, commit d0e9659491), and from 19.05 (commit 2194edf389)
+// Fair Tree is the default and the keyword has no effect, since the parser
+// only looks for NO_FAIR_TREE. So it sets nothing here, and NO_FAIR_TREE
+// or DEPTH_OBLIVIOUS anywhere in the list still clears Fair Tree, as in
+// 19.05 and later.
+//
 // Slurm matches keywords as substrings and silently ignores anything else;
 // fairsim rejects unknown keywords instead, so a typo cannot go unnoticed.
 // Empty items (doubled or trailing commas) are skipped.
 func ParsePriorityFlags(s string) (PriorityFlags, error) {
 	f := DefaultPriorityFlags
+	noFairTree := false
 	for _, item := range slurmtext.SplitList(s) {
 		if strings.EqualFold(item, noFairTreeKeyword) {
-			f &^= FlagFairTree
+			noFairTree = true
+			continue
+		}
+		if strings.EqualFold(item, fairTreeKeyword) {
 			continue
 		}
 		bits, found := lookupKeyword(flagKeywords, item)
@@ -80,7 +93,7 @@ func ParsePriorityFlags(s string) (PriorityFlags, error) {
 			return 0, fmt.Errorf("%s: unknown flag %q", priorityFlagsOption, item)
 		}
 	}
-	if f&flagClearsFairTree != 0 {
+	if noFairTree || f&flagClearsFairTree != 0 {
 		f &^= FlagFairTree
 	}
 	if f&FlagMaxTRESGRES != 0 {

@@ -22,6 +22,18 @@ func TestParsePriorityFlags(t *testing.T) {
 		{"NO_FAIR_TREE", 0},
 		{"DEPTH_OBLIVIOUS", FlagDepthOblivious},
 		{"DEPTH_OBLIVIOUS,NO_FAIR_TREE", FlagDepthOblivious},
+		// FAIR_TREE: Slurm 14.11-18.08 read it as "turn Fair Tree on"
+		// (read_config.c: else if (xstrcasestr(temp_str, "FAIR_TREE"))
+		// conf->priority_flags |= PRIORITY_FLAGS_FAIR_TREE); since 19.05
+		// Fair Tree is the default and only NO_FAIR_TREE is looked for.
+		// Either way it means Fair Tree.
+		{"FAIR_TREE", FlagFairTree},
+		{"fair_tree", FlagFairTree},
+		{"FAIR_TREE,MAX_TRES", FlagFairTree | FlagMaxTRES},
+		// 19.05+: NO_FAIR_TREE found anywhere in the value wins, in either order.
+		{"FAIR_TREE,NO_FAIR_TREE", 0},
+		{"NO_FAIR_TREE,FAIR_TREE", 0},
+		{"FAIR_TREE,DEPTH_OBLIVIOUS", FlagDepthOblivious},
 		{"MAX_TRES", FlagFairTree | FlagMaxTRES},
 		{"MAX_TRES_GRES", FlagFairTree | FlagMaxTRESGRES},
 		// Slurm tests MAX_TRES_GRES first and sets only one of the two.
@@ -59,8 +71,9 @@ func TestParsePriorityFlagsInvalid(t *testing.T) {
 	tests := []struct{ in, bad string }{
 		{"FOO", "FOO"},
 		{"INCR_ONLY,MAX_TRESS", "MAX_TRESS"},
-		// FAIR_TREE has no keyword since 19.05; Slurm would silently ignore it.
-		{"FAIR_TREE", "FAIR_TREE"},
+		// Near misses of FAIR_TREE are still typos.
+		{"FAIR_TREES", "FAIR_TREES"},
+		{"FAIRTREE", "FAIRTREE"},
 		{"ACCRUE ALWAYS", "ACCRUE ALWAYS"},
 		{"INCR_ONLY;MAX_TRES", "INCR_ONLY;MAX_TRES"},
 	}

@@ -87,14 +87,36 @@ type NodeGroup struct {
 	ThreadsPerCore uint16
 	RealMemory     uint64   // MB; Slurm's default is 1
 	Features       []string // Feature=/Features=, comma-separated; typically names the CPU type
-	Gres           string   // raw Gres= value
+	Gres           string   // raw Gres= value (not simulated yet: listed in Config.Ignored)
 	Weight         uint32   // lower weights are allocated first; default 1
-	State          string   // as written (e.g. UNKNOWN, DOWN, FUTURE); default UNKNOWN
+	// State is the line's State= normalised as node_conf.c state_str2int
+	// reads it: one of NodeStates (UNKNOWN, the default, means "as the
+	// node registers", i.e. available). DownNodes lines may override it per
+	// host: use Config.NodeState.
+	State  string
+	Reason string // Reason= as written, "" if none
 }
 
 // HasFeature reports whether the group carries feature f (case-sensitive,
 // as Slurm's --constraint matching is).
 func (n *NodeGroup) HasFeature(f string) bool { return slices.Contains(n.Features, f) }
+
+// NodeStates lists the values NodeGroup.State and DownNodes.State take
+// after normalisation (node_conf.c state_str2int): the base states matched
+// exactly, then CLOUD, EXTERNAL, DRAIN and FAIL matched as prefixes (so
+// FAILING reads as FAIL, DRAINED as DRAIN). Slurm accepts no "+"
+// combinations in slurm.conf.
+var NodeStates = []string{"UNKNOWN", "DOWN", "IDLE", "ALLOCATED", "ERROR", "MIXED", "FUTURE", "CLOUD", "EXTERNAL", "DRAIN", "FAIL"}
+
+// DownNodes is a DownNodes= line: a state and reason applied to listed
+// nodes after all NodeName lines (slurmctld read_config.c
+// _handle_downnodes_line).
+type DownNodes struct {
+	Names  string   // hostlist expression as written
+	Hosts  []string // Names expanded and restricted to defined nodes, in the order written
+	State  string   // normalised as NodeGroup.State; DOWN unless given; UNKNOWN changes only the reason
+	Reason string   // Reason= as written; Slurm's default is "Set in slurm.conf"
+}
 
 // NodeSet is a NodeSet= line: a name that partitions may use in Nodes=,
 // standing for listed nodes and/or all nodes with a feature.
@@ -149,7 +171,43 @@ type Partition struct {
 	TRESBillingWeights string             // raw; parsed elsewhere
 	QOS                string             // partition QOS name, "" if none
 	State              string             // UP (default), DOWN, DRAIN or INACTIVE
+
+	// Memory per job in MB, resolved as slurmctld does at submission
+	// (job_mgr.c _get_def_mem, _valid_pn_min_mem): the partition's own
+	// value where it gives one, else the cluster's. 0 means unset (no
+	// default) for Def*, unlimited for Max*. At most one of DefMemPerCPU
+	// and DefMemPerNode is non-zero (DefMemPerNode wins when both are
+	// given, as read_config.c), likewise for MaxMemPerCPU/MaxMemPerNode.
+	// Source.Keys "PartitionName=<Name>.DefMemPerCPU" (etc.) cite the line
+	// that gave the value, which is the cluster key's line when inherited.
+	DefMemPerCPU, DefMemPerNode uint64
+	MaxMemPerCPU, MaxMemPerNode uint64
+	DefCPUPerGPU                uint64 // CPUs per GPU, 0 unset; partition's else cluster's (GPUs not simulated yet)
+	DefMemPerGPU                uint64 // MB per GPU, 0 unset; partition's else cluster's (GPUs not simulated yet)
+
+	// Access lists as slurmctld keeps them: nil means no restriction
+	// (absent, or ALL). Account and QOS names are lower-cased, as
+	// read_config.c does; groups are kept as written. When both Allow and
+	// Deny are given Slurm ignores Deny (and logs an error), so Deny is nil
+	// then and a warning says so.
+	AllowAccounts, DenyAccounts []string
+	AllowQOS, DenyQOS           []string
+	AllowGroups                 []string
+
+	// Attributes kept so nothing is lost; the simulation does not apply
+	// them yet (they are listed in Config.Ignored when given).
+	Hidden         bool
+	RootOnly       bool
+	ReqResv        bool
+	ExclusiveUser  bool   // read from the partition's own line only, as Slurm does
+	MinNodes       uint32 // default 0
+	MaxNodes       uint32 // Infinite32 (the default) means unlimited
+	MaxCPUsPerNode uint32 // Infinite32 (the default) means unlimited
 }
+
+// Infinite32 is Slurm's INFINITE for 32-bit limits (MaxNodes,
+// MaxCPUsPerNode): no limit.
+const Infinite32 uint32 = 1<<32 - 1
 
 // Config is the simulated part of a slurm.conf, fully defaulted.
 type Config struct {
@@ -180,6 +238,14 @@ type Config struct {
 
 	AccountingStorageEnforce Enforce
 
+	// Cluster-wide memory per job in MB (see Partition for the resolved
+	// per-partition values): 0 means unset for Def*, unlimited for Max*;
+	// DefMemPerNode beats DefMemPerCPU, MaxMemPerNode beats MaxMemPerCPU.
+	DefMemPerCPU, DefMemPerNode uint64
+	MaxMemPerCPU, MaxMemPerNode uint64
+	DefCPUPerGPU                uint64 // 0 unset
+	DefMemPerGPU                uint64 // MB, 0 unset
+
 	KillWait       uint16 // seconds between SIGTERM and SIGKILL at time limit; default 30
 	OverTimeLimit  uint16 // minutes a job may overrun its limit; default 0
 	CompleteWait   uint16 // seconds; default 0
@@ -188,6 +254,15 @@ type Config struct {
 	NodeSets   []NodeSet
 	Nodes      []NodeGroup // one per NodeName line, in file order
 	Partitions []Partition // in file order
+	DownNodes  []DownNodes // in file order; applied after the nodes (see NodeState)
+
+	// Ignored lists, once each and sorted, every key and node or
+	// partition attribute given in the file that the simulation does not
+	// use, as "Key (file:line)" with the first line that set it, e.g.
+	// "AccountingStorageType (slurm.conf:12)", "NodeName.Gres
+	// (slac.conf:3)", "PartitionName.Hidden (x.conf:40)". Parse adds one
+	// warning that lists them all. Not part of the value (see Equal).
+	Ignored []string
 
 	// Extra holds the other valid slurm.conf keys the simulation does not
 	// use, by canonical name, so that Write can reproduce them for audits.
@@ -246,6 +321,7 @@ func (c *Config) Equal(o *Config) bool {
 	a, b := *c, *o
 	a.Source, b.Source = Source{}, Source{}
 	a.Warnings, b.Warnings = nil, nil
+	a.Ignored, b.Ignored = nil, nil
 	if len(a.Extra) == 0 {
 		a.Extra = nil
 	}
@@ -264,6 +340,51 @@ func (c *Config) NodeGroupOf(host string) (*NodeGroup, bool) {
 		}
 	}
 	return nil, false
+}
+
+// NodeState returns host's state as slurmctld holds it after reading the
+// file: its NodeName line's State, changed by every DownNodes line naming
+// it (a DownNodes State=UNKNOWN changes nothing). It returns "" when no
+// NodeName line defines host.
+func (c *Config) NodeState(host string) string {
+	g, ok := c.NodeGroupOf(host)
+	if !ok {
+		return ""
+	}
+	s := g.State
+	for _, d := range c.DownNodes {
+		if d.State != "UNKNOWN" && slices.Contains(d.Hosts, host) {
+			s = d.State
+		}
+	}
+	return s
+}
+
+// NodeReason returns the reason slurmctld records for host: the last
+// DownNodes line naming it, else its NodeName line's Reason.
+func (c *Config) NodeReason(host string) string {
+	g, ok := c.NodeGroupOf(host)
+	if !ok {
+		return ""
+	}
+	r := g.Reason
+	for _, d := range c.DownNodes {
+		if slices.Contains(d.Hosts, host) {
+			r = d.Reason
+		}
+	}
+	return r
+}
+
+// DynamicNodes reports whether the file defines no nodes itself but
+// expects them to register dynamically: no NodeName line, and a NodeSet
+// that selects nodes by Feature= (as Slurm's dynamic-node set-ups do). The
+// file alone cannot then say how big the cluster is.
+func (c *Config) DynamicNodes() bool {
+	if len(c.Nodes) > 0 {
+		return false
+	}
+	return slices.ContainsFunc(c.NodeSets, func(s NodeSet) bool { return s.Feature != "" })
 }
 
 // AllHosts lists every node in definition order, which is Slurm's node

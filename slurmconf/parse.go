@@ -1,9 +1,12 @@
 package slurmconf
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,39 +16,172 @@ import (
 	"fairsim/slurmtime"
 )
 
-// ParseFile reads and parses the slurm.conf at path.
+// ParseFile reads and parses the slurm.conf at path, following its
+// Include lines (see ParseIn) relative to path's folder.
 func ParseFile(path string) (*Config, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, src)
+	return ParseIn(path, src, filepath.Dir(path))
 }
 
-// Parse parses slurm.conf text; filename is used in positions only.
-// Include lines are reported as warnings and not followed.
+// Parse parses slurm.conf text; filename is used in positions. When
+// filename names an existing file, Include lines are followed relative to
+// its folder, as ParseFile does; otherwise they are reported as warnings
+// and not followed.
 //
 // On failure the error is an inputerr.List holding every problem found; the
 // returned Config is then incomplete (it still carries the warnings) and
 // must not be simulated.
 func Parse(filename string, src []byte) (*Config, error) {
+	dir := ""
+	if st, err := os.Stat(filename); err == nil && st.Mode().IsRegular() {
+		dir = filepath.Dir(filename)
+	}
+	return ParseIn(filename, src, dir)
+}
+
+// ParseIn parses slurm.conf text named filename (used in positions) whose
+// Include lines name files relative to dir. Slurm resolves every relative
+// Include, nested ones too, against the folder of slurm.conf itself
+// (read_config.c get_extra_conf_path), so dir applies at every depth;
+// absolute paths are used as they are, and "%c" in a name stands for the
+// ClusterName set above it (parse_config.c _parse_for_format). Settings
+// of an included file take effect where the Include line stands, and their
+// positions name that file. A missing file, a glob, or a loop of includes
+// is an error citing the Include line.
+//
+// With dir == "" Include lines are not followed: each draws a warning.
+// Fuzzing and other untrusted text use that, so no file is read.
+func ParseIn(filename string, src []byte, dir string) (*Config, error) {
 	p := &parser{
 		file:   filename,
+		dir:    dir,
 		cfg:    Default(),
 		top:    map[string]entry{},
 		nodeDf: map[string]entry{},
 		partDf: map[string]entry{},
 	}
 	p.cfg.Source.File = filename
-	for _, l := range splitLines(string(src)) {
-		p.line(l)
-	}
+	p.text(filename, src, []Pos{})
 	p.interpretTop()
 	p.interpretNodes()
 	p.interpretNodeSets()
 	p.interpretPartitions()
+	p.interpretDownNodes()
+	p.listIgnored()
 	p.errs.Sort()
 	return p.cfg, p.errs.Err()
+}
+
+// maxIncludeDepth bounds nesting even without a loop (a chain of distinct
+// files), as a safety net; real sites nest one or two levels.
+const maxIncludeDepth = 16
+
+// text parses the lines of one file; chain holds the Include lines that
+// led to it, outermost first.
+func (p *parser) text(name string, src []byte, chain []Pos) {
+	saved := p.file
+	p.file = name
+	for _, l := range splitLines(string(src)) {
+		p.line(l, chain)
+	}
+	p.file = saved
+}
+
+// include follows one Include line.
+func (p *parser) include(pos Pos, arg string, chain []Pos) {
+	arg = strings.TrimLeftFunc(arg, isSpaceRune)
+	if p.dir == "" {
+		p.warnf(pos, "Include", "%q is not followed (the text has no folder to resolve it in); put the settings fairsim needs in this file", "Include "+strings.TrimRightFunc(arg, isSpaceRune))
+		return
+	}
+	end := strings.IndexFunc(arg, isSpaceRune)
+	if end < 0 {
+		end = len(arg)
+	}
+	name, rest := arg[:end], arg[end:]
+	if !isBlank(rest) {
+		p.errorf(pos, "Include", "unexpected text %q after the file name", strings.TrimSpace(rest))
+		return
+	}
+	if name == "" {
+		p.errorf(pos, "Include", "names no file")
+		return
+	}
+	if strings.Contains(name, "%c") {
+		cn, ok := p.top["clustername"]
+		if !ok {
+			p.errorf(pos, "Include", "%q uses %%c but no ClusterName is set above it (Slurm refuses this)", name)
+			return
+		}
+		name = strings.ReplaceAll(name, "%c", strings.ToLower(cn.value))
+	}
+	if strings.Contains(name, "*") {
+		p.errorf(pos, "Include", "%q: Slurm does not expand globs and fails this Include", name)
+		return
+	}
+	path := name
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(p.dir, name)
+	}
+	chain = append(slices.Clip(chain), pos)
+	// Every file being read is the File of one Include line on the chain
+	// (the first is the top file), so a loop shows up there.
+	for _, c := range chain {
+		if samePath(c.File, path) {
+			p.errorf(pos, "Include", "loop of includes: %s", includeChain(chain, path))
+			return
+		}
+	}
+	if len(chain) > maxIncludeDepth {
+		p.errorf(pos, "Include", "more than %d nested includes: %s", maxIncludeDepth, includeChain(chain, path))
+		return
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		p.errorf(pos, "Include", "cannot read %s: %v", path, unwrapPathError(err))
+		return
+	}
+	p.text(path, src, chain)
+}
+
+func isSpaceRune(r rune) bool { return r < 128 && isSpace(byte(r)) }
+
+// includeChain renders "a.conf:3 → b.conf:1 → a.conf": each Include line
+// on the way, then the file it would read again.
+func includeChain(chain []Pos, last string) string {
+	var b strings.Builder
+	for i, c := range chain {
+		if i > 0 {
+			b.WriteString(" → ")
+		}
+		b.WriteString(c.String())
+	}
+	b.WriteString(" → " + last)
+	return b.String()
+}
+
+// samePath compares two file names after cleaning, and by identity on
+// disk when both exist (so "./a.conf" and "a.conf" are one file).
+func samePath(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
+}
+
+// unwrapPathError drops the path os.ReadFile repeats, since the message
+// already names it.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // entry is one Key=Value with its position.
@@ -81,7 +217,8 @@ func (a *attrLine) get(keys ...string) (entry, bool) {
 }
 
 type parser struct {
-	file   string
+	file   string // the file being read (an included one while inside it)
+	dir    string // folder relative Include names resolve in; "" = do not follow
 	cfg    *Config
 	errs   inputerr.List
 	top    map[string]entry // lower-cased key → last value
@@ -105,14 +242,14 @@ func (p *parser) warnf(pos Pos, key, format string, args ...any) {
 }
 
 // line handles one logical line: record what it sets, check its syntax.
-func (p *parser) line(l logicalLine) {
+func (p *parser) line(l logicalLine, chain []Pos) {
 	pos := p.pos(l.line)
 	text := l.text
 	if isBlank(text) {
 		return
 	}
 	if len(text) > 7 && strings.EqualFold(text[:7], "include") && isSpace(text[7]) {
-		p.warnf(pos, "Include", "%q is not followed; put the settings fairsim needs in this file", strings.TrimSpace(text))
+		p.include(pos, text[7:], chain)
 		return
 	}
 	first, rest, ok := nextPair(text)
@@ -997,3 +1134,9 @@ func digitVal(c byte) int {
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// interpretDownNodes applies DownNodes lines (filled in below).
+func (p *parser) interpretDownNodes() {}
+
+// listIgnored fills Config.Ignored (filled in below).
+func (p *parser) listIgnored() {}

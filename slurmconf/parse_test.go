@@ -301,7 +301,7 @@ func TestWarnings(t *testing.T) {
 		{"unknown key", "KillWait=3\nFooBar=1\n",
 			[]string{`t.conf:2: FooBar: unknown key; line ignored`}},
 		{"include", "Include /etc/slurm/nodes.conf\n",
-			[]string{`t.conf:1: Include: "Include /etc/slurm/nodes.conf" is not followed; put the settings fairsim needs in this file`}},
+			[]string{`t.conf:1: Include: "Include /etc/slurm/nodes.conf" is not followed (the text has no folder to resolve it in); put the settings fairsim needs in this file`}},
 		{"duplicate", "KillWait=3\nkillwait=4\n",
 			[]string{`t.conf:2: KillWait: also set at t.conf:1; the later value "4" is used, as in Slurm`}},
 		{"operator", "KillWait+=4\n",

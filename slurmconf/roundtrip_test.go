@@ -121,8 +121,8 @@ func TestMixedCPU(t *testing.T) {
 	if c.Where("SchedulerParameters").Line != 27 || c.Where("NodeName=holy7c[0101-0124,0201-0224].Weight").Line != 65 {
 		t.Errorf("positions: SchedulerParameters %v, holy7c Weight %v", c.Where("SchedulerParameters"), c.Where("NodeName=holy7c[0101-0124,0201-0224].Weight"))
 	}
-	if len(c.Warnings) != 1 || c.Warnings[0].Key != "Include" {
-		t.Errorf("warnings = %q, want only the Include one", warnings(c))
+	if c.Extra["JobCompType"] != "jobcomp/none" || c.Where("JobCompType") != (Pos{File: "testdata/mixed_cpu.local", Line: 2}) {
+		t.Errorf("included JobCompType = %q at %v", c.Extra["JobCompType"], c.Where("JobCompType"))
 	}
 }
 
