@@ -175,51 +175,68 @@ func (sc *Scenario) Resolve() error {
 	return nil
 }
 
-// Build makes a scenario ready to run. Resolve must have been called.
+// Build makes a scenario ready to run. Resolve must have been called. On
+// an error the Run returned still holds the notes and warnings gathered
+// until then (they often explain the error); it has nothing to close.
 func (sc *Scenario) Build() (*Run, error) {
 	run := &Run{Scenario: sc}
 	var err error
 	fail := func(err error) (*Run, error) {
 		run.Close()
-		return nil, err
+		run.closer = nil
+		return run, err
 	}
 	run.Scheduler, err = scheduler.New(sc.Scheduler)
 	if err != nil {
-		return nil, err
+		return fail(err)
+	}
+	conf, err := sc.slurmConfig()
+	if conf != nil {
+		for _, w := range conf.Warnings {
+			run.Warnings = append(run.Warnings, w.String())
+		}
+	}
+	if err != nil {
+		return fail(err)
+	}
+	run.Slurm = conf
+	sc.SlurmResolved = conf.String()
+	sc.Ignored = conf.Ignored
+	if len(conf.Nodes) > 0 {
+		if run.Cluster, err = sc.buildClusterFromSlurm(run, conf); err != nil {
+			return fail(fmt.Errorf("%s: cluster: %w", sc.file, err))
+		}
+	} else if len(sc.Cluster.Nodes) == 0 && sc.SlurmConf != "" && !sc.Cluster.FromTraceHeader {
+		why := "it has no NodeName lines"
+		if conf.DynamicNodes() {
+			why = "its nodes are dynamic (no NodeName lines; a NodeSet with Feature= takes the nodes that register with slurmd -Z)"
+		}
+		return fail(fmt.Errorf("%s: slurm.conf %s defines no nodes: %s, so the file alone cannot say how big the cluster is; give the nodes in the scenario's cluster.nodes",
+			sc.file, sc.SlurmConf, why))
 	}
 	if sc.Generate != nil {
+		if run.Cluster != nil && sc.Generate.FitCluster {
+			run.Notes = append(run.Notes, sc.Generate.fit(run.Cluster))
+		}
 		gc, err := sc.genConfig()
 		if err != nil {
-			return nil, err
+			return fail(err)
 		}
 		if run.generated, err = workload.Generate(gc); err != nil {
-			return nil, fmt.Errorf("%s: generate: %w", sc.file, err)
+			return fail(fmt.Errorf("%s: generate: %w", sc.file, err))
 		}
 	}
 	sc.gen = run.generated
 	var closer func() error
 	run.Source, closer, err = sc.openSource()
 	if err != nil {
-		return nil, err
-	}
-	run.closer = closer
-	conf, err := sc.slurmConfig()
-	if err != nil {
 		return fail(err)
 	}
-	run.Slurm = conf
-	for _, w := range conf.Warnings {
-		run.Warnings = append(run.Warnings, w.String())
-	}
-	sc.SlurmResolved = conf.String()
-	switch {
-	case len(conf.Nodes) > 0:
-		run.Cluster, err = sc.buildClusterFromSlurm(conf)
-	default:
-		run.Cluster, err = sc.buildCluster(run.Source.Header())
-	}
-	if err != nil {
-		return fail(fmt.Errorf("%s: cluster: %w", sc.file, err))
+	run.closer = closer
+	if run.Cluster == nil {
+		if run.Cluster, err = sc.buildCluster(run.Source.Header()); err != nil {
+			return fail(fmt.Errorf("%s: cluster: %w", sc.file, err))
+		}
 	}
 	if err := sc.applyPartitionSet(run.Cluster); err != nil {
 		return fail(err)
@@ -294,6 +311,85 @@ func (sc *Scenario) openSource() (workload.Source, func() error, error) {
 		return nil, nil, fmt.Errorf("%s: accounts.map: %w", sc.file, err)
 	}
 	return workload.MapAccounts(src, m), closer, nil
+}
+
+// fit sizes a generated workload to cluster c (see FitCluster) and says
+// what it chose.
+func (g *GenSpec) fit(c *sim.Cluster) string {
+	var open, up []int
+	for i := range c.Parts {
+		p := &c.Parts[i]
+		if p.State != sim.PartUp {
+			continue
+		}
+		up = append(up, i)
+		if p.AllowAccounts == nil && p.AllowGroups == nil && p.AllowQOS == nil {
+			open = append(open, i)
+		}
+	}
+	pick := open
+	if len(pick) == 0 {
+		pick = up
+	}
+	if len(pick) == 0 {
+		for i := range c.Parts {
+			pick = append(pick, i)
+		}
+	}
+	// One time-limit range for all jobs: the longest MaxTime among them
+	// (at most 7 days), leaving out the short partitions (debug, express)
+	// that jobs so long would be refused by.
+	maxLimit := int64(60)
+	for _, i := range pick {
+		mt := c.Parts[i].MaxTime
+		if mt == sim.Unlimited {
+			mt = 7 * 86400
+		}
+		maxLimit = max(maxLimit, min(mt, 7*86400))
+	}
+	long := pick[:0:0]
+	for _, i := range pick {
+		if mt := c.Parts[i].MaxTime; mt == sim.Unlimited || mt >= maxLimit {
+			long = append(long, i)
+		}
+	}
+	pick = long
+	g.Partitions = g.Partitions[:0]
+	smallest, nodeCores, nodes := math.MaxInt, 0, 0
+	wholeNode := false // jobs asking no memory take whole nodes' memory
+	for _, i := range pick {
+		p := &c.Parts[i]
+		g.Partitions = append(g.Partitions, p.Name)
+		usable := 0
+		for _, n := range p.Nodes {
+			if c.Nodes[n].State.Usable() {
+				usable += c.Nodes[n].Cores
+				nodeCores += c.Nodes[n].Cores
+				nodes++
+			}
+		}
+		smallest = min(smallest, max(usable, 1))
+		wholeNode = wholeNode || (c.MemDefault == sim.MemSlurm && p.DefMemPerCPU == 0 && p.DefMemPerNode == 0)
+	}
+	g.MaxCPUs = min(smallest, 256)
+	g.MaxLimit = slurmtime.Format(maxLimit)
+	// Offered load = jobs × mean cores held × mean run time / (cores ×
+	// span): sizes are log-uniform on [1, MaxCPUs] (mean (M-1)/ln M), run
+	// times log-normal (mean median·e^(σ²/2)); a job that takes a node's
+	// whole memory holds the whole node.
+	held := 1.0
+	if m := float64(g.MaxCPUs); m > 1 {
+		held = (m - 1) / math.Log(m)
+	}
+	if wholeNode && nodes > 0 {
+		held = max(held, float64(nodeCores)/float64(nodes))
+	}
+	meanRun := g.RuntimeMedian * math.Exp(g.RuntimeSigma*g.RuntimeSigma/2)
+	usable := max(c.TotalCores-c.DownCores, 1)
+	jobs := 0.8 * float64(usable) * g.Days * 86400 / (held * max(meanRun, 1))
+	g.Jobs = int(min(max(jobs, 200), 5000))
+	return fmt.Sprintf("generated workload: %d jobs over %g days in partition(s) %s, 1 to %d CPUs and at most %s each (no --trace)",
+		g.Jobs, g.Days, strings.Join(g.Partitions, ","), g.MaxCPUs, g.MaxLimit)
 }
 
 // setDefault sets *v to d when it is the zero value.

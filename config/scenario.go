@@ -48,6 +48,9 @@ type Scenario struct {
 	// SlurmResolved is the slurm.conf in force (file, overrides and
 	// Slurm's defaults), written to scenario.resolved.yaml for audits.
 	SlurmResolved string `yaml:"slurm_resolved,omitempty"`
+	// Ignored lists the slurm.conf keys and attributes given that fairsim
+	// does not simulate, with the line that set each.
+	Ignored []string `yaml:"ignored,omitempty"`
 
 	// dir is the scenario file's folder: relative paths start there.
 	dir  string
@@ -100,6 +103,11 @@ type GenSpec struct {
 	Features      []string  `yaml:"features,omitempty"`
 	FeatureShare  float64   `yaml:"feature_share"`
 	MemShare      float64   `yaml:"mem_share"`
+	// FitCluster sets partitions, max_cpus and jobs from the cluster: the
+	// UP partitions open to every account, jobs no bigger than the
+	// smallest of them, and as many jobs as keep it about 80 % busy over
+	// the days (what `fairsim run --slurm-conf F` without --trace draws).
+	FitCluster bool `yaml:"fit_cluster,omitempty"`
 }
 
 // ClusterSpec is the hardware, when slurm.conf does not give it.
@@ -119,10 +127,12 @@ type ClusterSpec struct {
 	MemPerCore string `yaml:"mem_per_core,omitempty"`
 }
 
-// CPUTypeSpec overrides a CPU type's billing weight or speed.
+// CPUTypeSpec overrides a CPU type's billing weight or speed, and names
+// the nodes of that type where slurm.conf's Feature words do not.
 type CPUTypeSpec struct {
 	Weight float64 `yaml:"weight"`
 	Speed  float64 `yaml:"speed"`
+	Nodes  string  `yaml:"nodes,omitempty"` // hostlist, e.g. "c[01-40]"
 }
 
 // NodeGroup is a NodeName= line in YAML form.

@@ -119,7 +119,7 @@ func TestResolveDefaults(t *testing.T) {
 	for _, line := range []string{"name: unnamed", "scheduler: easy", "  format: swf", "  reference_cpu: broadwell",
 		"  scale_runtime: true", "  scale_time_limit: true", "  from_trace_header: true", "  mem_per_core: 4G",
 		"      MaxTime: UNLIMITED", "      OverSubscribe: \"NO\"", "  map: group", "  shares: equal",
-		"  sample_interval: \"6:00:00\"", "  missing_time_limit: runtime", "  sample_interval: \"1:00:00\""} {
+		"  sample_interval: \"6:00:00\"", "  missing_time_limit: slurm", "  sample_interval: \"1:00:00\""} {
 		if !strings.Contains(string(out), line+"\n") {
 			t.Errorf("resolved YAML lacks %q:\n%s", line, out)
 		}
@@ -274,12 +274,41 @@ func TestClusterFromSlurmConf(t *testing.T) {
 }
 
 // TestNodeWithoutCPUType: a slurm.conf node whose Features name no CPU
-// type is an error naming the node.
+// generation runs as type generic, with one warning that names it; the
+// scenario's cluster.cpu_types nodes override inference either way.
 func TestNodeWithoutCPUType(t *testing.T) {
-	_, err := buildScenario(t, filepath.Join("testdata", "badfeature", "scenario.yaml"))
-	if err == nil || !strings.Contains(err.Error(), "NodeName=gpu1: no Feature names a CPU type") ||
-		!strings.Contains(err.Error(), filepath.Join("testdata", "badfeature", "scenario.yaml")) {
-		t.Errorf("error %v, want one naming the scenario and NodeName=gpu1", err)
+	path := filepath.Join("testdata", "genericnode", "scenario.yaml")
+	for _, tc := range []struct {
+		name  string
+		sets  [][2]string
+		types map[string]string // node -> type
+		warn  bool
+	}{
+		{"inferred", nil, map[string]string{"cpu1": "broadwell", "cpu2": "broadwell", "gpu1": sim.GenericCPU}, true},
+		{"override", [][2]string{{"cluster.cpu_types.icelake.nodes", "gpu1"}}, map[string]string{"cpu1": "broadwell", "gpu1": "icelake"}, false},
+		{"override inferred", [][2]string{{"cluster.cpu_types.skylake.nodes", "cpu2"}}, map[string]string{"cpu1": "broadwell", "cpu2": "skylake", "gpu1": sim.GenericCPU}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run, err := buildScenario(t, path, tc.sets...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := run.Cluster
+			for _, nd := range c.Nodes {
+				if want, ok := tc.types[nd.Name]; ok && c.Types[nd.Type].Name != want {
+					t.Errorf("node %s is %s, want %s", nd.Name, c.Types[nd.Type].Name, want)
+				}
+			}
+			warned := 0
+			for _, w := range run.Warnings {
+				if strings.Contains(w, "no Feature naming a known CPU generation: gpu1") {
+					warned++
+				}
+			}
+			if (warned == 1) != tc.warn || warned > 1 {
+				t.Errorf("%d warnings naming gpu1, want %v: %q", warned, tc.warn, run.Warnings)
+			}
+		})
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -25,10 +26,11 @@ import (
 // written.
 func (sc *Scenario) slurmConfig() (*slurmconf.Config, error) {
 	var text []byte
-	name := "slurm.conf (Slurm defaults)"
+	name, dir := "slurm.conf (Slurm defaults)", ""
 	if sc.SlurmConf != "" {
 		var err error
 		name = sc.path(sc.SlurmConf)
+		dir = filepath.Dir(name) // Include lines are relative to the file's folder
 		text, err = os.ReadFile(name)
 		if err != nil {
 			return nil, err
@@ -63,7 +65,7 @@ func (sc *Scenario) slurmConfig() (*slurmconf.Config, error) {
 		text = b.Bytes()
 		name += " + " + sc.file + " slurm: settings"
 	}
-	return slurmconf.Parse(name, text)
+	return slurmconf.ParseIn(name, text, dir)
 }
 
 // usesSlurm reports whether the scenario runs Slurm's policy.
@@ -257,25 +259,50 @@ func (sc *Scenario) assocTree(run *Run) (*fairshare.Tree, error) {
 }
 
 // buildClusterFromSlurm builds the cluster from slurm.conf NodeName and
-// PartitionName lines; a node's Feature names its CPU type.
-func (sc *Scenario) buildClusterFromSlurm(conf *slurmconf.Config) (*sim.Cluster, error) {
+// PartitionName lines. A node's CPU type is the scenario's word for it
+// (cluster.cpu_types nodes, --cpu-type), else the generation its Feature
+// words name, else generic, with one warning listing those nodes.
+func (sc *Scenario) buildClusterFromSlurm(run *Run, conf *slurmconf.Config) (*sim.Cluster, error) {
 	cl := &sc.Cluster
+	forced, err := sc.forcedTypes()
+	if err != nil {
+		return nil, err
+	}
 	used := map[string]bool{}
 	var specs []sim.NodeSpec
+	var generic []string
 	for _, g := range conf.Nodes {
-		var t sim.CPUType
-		found := false
-		for _, f := range g.Features {
-			if ct, err := sim.LookupCPUType(f); err == nil {
-				t, found = ct, true
-				break
-			}
-		}
+		inferred, _, found := sim.InferCPUType(g.Features)
 		if !found {
-			return nil, fmt.Errorf("NodeName=%s: no Feature names a CPU type (known: %s)", g.Names, strings.Join(sim.CPUTypeNames(), ", "))
+			inferred, _ = sim.LookupCPUType(sim.GenericCPU)
 		}
-		used[t.Name] = true
-		specs = append(specs, sim.NodeSpec{Names: g.Hosts, Type: t.Name, Cores: int(g.CPUs), MemMB: int64(g.RealMemory), Weight: int(g.Weight)})
+		// Hosts of one line may differ in type (an override) or state (a
+		// DownNodes line): one spec per run of equal hosts.
+		var cur *sim.NodeSpec
+		for _, h := range g.Hosts {
+			t := inferred
+			if name, ok := forced[h]; ok {
+				t = name
+			} else if !found {
+				generic = append(generic, h)
+			}
+			st := g.State
+			if len(conf.DownNodes) > 0 {
+				st = conf.NodeState(h)
+			}
+			state := nodeState(st)
+			if cur == nil || cur.Type != t.Name || cur.State != state {
+				specs = append(specs, sim.NodeSpec{Type: t.Name, Cores: int(g.CPUs), MemMB: int64(g.RealMemory), Weight: int(g.Weight), State: state})
+				cur = &specs[len(specs)-1]
+			}
+			cur.Names = append(cur.Names, h)
+			used[t.Name] = true
+		}
+	}
+	if len(generic) > 0 {
+		run.Warnings = append(run.Warnings, fmt.Sprintf("%d node(s) have no Feature naming a known CPU generation: %s; "+
+			"they run as type generic (speed 1.0, billed by CPU count as Slurm does without TRESBillingWeights); "+
+			"name their type with cluster.cpu_types or --cpu-type HOSTLIST=TYPE", len(generic), slurmconf.Compress(generic)))
 	}
 	types, err := sc.cpuTypes(used)
 	if err != nil {
@@ -286,7 +313,11 @@ func (sc *Scenario) buildClusterFromSlurm(conf *slurmconf.Config) (*sim.Cluster,
 		sp := sim.Partition{Name: p.Name, Default: p.Default, PriorityTier: int(p.PriorityTier),
 			PriorityJobFactor: int(p.PriorityJobFactor), PreemptMode: p.PreemptMode, QOS: p.QOS,
 			BillingWeights: p.TRESBillingWeights, Exclusive: p.OverSubscribe.Mode == "EXCLUSIVE",
-			MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}
+			MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited, State: partState(p.State),
+			AllowAccounts: p.AllowAccounts, DenyAccounts: p.DenyAccounts, AllowQOS: p.AllowQOS, DenyQOS: p.DenyQOS,
+			AllowGroups:  p.AllowGroups,
+			DefMemPerCPU: int64(p.DefMemPerCPU), DefMemPerNode: int64(p.DefMemPerNode),
+			MaxMemPerCPU: int64(p.MaxMemPerCPU), MaxMemPerNode: int64(p.MaxMemPerNode)}
 		if p.MaxTime != slurmtime.Infinite {
 			sp.MaxTime = p.MaxTime * 60
 		}
@@ -303,7 +334,84 @@ func (sc *Scenario) buildClusterFromSlurm(conf *slurmconf.Config) (*sim.Cluster,
 		return nil, err
 	}
 	c.ScaleLimit = *cl.ScaleTimeLimit
+	c.MemDefault = sc.memDefault(conf)
 	return c, nil
+}
+
+// memDefault is what memory jobs that ask none take: the scenario's
+// choice, else Slurm's rule when SelectTypeParameters makes memory a
+// consumable resource (CR_*_Memory; cons_tres without the key defaults to
+// CR_Core_Memory, read_config.c), else none.
+func (sc *Scenario) memDefault(conf *slurmconf.Config) sim.MemDefault {
+	if sc.Sim.MemDefault == "share" {
+		return sim.MemShare
+	}
+	stp := strings.ToUpper(conf.SelectTypeParameters)
+	if strings.Contains(stp, "MEMORY") || (stp == "" && strings.Contains(conf.SelectType, "cons_tres")) {
+		return sim.MemSlurm
+	}
+	return sim.MemNone
+}
+
+// forcedTypes maps hosts to the CPU type the scenario gives them
+// (cluster.cpu_types.TYPE.nodes, and --cpu-type HOSTLIST=TYPE).
+func (sc *Scenario) forcedTypes() (map[string]sim.CPUType, error) {
+	out := map[string]sim.CPUType{}
+	names := make([]string, 0, len(sc.Cluster.CPUTypes))
+	for name := range sc.Cluster.CPUTypes {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		o := sc.Cluster.CPUTypes[name]
+		if o.Nodes == "" {
+			continue
+		}
+		t, err := sim.LookupCPUType(name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: cluster.cpu_types: %w", sc.file, err)
+		}
+		hosts, err := slurmconf.Expand(o.Nodes)
+		if err != nil {
+			return nil, fmt.Errorf("%s: cluster.cpu_types.%s.nodes: %w", sc.file, name, err)
+		}
+		for _, h := range hosts {
+			if prev, dup := out[h]; dup && prev.Name != t.Name {
+				return nil, fmt.Errorf("%s: cluster.cpu_types: node %s is both %s and %s", sc.file, h, prev.Name, t.Name)
+			}
+			out[h] = t
+		}
+	}
+	return out, nil
+}
+
+// nodeState maps a slurm.conf node state onto the simulator's: the states
+// a node registers into (UNKNOWN, IDLE, CLOUD, ...) allocate; the others
+// do not.
+func nodeState(s string) sim.NodeState {
+	switch s {
+	case "DOWN", "ERROR", "EXTERNAL":
+		return sim.NodeDown
+	case "DRAIN":
+		return sim.NodeDrain
+	case "FAIL":
+		return sim.NodeFail
+	case "FUTURE":
+		return sim.NodeFuture
+	}
+	return sim.NodeUp
+}
+
+func partState(s string) sim.PartState {
+	switch s {
+	case "DOWN":
+		return sim.PartDown
+	case "DRAIN":
+		return sim.PartDrain
+	case "INACTIVE":
+		return sim.PartInactive
+	}
+	return sim.PartUp
 }
 
 // cpuTypes returns the used CPU types in registry order, with the

@@ -349,6 +349,10 @@ func (m *Policy) billing(j *sim.Job) float64 {
 	var b float64
 	for _, sl := range j.Alloc {
 		nd := &c.Nodes[sl.Node]
+		if c.Types[nd.Type].Name == sim.GenericCPU {
+			b += float64(sl.Cores) // no known generation: Slurm's own billing, the CPUs
+			continue
+		}
 		w := policy.CPUTypeWeights(nd.Cores, c.Types[nd.Type].Weight, float64(nd.MemMB)/1024)
 		b += policy.Billing(policy.TRESAlloc{CPU: uint64(sl.Cores), MemMB: uint64(sl.MemMB)}, w, flags|policy.FlagMaxTRES)
 	}

@@ -41,8 +41,8 @@ type Request struct {
 	// MemPerNode is MB on each node (--mem, DefMemPerNode); when set it
 	// takes the place of MemPerCPU.
 	MemPerNode int64
-	Exclusive bool  // whole nodes (OverSubscribe=EXCLUSIVE or --exclusive)
-	Type      int   // required CPU type index; negative for any
+	Exclusive  bool // whole nodes (OverSubscribe=EXCLUSIVE or --exclusive)
+	Type       int  // required CPU type index; negative for any
 }
 
 // Fit is the answer of a fit test, as kube-scheduler distinguishes

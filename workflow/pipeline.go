@@ -30,10 +30,12 @@ type Pipeline struct {
 // fairsim chose and ignored.
 func (p Pipeline) Build(sc *config.Scenario) (*config.Run, error) {
 	run, err := sc.Build()
+	if run != nil {
+		p.tell(run) // a failed build's warnings often explain the failure
+	}
 	if err != nil {
 		return nil, err
 	}
-	p.tell(run)
 	return run, nil
 }
 
@@ -51,6 +53,9 @@ func (p Pipeline) Open(path string) (*config.Run, error) {
 	}
 	run, err := sc.Build()
 	if err != nil {
+		if run != nil {
+			p.tell(run)
+		}
 		return nil, err
 	}
 	if p.Need != "" && run.Multifactor == nil {

@@ -13,7 +13,13 @@ import (
 // overrides. It lives here rather than in the command so that the
 // overrides apply the same way wherever a run is described.
 type RunSpec struct {
-	Scenario, Trace, Scheduler  string
+	Scenario, Trace, Scheduler string
+	// SlurmConf, Assoc and QOS are a site's own files (slurm.conf, a
+	// sacctmgr dump or `sacctmgr -P show assoc`, `sacctmgr show qos -P`):
+	// with SlurmConf and no Scenario they alone describe the run.
+	SlurmConf, Assoc, QOS string
+	// CPUTypes are HOSTLIST=TYPE settings naming nodes' CPU types.
+	CPUTypes                    []string
 	SkipInvalid, FailImpossible bool
 	// Format, Fields and TimeZone say how to read the trace.
 	Format, Fields, TimeZone string
@@ -35,11 +41,28 @@ func (s *RunSpec) given(flag string) bool { return s.Given != nil && s.Given(fla
 // Resolve builds the scenario the spec asks for, applies the overrides
 // and resolves it.
 func (s *RunSpec) Resolve() (*config.Scenario, error) {
+	sc, err := s.Unresolved()
+	if err != nil {
+		return nil, err
+	}
+	return sc, sc.Resolve()
+}
+
+// Unresolved is the scenario the spec asks for with its overrides applied,
+// before Resolve fills in defaults (a sweep edits it first).
+func (s *RunSpec) Unresolved() (*config.Scenario, error) {
 	var sc *config.Scenario
 	var err error
 	switch {
 	case s.Scenario != "":
 		sc, err = config.Load(s.Scenario)
+	case s.SlurmConf != "":
+		// A site's slurm.conf alone: Slurm's scheduler and priority, and
+		// without a trace a workload drawn to fit its partitions.
+		sc = &config.Scenario{Name: siteName(s.SlurmConf), Scheduler: "slurm"}
+		if s.Trace == "" {
+			sc.Generate = &config.GenSpec{Seed: 1, FitCluster: true}
+		}
 	case s.Trace != "":
 		name := filepath.Base(s.Trace)
 		for _, ext := range []string{".gz", ".swf", ".txt", ".sacct"} {
@@ -54,6 +77,40 @@ func (s *RunSpec) Resolve() (*config.Scenario, error) {
 	}
 	if s.Trace != "" {
 		sc.SetTrace(s.Trace)
+		if s.SlurmConf != "" {
+			sc.Cluster.FromTraceHeader = false // the nodes are slurm.conf's
+		}
+	}
+	for _, f := range []struct {
+		flag, val string
+		dst       *string
+	}{{"slurm-conf", s.SlurmConf, &sc.SlurmConf}, {"assoc", s.Assoc, &sc.Assoc}, {"qos", s.QOS, &sc.QOS}} {
+		if f.val == "" {
+			continue
+		}
+		abs, err := filepath.Abs(f.val)
+		if err != nil {
+			return nil, fmt.Errorf("--%s: %w", f.flag, err)
+		}
+		*f.dst = abs
+	}
+	if s.TimeZone != "" && sc.FairShare.TimeZone == "" {
+		sc.FairShare.TimeZone = s.TimeZone // the site's zone: usage resets fall there too
+	}
+	for _, ct := range s.CPUTypes {
+		hosts, typ, ok := strings.Cut(ct, "=")
+		if !ok || hosts == "" || typ == "" {
+			return nil, fmt.Errorf("--cpu-type %q: want HOSTLIST=TYPE, e.g. c[01-40]=skylake", ct)
+		}
+		if sc.Cluster.CPUTypes == nil {
+			sc.Cluster.CPUTypes = map[string]config.CPUTypeSpec{}
+		}
+		o := sc.Cluster.CPUTypes[typ]
+		if o.Nodes != "" {
+			hosts = o.Nodes + "," + hosts
+		}
+		o.Nodes = hosts
+		sc.Cluster.CPUTypes[typ] = o
 	}
 	if s.Scheduler != "" {
 		sc.Scheduler = s.Scheduler
@@ -90,5 +147,22 @@ func (s *RunSpec) Resolve() (*config.Scenario, error) {
 	if s.FailImpossible {
 		sc.Sim.FailImpossible = true
 	}
-	return sc, sc.Resolve()
+	return sc, nil
+}
+
+// siteName names a run after its slurm.conf: the file name without
+// ".conf" and ".slurm", or the folder's name for a plain slurm.conf
+// ("slac/slurm.conf" is slac).
+func siteName(path string) string {
+	base := filepath.Base(path)
+	if strings.EqualFold(base, "slurm.conf") {
+		if d := filepath.Base(filepath.Dir(path)); d != "." && d != string(filepath.Separator) {
+			return d
+		}
+	}
+	name := strings.TrimSuffix(strings.TrimSuffix(base, ".conf"), ".slurm")
+	if name == "" {
+		return "site"
+	}
+	return name
 }

@@ -24,20 +24,26 @@ utilization.png and scenario.resolved.yaml (every setting in force, defaults inc
   fairsim run                                   the embedded default scenario
   fairsim run --scenario scenarios/odyssey.yaml
   fairsim run --trace KTH-SP2-1996-2.1-cln.swf.gz --scheduler easy
+  fairsim run --slurm-conf /etc/slurm/slurm.conf        a site as it is, generated jobs
+  fairsim run --slurm-conf slurm.conf --assoc dump.cfg --qos qos.txt --trace sacct.psv
+
+With --slurm-conf the cluster, partitions, scheduler and priority come from the
+site's slurm.conf: nodes' CPU types from their Feature words (else generic; name
+them with --cpu-type HOSTLIST=TYPE), and without --trace a generated workload sized
+to the partitions that accept jobs.
 
 With --trace and no scenario the cluster is built from the trace header: MaxNodes
 nodes sharing MaxProcs cores, of the reference CPU type, in one partition "batch".
-Jobs without a time limit get their actual runtime (sim.missing_time_limit).`,
-		Flags: []cli.Flag{
+Jobs without a time limit get DefaultTime, else MaxTime, else none, as slurmctld
+does (sim.missing_time_limit: runtime gives them their actual run time instead).`,
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Usage: "scenario YAML `FILE` (default: the embedded default scenario)"},
-			&cli.StringFlag{Name: "trace", Aliases: []string{"t"}, Usage: "workload trace `FILE` (SWF, plain or .gz); overrides the scenario's"},
 			&cli.StringFlag{Name: "scheduler", Usage: "scheduling policy: " + strings.Join(scheduler.Names(), ", ")},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (default results/<scenario name>)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar, no summary on stdout"},
 			&cli.BoolFlag{Name: "skip-invalid", Usage: "count malformed trace records by reason instead of failing"},
 			&cli.StringFlag{Name: "format", Usage: "trace format: swf or sacct (sacct --parsable2 output; default: guessed from the name)"},
 			&cli.StringFlag{Name: "fields", Usage: "sacct --format `LIST` of a trace printed with --noheader"},
-			&cli.StringFlag{Name: "tz", Usage: "time `ZONE` of sacct time stamps (default: local time)"},
 			&cli.Float64Flag{Name: "load", Usage: "transform: scale inter-arrival times by 1/`FACTOR` (2 = twice the load)"},
 			&cli.StringFlag{Name: "limit-accuracy", Usage: "transform: requested time from the run time: exact, or a `FACTOR`"},
 			&cli.StringFlag{Name: "window", Usage: "transform: keep jobs submitted in `FROM..TO` (Slurm times from the epoch, or dates)"},
@@ -47,7 +53,7 @@ Jobs without a time limit get their actual runtime (sim.missing_time_limit).`,
 			&cli.BoolFlag{Name: "fail-impossible", Usage: "fail on a job that can never run (bigger than its partition, over MaxTime) instead of counting it"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a Go CPU profile of the run to `FILE` (for developers: go tool pprof)"},
 			&cli.StringFlag{Name: "memprofile", Usage: "write a Go heap profile at the end of the simulation to `FILE`"},
-		},
+		}, siteFlags(true)...),
 		Action: func(c *cli.Context) error {
 			if p := c.String("cpuprofile"); p != "" {
 				f, err := os.Create(p)
@@ -60,11 +66,11 @@ Jobs without a time limit get their actual runtime (sim.missing_time_limit).`,
 				}
 				defer pprof.StopCPUProfile()
 			}
-			spec := workflow.RunSpec{Scenario: c.String("scenario"), Trace: c.String("trace"), Scheduler: c.String("scheduler"),
-				SkipInvalid: c.Bool("skip-invalid"), FailImpossible: c.Bool("fail-impossible"),
-				Format: c.String("format"), Fields: c.String("fields"), TimeZone: c.String("tz"),
-				Load: c.Float64("load"), LimitAccuracy: c.String("limit-accuracy"), Window: c.String("window"),
-				Partition: c.String("partition"), Queue: c.String("queue"), MaxJobs: c.Int("max-jobs"), Given: c.IsSet}
+			spec := siteSpec(c)
+			spec.Scheduler, spec.SkipInvalid, spec.FailImpossible = c.String("scheduler"), c.Bool("skip-invalid"), c.Bool("fail-impossible")
+			spec.Format, spec.Fields = c.String("format"), c.String("fields")
+			spec.Load, spec.LimitAccuracy, spec.Window = c.Float64("load"), c.String("limit-accuracy"), c.String("window")
+			spec.Partition, spec.Queue, spec.MaxJobs = c.String("partition"), c.String("queue"), c.Int("max-jobs")
 			sc, err := spec.Resolve()
 			if err != nil {
 				return err
