@@ -112,7 +112,9 @@ func TestRealSites(t *testing.T) {
 		if e := c.AccountingStorageEnforce; e != (Enforce{Associations: true, QOS: true}) {
 			t.Errorf("slac: AccountingStorageEnforce = %+v", e)
 		}
-		if !slices.ContainsFunc(c.Ignored, func(s string) bool { return strings.HasPrefix(s, "NodeName.Gres (") && strings.Contains(s, "slac.conf:") }) {
+		if !slices.ContainsFunc(c.Ignored, func(s string) bool {
+			return strings.HasPrefix(s, "NodeName.Gres (") && strings.Contains(s, "slac.conf:")
+		}) {
 			t.Errorf("slac: Ignored lacks NodeName.Gres from slac.conf: %q", c.Ignored)
 		}
 	}
