@@ -43,9 +43,14 @@ type Warning struct {
 }
 
 // String renders "file:line: Key: message", like Error.
+// A warning about a whole file (no line) names the file.
 func (w Warning) String() string {
-	if w.Key == "" {
-		return fmt.Sprintf("%s: %s", w.Pos, w.Msg)
+	where := w.Pos.String()
+	if !w.Pos.IsValid() && w.Pos.File != "" {
+		where = w.Pos.File
 	}
-	return fmt.Sprintf("%s: %s: %s", w.Pos, w.Key, w.Msg)
+	if w.Key == "" {
+		return fmt.Sprintf("%s: %s", where, w.Msg)
+	}
+	return fmt.Sprintf("%s: %s: %s", where, w.Key, w.Msg)
 }

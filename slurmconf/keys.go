@@ -92,6 +92,8 @@ var partitionKeys = []string{
 
 var nodeSetKeys = []string{"Feature", "Nodes"}
 
+var downNodesKeys = []string{"Reason", "State"}
+
 // index maps lower-cased names to their canonical spelling, because Slurm
 // matches keys case-insensitively.
 func index(names []string) map[string]string {
@@ -103,11 +105,60 @@ func index(names []string) map[string]string {
 }
 
 var (
-	topIndex     = index(slurmKeys)
-	nodeIndex    = index(nodeKeys)
-	partIndex    = index(partitionKeys)
-	nodeSetIndex = index(nodeSetKeys)
+	topIndex       = index(slurmKeys)
+	nodeIndex      = index(nodeKeys)
+	partIndex      = index(partitionKeys)
+	nodeSetIndex   = index(nodeSetKeys)
+	downNodesIndex = index(downNodesKeys)
 )
+
+// removedKeys are keys current Slurm no longer knows (so it refuses a file
+// with them) but older versions accepted; a site file written for such a
+// version is read with a warning that says so.
+var removedKeys = map[string]string{
+	"cachegroups":      "removed in 21.08, commit a00c693f4a",
+	"checkpointtype":   "removed in 21.08, commit b4dbc72ed8",
+	"jobcheckpointdir": "removed in 21.08, commit b4dbc72ed8",
+}
+
+// set builds a lookup of lower-cased names.
+func set(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[strings.ToLower(n)] = true
+	}
+	return m
+}
+
+// simulatedTop are the top-level keys whose values the simulation uses;
+// every other key given in a file is listed in Config.Ignored. (Modelled
+// keys that are parsed for later use, like DefMemPerGPU while GPUs are
+// not simulated, are listed too.)
+var simulatedTop = set(
+	"ClusterName", "PriorityType", "PriorityFlags", "PriorityWeightAge", "PriorityWeightAssoc",
+	"PriorityWeightFairshare", "PriorityWeightJobSize", "PriorityWeightPartition",
+	"PriorityWeightQOS", "PriorityWeightTRES", "PriorityMaxAge", "PriorityDecayHalfLife",
+	"PriorityCalcPeriod", "PriorityUsageResetPeriod", "PriorityFavorSmall",
+	"FairShareDampeningFactor", "SchedulerType", "SchedulerParameters", "SelectType",
+	"SelectTypeParameters", "PreemptType", "PreemptMode", "AccountingStorageEnforce",
+	"KillWait", "OverTimeLimit", "CompleteWait", "MessageTimeout",
+	"DefMemPerCPU", "DefMemPerNode", "MaxMemPerCPU", "MaxMemPerNode",
+	"NodeName", "PartitionName", "NodeSet", "DownNodes",
+)
+
+// simulatedAttrs are, per kind of line, the attributes the simulation
+// uses; the others given are listed in Config.Ignored as "NodeName.Gres",
+// "PartitionName.Hidden" and so on.
+var simulatedAttrs = map[string]map[string]bool{
+	"NodeName": set("Boards", "CoresPerSocket", "CPUs", "Feature", "Features", "Procs",
+		"RealMemory", "Reason", "Sockets", "SocketsPerBoard", "State", "ThreadsPerCore", "Weight"),
+	"PartitionName": set("AllowAccounts", "AllowQos", "Default", "DefaultTime", "DefMemPerCPU",
+		"DefMemPerNode", "DenyAccounts", "DenyQos", "MaxMemPerCPU", "MaxMemPerNode", "MaxTime",
+		"Nodes", "OverSubscribe", "PreemptMode", "Priority", "PriorityJobFactor", "PriorityTier",
+		"QOS", "Shared", "State", "TRESBillingWeights"),
+	"NodeSet":   set(nodeSetKeys...),
+	"DownNodes": set(downNodesKeys...),
+}
 
 // modelledKeys are the top-level keys Config has fields for; the other
 // valid keys go to Config.Extra.
@@ -119,4 +170,5 @@ var modelledKeys = index([]string{
 	"FairShareDampeningFactor", "SchedulerType", "SchedulerParameters", "SelectType",
 	"SelectTypeParameters", "PreemptType", "PreemptMode", "AccountingStorageEnforce",
 	"KillWait", "OverTimeLimit", "CompleteWait", "MessageTimeout",
+	"DefMemPerCPU", "DefMemPerNode", "MaxMemPerCPU", "MaxMemPerNode", "DefCPUPerGPU", "DefMemPerGPU",
 })

@@ -227,11 +227,26 @@ type parser struct {
 	nodes  []attrLine
 	parts  []attrLine
 	sets   []attrLine
-	all    []string       // every host in definition order, once nodes are read
-	idx    map[string]int // host → position in all
+	downs  []attrLine
+	// ignored holds each key or attribute the simulation does not use
+	// with the first line that gave it (see Config.Ignored).
+	ignored map[string]Pos
+	all     []string       // every host in definition order, once nodes are read
+	idx     map[string]int // host → position in all
 }
 
 func (p *parser) pos(line int) Pos { return Pos{File: p.file, Line: line} }
+
+// ignore records that key (canonical, or as written when unknown) is not
+// simulated, keeping the first line that gave it.
+func (p *parser) ignore(key string, pos Pos) {
+	if p.ignored == nil {
+		p.ignored = map[string]Pos{}
+	}
+	if _, ok := p.ignored[key]; !ok {
+		p.ignored[key] = pos
+	}
+}
 
 func (p *parser) errorf(pos Pos, key, format string, args ...any) {
 	p.errs.Addf(pos.errFile(), pos.Line, key, format, args...)
@@ -260,8 +275,16 @@ func (p *parser) line(l logicalLine, chain []Pos) {
 	lkey := strings.ToLower(first.key)
 	canon, known := topIndex[lkey]
 	if !known {
-		p.warnf(pos, first.key, "unknown key; line ignored")
+		p.ignore(first.key, pos)
+		if note, ok := removedKeys[lkey]; ok {
+			p.warnf(pos, first.key, "unknown to current Slurm (%s); line ignored", note)
+		} else {
+			p.warnf(pos, first.key, "unknown key; line ignored")
+		}
 		return
+	}
+	if !simulatedTop[lkey] {
+		p.ignore(canon, pos)
 	}
 	if first.openQuote {
 		p.errorf(pos, canon, "value %s has an opening '\"' but no closing one", first.value)
@@ -295,7 +318,10 @@ func (p *parser) multiLine(pos Pos, canon, name, rest string) {
 		idx = partIndex
 	case "NodeSet":
 		idx = nodeSetIndex
+	case "DownNodes":
+		idx = downNodesIndex
 	}
+	simulated := simulatedAttrs[canon]
 	own := map[string]entry{}
 	for {
 		pr, r, ok := nextPair(rest)
@@ -304,7 +330,7 @@ func (p *parser) multiLine(pos Pos, canon, name, rest string) {
 		}
 		rest = r
 		if idx == nil {
-			continue // DownNodes, FrontendName, SlurmctldHost: not simulated
+			continue // FrontendName, SlurmctldHost: not simulated
 		}
 		if pr.openQuote {
 			p.errorf(pos, canon+"="+name, "%s: value %s has an opening '\"' but no closing one", pr.key, pr.value)
@@ -313,8 +339,12 @@ func (p *parser) multiLine(pos Pos, canon, name, rest string) {
 		lk := strings.ToLower(pr.key)
 		c, known := idx[lk]
 		if !known {
+			p.ignore(canon+"."+pr.key, pos)
 			p.warnf(pos, canon+"="+name, "unknown attribute %q ignored", pr.key)
 			continue
+		}
+		if !simulated[lk] {
+			p.ignore(canon+"."+c, pos)
 		}
 		if pr.op != 0 {
 			p.warnf(pos, canon+"="+name, "operator \"%c=\" on %s is treated as plain '='", pr.op, c)
@@ -329,10 +359,10 @@ func (p *parser) multiLine(pos Pos, canon, name, rest string) {
 		return
 	}
 	switch canon {
-	case "DownNodes", "FrontendName":
-		p.warnf(pos, canon, "not simulated; line ignored")
-		return
-	case "SlurmctldHost":
+	case "FrontendName", "SlurmctldHost":
+		return // already listed as ignored
+	case "DownNodes":
+		p.downs = append(p.downs, attrLine{name: name, pos: pos, own: own})
 		return
 	case "NodeSet":
 		p.sets = append(p.sets, attrLine{name: name, pos: pos, own: own})
@@ -385,11 +415,25 @@ func (p *parser) interpretTop() {
 	p.interpretPreemption()
 	if e, ok := p.topEntry("AccountingStorageEnforce"); ok {
 		if v, err := parseEnforce(e.value); err != nil {
-			p.errorf(e.pos, "AccountingStorageEnforce", "%v", err)
+			// Slurm 21.08 (commit 41135bdd2b) refuses such a value, but
+			// every earlier version started with it, matching the flag
+			// names as substrings of the whole value. A file that has one
+			// was written for such a version: read it as that one did.
+			old := parseEnforceSubstrings(e.value)
+			p.warnf(e.pos, "AccountingStorageEnforce", "%v: Slurm 21.08 and later refuse to start with it; earlier versions matched flag names as substrings, reading %q as %q, and so does fairsim", err, e.value, old.String())
+			c.AccountingStorageEnforce = old
 		} else {
 			c.AccountingStorageEnforce = v
 		}
 	}
+	if e, ok := p.topEntry("FastSchedule"); ok {
+		// read_config.c (20.02, commit 45ac6ee6b9 and before it): FastSchedule=1
+		// is ignored with an error, 0 and 2 are fatal. Older versions used it
+		// to choose between configured and detected hardware; fairsim only
+		// knows the configured hardware, which is what 1 and 2 meant.
+		p.warnf(e.pos, "FastSchedule", "%q: removed in Slurm 20.02 (which ignores 1 and refuses 0 and 2); fairsim simulates the nodes as configured in this file", e.value)
+	}
+	p.interpretMemory()
 	p.topU16("KillWait", &c.KillWait)
 	p.topU16("OverTimeLimit", &c.OverTimeLimit)
 	p.topU16("CompleteWait", &c.CompleteWait)
@@ -752,7 +796,17 @@ func (p *parser) interpretNodes() {
 		}
 		if e, ok := l.get("state"); ok {
 			p.cfg.Source.Keys[key+".State"] = e.pos
-			g.State = e.value
+			s, ok := NormalizeNodeState(e.value)
+			if !ok {
+				// node_conf.c build_all_nodeline_info: fatal.
+				p.errorf(e.pos, key, "State: invalid node state %q (want one of %s; Slurm refuses to start)", e.value, strings.Join(NodeStates, ", "))
+				continue
+			}
+			g.State = s
+		}
+		if e, ok := l.get("reason"); ok {
+			p.cfg.Source.Keys[key+".Reason"] = e.pos
+			g.Reason = e.value
 		}
 		p.cfg.Nodes = append(p.cfg.Nodes, g)
 	}
@@ -867,6 +921,8 @@ func (p *parser) interpretPartitions() {
 			DefaultTime:       Unset,
 			OverSubscribe:     OverSubscribe{Mode: OverSubscribeNo, Count: 1},
 			State:             "UP",
+			MaxNodes:          Infinite32,
+			MaxCPUsPerNode:    Infinite32,
 		}
 		nerr := len(p.errs)
 		get := func(attr string, keys ...string) (entry, bool) {
@@ -972,6 +1028,8 @@ func (p *parser) interpretPartitions() {
 			}
 			part.State = s
 		}
+		p.partMemory(&l, key, &part)
+		p.partAccess(&l, key, &part)
 		if len(p.errs) > nerr {
 			continue
 		}
@@ -1135,8 +1193,37 @@ func digitVal(c byte) int {
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
-// interpretDownNodes applies DownNodes lines (filled in below).
-func (p *parser) interpretDownNodes() {}
-
-// listIgnored fills Config.Ignored (filled in below).
-func (p *parser) listIgnored() {}
+// parseEnforceSubstrings reads AccountingStorageEnforce as Slurm did
+// before 21.08 (read_config.c _validate_and_set_defaults, before commit
+// 41135bdd2b): each flag is on when its name, or its digit, occurs
+// anywhere in the value, case-insensitively; anything else is ignored.
+func parseEnforceSubstrings(v string) Enforce {
+	var e Enforce
+	l := strings.ToLower(v)
+	has := func(s string) bool { return strings.Contains(l, s) }
+	if has("1") || has("associations") {
+		e.Associations = true
+	}
+	if has("2") || has("limits") {
+		e.Associations, e.Limits = true, true
+	}
+	if has("safe") {
+		e.Associations, e.Limits, e.Safe = true, true, true
+	}
+	if has("wckeys") {
+		e.Associations, e.WCKeys = true, true
+	}
+	if has("qos") {
+		e.Associations, e.QOS = true, true
+	}
+	if has("all") {
+		e = Enforce{Associations: true, Limits: true, Safe: true, WCKeys: true, QOS: true}
+	}
+	if has("nojobs") {
+		e.NoJobs, e.NoSteps = true, true
+	}
+	if has("nosteps") {
+		e.NoSteps = true
+	}
+	return e
+}

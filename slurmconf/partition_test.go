@@ -17,6 +17,7 @@ func TestPartitionDefaults(t *testing.T) {
 		Name: "p", Nodes: "", Hosts: []string{}, PriorityTier: 1, PriorityJobFactor: 1,
 		MaxTime: slurmtime.Infinite, DefaultTime: Unset,
 		OverSubscribe: OverSubscribe{OverSubscribeNo, 1}, State: "UP",
+		MaxNodes: Infinite32, MaxCPUsPerNode: Infinite32,
 	}
 	if got := c.Partitions[0]; !equalPartition(got, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", got, want)
@@ -39,7 +40,14 @@ PartitionName=big Nodes=amdset,a1 MaxTime=UNLIMITED PriorityJobFactor=10 OverSub
 PartitionName=all Nodes=ALL Priority=3 Shared=FORCE:2 PreemptMode=requeue State=drained
 PartitionName=spaced Nodes="a1 a2" DefaultTime=3-0 MaxTime=1-0
 `)
-	want := []Partition{
+	// Slurm's defaults for the limits the lines below do not set.
+	unlimited := func(ps []Partition) []Partition {
+		for i := range ps {
+			ps[i].MaxNodes, ps[i].MaxCPUsPerNode = Infinite32, Infinite32
+		}
+		return ps
+	}
+	want := unlimited([]Partition{
 		{Name: "batch", Nodes: "b1,a[1-3]", Hosts: []string{"a1", "a2", "a3", "b1"}, Default: true,
 			PriorityTier: 5, PriorityJobFactor: 1, MaxTime: 2880, DefaultTime: 30,
 			OverSubscribe: OverSubscribe{OverSubscribeNo, 1}, TRESBillingWeights: "CPU=1.0,Mem=0.25G", State: "UP"},
@@ -52,7 +60,7 @@ PartitionName=spaced Nodes="a1 a2" DefaultTime=3-0 MaxTime=1-0
 		{Name: "spaced", Nodes: "a1,a2", Hosts: []string{"a1", "a2"},
 			PriorityTier: 7, PriorityJobFactor: 1, MaxTime: 1440, DefaultTime: Unset,
 			OverSubscribe: OverSubscribe{OverSubscribeNo, 1}, State: "UP"},
-	}
+	})
 	if len(c.Partitions) != len(want) {
 		t.Fatalf("got %d partitions, want %d", len(c.Partitions), len(want))
 	}

@@ -200,11 +200,25 @@ func FuzzParse(f *testing.F) {
 		"SchedulerParameters=\"bf_window=5, x\"\nPriorityFlags=\"a b\"\n",
 		"PriorityDecayHalfLife=0\nPriorityUsageResetPeriod=weekly\nPreemptType=preempt/qos\nPreemptMode=WITHIN,CANCEL\n",
 		"Include x\nDownNodes=n1\nFoo=bar\nKillWait+=2\n",
+		"NodeName=n[1-3] State=FAILING\nDownNodes=n[2-4] State=DRAIN Reason=\"x y\"\nPartitionName=p Nodes=ALL AllowAccounts=A,b DenyAccounts=c MaxMemPerCPU=0 DefMemPerNode=5\n",
+		"MaxMemPerNode=10\nDefMemPerCPU=3\nPartitionName=p MaxMemPerNode=UNLIMITED AllowQos=ALL Hidden=YES MaxNodes=3\nAccountingStorageEnforce=limit\n",
 	} {
 		f.Add([]byte(s))
 	}
+	// The real sites' files, read where they are (never copied here).
+	if shared := sharedDir(); shared != "" {
+		files := realSiteConfs(filepath.Join(shared, "real-sites"))
+		inc, _ := filepath.Glob(filepath.Join(shared, "real-sites", "*", "*.conf"))
+		for _, name := range append(files, inc...) {
+			if src, err := os.ReadFile(name); err == nil {
+				f.Add(src)
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		c, err := Parse("fuzz.conf", src)
+		// Text only: with no folder, Include lines are never followed, so
+		// the fuzzer cannot make the parser read files.
+		c, err := ParseIn("fuzz.conf", src, "")
 		if err != nil {
 			if _, ok := err.(inputerr.List); !ok {
 				t.Fatalf("error is %T, not inputerr.List", err)

@@ -123,6 +123,7 @@ func (c *Config) writeScheduling(cw *confWriter) {
 	if s := c.AccountingStorageEnforce.String(); s != "" {
 		cw.put("AccountingStorageEnforce", s)
 	}
+	c.writeMemory(cw)
 	cw.put("KillWait", itoa(int64(c.KillWait)))
 	cw.put("OverTimeLimit", itoa(int64(c.OverTimeLimit)))
 	cw.put("CompleteWait", itoa(int64(c.CompleteWait)))
@@ -164,7 +165,13 @@ func (c *Config) writeNodes(cw *confWriter) {
 		if g.Gres != "" {
 			pairs = append(pairs, "Gres", g.Gres)
 		}
+		if g.Reason != "" {
+			pairs = append(pairs, "Reason", g.Reason)
+		}
 		cw.line(pairs...)
+	}
+	for _, d := range c.DownNodes {
+		cw.line("DownNodes", d.Names, "State", d.State, "Reason", d.Reason)
 	}
 	for _, s := range c.NodeSets {
 		pairs := []string{"NodeSet", s.Name}
@@ -206,6 +213,8 @@ func (c *Config) writePartitions(cw *confWriter) {
 			pairs = append(pairs, "QOS", p.QOS)
 		}
 		pairs = append(pairs, "State", p.State)
+		pairs = append(pairs, c.partitionMemory(&p)...)
+		pairs = append(pairs, partitionAccess(&p)...)
 		cw.line(pairs...)
 	}
 }
@@ -233,4 +242,87 @@ func yesNo(v bool) string {
 		return "YES"
 	}
 	return "NO"
+}
+
+// writeMemory writes the cluster-wide memory settings that are set.
+func (c *Config) writeMemory(cw *confWriter) {
+	for _, kv := range []struct {
+		key string
+		v   uint64
+	}{
+		{"DefMemPerCPU", c.DefMemPerCPU}, {"DefMemPerNode", c.DefMemPerNode},
+		{"MaxMemPerCPU", c.MaxMemPerCPU}, {"MaxMemPerNode", c.MaxMemPerNode},
+		{"DefCPUPerGPU", c.DefCPUPerGPU}, {"DefMemPerGPU", c.DefMemPerGPU},
+	} {
+		if kv.v != 0 {
+			cw.put(kv.key, fmt.Sprint(kv.v))
+		}
+	}
+}
+
+// partitionMemory writes a partition's resolved memory settings where
+// they differ from the cluster's, so Parse resolves them back the same:
+// a partition without a limit under a cluster limit says UNLIMITED.
+func (c *Config) partitionMemory(p *Partition) []string {
+	var pairs []string
+	if p.DefMemPerCPU != c.DefMemPerCPU || p.DefMemPerNode != c.DefMemPerNode {
+		switch {
+		case p.DefMemPerNode != 0:
+			pairs = append(pairs, "DefMemPerNode", fmt.Sprint(p.DefMemPerNode))
+		default: // both zero cannot differ from a cluster default: Parse inherits it
+			pairs = append(pairs, "DefMemPerCPU", fmt.Sprint(p.DefMemPerCPU))
+		}
+	}
+	if p.MaxMemPerCPU != c.MaxMemPerCPU || p.MaxMemPerNode != c.MaxMemPerNode {
+		switch {
+		case p.MaxMemPerNode != 0:
+			pairs = append(pairs, "MaxMemPerNode", fmt.Sprint(p.MaxMemPerNode))
+		case p.MaxMemPerCPU != 0:
+			pairs = append(pairs, "MaxMemPerCPU", fmt.Sprint(p.MaxMemPerCPU))
+		default:
+			pairs = append(pairs, "MaxMemPerNode", "UNLIMITED")
+		}
+	}
+	if p.DefCPUPerGPU != c.DefCPUPerGPU {
+		pairs = append(pairs, "DefCPUPerGPU", fmt.Sprint(p.DefCPUPerGPU))
+	}
+	if p.DefMemPerGPU != c.DefMemPerGPU {
+		pairs = append(pairs, "DefMemPerGPU", fmt.Sprint(p.DefMemPerGPU))
+	}
+	return pairs
+}
+
+// partitionAccess writes the access lists and the kept attributes that
+// differ from Slurm's defaults.
+func partitionAccess(p *Partition) []string {
+	var pairs []string
+	for _, l := range []struct {
+		key   string
+		items []string
+	}{
+		{"AllowAccounts", p.AllowAccounts}, {"DenyAccounts", p.DenyAccounts},
+		{"AllowQos", p.AllowQOS}, {"DenyQos", p.DenyQOS}, {"AllowGroups", p.AllowGroups},
+	} {
+		if l.items != nil {
+			pairs = append(pairs, l.key, strings.Join(l.items, ","))
+		}
+	}
+	for _, b := range []struct {
+		key string
+		on  bool
+	}{{"Hidden", p.Hidden}, {"RootOnly", p.RootOnly}, {"ReqResv", p.ReqResv}, {"ExclusiveUser", p.ExclusiveUser}} {
+		if b.on {
+			pairs = append(pairs, b.key, "YES")
+		}
+	}
+	if p.MinNodes != 0 {
+		pairs = append(pairs, "MinNodes", fmt.Sprint(p.MinNodes))
+	}
+	if p.MaxNodes != Infinite32 {
+		pairs = append(pairs, "MaxNodes", fmt.Sprint(p.MaxNodes))
+	}
+	if p.MaxCPUsPerNode != Infinite32 {
+		pairs = append(pairs, "MaxCPUsPerNode", fmt.Sprint(p.MaxCPUsPerNode))
+	}
+	return pairs
 }
