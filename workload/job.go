@@ -15,15 +15,27 @@ type Job struct {
 	Runtime   int64 // actual run time on the reference CPU
 	CPUs      int   // processors requested (allocated when the request is missing)
 	AllocCPUs int   // processors the trace says were allocated (SWF field 5, sacct NCPUS), for conversion and comparison; Unset if unknown
-	Nodes     int   // nodes requested; Unset lets the scheduler choose
-	MemPerCPU int64 // memory per CPU in MB; Unset when not given
-	TimeLimit int64 // requested wall time; Unset when not given
-	Status    int   // SWF status (StatusCompleted, ...), Unset unknown
+	// Nodes is the minimum node count requested (sbatch -N min[-max],
+	// sacct ReqNodes, which is the minimum); Unset lets the scheduler choose.
+	Nodes int
+	// MaxNodes is the upper end of sbatch -N min-max, which lets the job
+	// start on any count from Nodes to MaxNodes; Unset (or 0, as in a zero
+	// Job) when the request gave no range. Never below Nodes when set.
+	MaxNodes int
+	// AllocNodes is the node count the trace says the job got (sacct
+	// NNodes/AllocNodes), for comparison only; Unset (or 0) when unknown.
+	AllocNodes int
+	MemPerCPU  int64 // memory per CPU in MB; Unset when not given
+	TimeLimit  int64 // requested wall time; Unset when not given
+	Status     int   // SWF status (StatusCompleted, ...), Unset unknown
 	// CancelledPending marks a job cancelled before it ever started (sacct
 	// CANCELLED with no Start, or Start == End and Elapsed 0): it stays
 	// queued until Submit+Wait, then leaves without running. A bool rather
 	// than a cancel time so that the zero Job means "ran".
 	CancelledPending bool
+	// Exclusive is sbatch --exclusive (whole nodes, shared with no other
+	// job), as SubmitLine shows it.
+	Exclusive bool
 
 	User      int32 // index into Names.Users
 	Group     int32 // index into Names.Groups; Unset when none
@@ -37,6 +49,22 @@ type Job struct {
 	PartitionList int32
 	QOS           int32 // index into Names.QOS; Unset when none
 	Feature       int32 // index into Names.Features (a CPU-type constraint); Unset for any
+	// ReqNodeList is 1 + the index in Names.NodeLists of the nodes the job
+	// asked for (sbatch -w/--nodelist, a hostlist such as "cn[01-04]"); 0
+	// for none. Like PartitionList, 0 means none so that a zero Job asks
+	// for nothing.
+	ReqNodeList int32
+	// ExcNodeList is 1 + the index in Names.NodeLists of the nodes the job
+	// must not run on (sbatch -x/--exclude); 0 for none.
+	ExcNodeList int32
+	// Reservation is 1 + the index in Names.Reservations of the
+	// reservation the job asked for (sbatch --reservation); 0 for none.
+	Reservation int32
+	// Dependency is 1 + the index in Names.Dependencies of the job's
+	// --dependency value as submitted ("afterok:12:13,singleton"; parse it
+	// with ParseDependency); 0 for none. When it names exactly one job,
+	// Preceding is that job too.
+	Dependency int32
 
 	Queue      int     // SWF queue number (field 15); Unset when none
 	Executable int     // SWF application number (field 14); Unset when none
@@ -59,6 +87,12 @@ type Names struct {
 	PartitionLists Intern
 	QOS            Intern
 	Features       Intern
+	// NodeLists holds hostlists of Job.ReqNodeList and Job.ExcNodeList.
+	NodeLists Intern
+	// Reservations holds reservation names of Job.Reservation.
+	Reservations Intern
+	// Dependencies holds --dependency values of Job.Dependency.
+	Dependencies Intern
 }
 
 // Intern maps strings to dense int32 ids, in first-seen order so that ids
