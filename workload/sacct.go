@@ -50,6 +50,10 @@ const (
 	sfConstraints
 	sfTotalCPU
 	sfMaxRSS
+	sfSubmitLine
+	sfFlags
+	sfNodeList
+	sfReqReservation
 	sfCount
 )
 
@@ -59,7 +63,7 @@ var sacctFieldNames = [sfCount]string{"JobID", "JobIDRaw", "User", "UID", "Group
 	"Account", "Partition", "QOS", "Submit", "Eligible", "Start", "End", "Elapsed",
 	"ElapsedRaw", "Timelimit", "TimelimitRaw", "ReqCPUS", "NCPUS", "AllocCPUS", "ReqMem",
 	"ReqNodes", "NNodes", "AllocNodes", "ReqTRES", "AllocTRES", "State", "Constraints",
-	"TotalCPU", "MaxRSS"}
+	"TotalCPU", "MaxRSS", "SubmitLine", "Flags", "NodeList", "ReqReservation"}
 
 // sacctRequired are the columns without which a line cannot be a job: a line
 // cut short before one of them is truncated, whereas missing trailing
@@ -170,8 +174,10 @@ type SacctReader struct {
 
 	col      [sfCount]int // column of each field, -1 when absent
 	ncol     int
-	trailing bool   // sacct -p: each line ends with the delimiter
-	first    []byte // first data line, read while looking for the header
+	colNames []string  // the header's column names, for messages
+	kinds    []colKind // what each column can hold, to split a '|' inside a value
+	trailing bool      // sacct -p: each line ends with the delimiter
+	first    []byte    // first data line, read while looking for the header
 	firstNo  int
 
 	hdr         Header
@@ -386,6 +392,11 @@ func (r *SacctReader) readHeader() error {
 		}
 	}
 	r.ncol = len(names)
+	r.colNames = names
+	r.kinds = make([]colKind, len(names))
+	for i, n := range names {
+		r.kinds[i] = sacctColKind(n)
+	}
 	fieldErr := func(msg string) error {
 		if headerLine > 0 {
 			return &Error{File: r.file, Line: headerLine, Field: "header", Msg: msg}
@@ -477,12 +488,16 @@ func applySWFHeaderLine(h *Header, l string) {
 // for the whole line), a reason that does not depend on the value (it is
 // the key skipped lines are counted under) and the detail for the message.
 type sacctProblem struct {
-	field  sacctField
+	field  sacctField // -1: the whole line; -2: one field past the header; -3: the columns in name
+	name   string     // the column(s) at fault when field is -3
 	reason string
 	detail string
 }
 
 func (p *sacctProblem) fieldName() string {
+	if p.field == -3 {
+		return p.name
+	}
 	if p.field < 0 {
 		return ""
 	}
@@ -527,7 +542,7 @@ func (r *SacctReader) readAll() {
 				continue
 			}
 			field := ""
-			if p.field >= 0 {
+			if p.field >= 0 || p.field == -3 {
 				field = "field " + p.fieldName()
 			} else if p.field == -2 {
 				field = "field " + strconv.Itoa(r.ncol+1)
@@ -619,11 +634,18 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 	if len(r.fields) == r.ncol+1 && len(r.fields[r.ncol]) == 0 {
 		r.fields = r.fields[:r.ncol] // sacct -p with --noheader: a '|' ends every line
 	}
+	var realigned []int
 	if len(r.fields) > r.ncol {
-		return &sacctProblem{field: -2, reason: "extra fields",
-			detail: fmt.Sprintf("%d fields, the header has %d (a '|' inside a value?)", len(r.fields), r.ncol)}
+		fields, took, p := r.realign(r.fields)
+		if p != nil {
+			return p
+		}
+		r.fields, realigned = fields, took
 	}
 	l := sacctLine{r: r, fields: r.fields, defs: r.defs[:0]}
+	for _, c := range realigned {
+		l.defs = append(l.defs, r.colNames[c]+" holds a '|': columns realigned")
+	}
 	defer func() { r.defs = l.defs[:0] }()
 	idField := sfJobID
 	if r.col[sfJobIDRaw] >= 0 {
@@ -716,6 +738,9 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 		}
 		r.byKey[k] = len(r.jobs)
 		jj := j
+		if jj.CancelledPending {
+			r.stats.CancelledPending++
+		}
 		if id.kind != jobPlain && (idField == sfJobID || id.kind == jobArrayRange) {
 			r.noRaw = append(r.noRaw, sacctNoRaw{index: len(r.jobs), base: id.base, sub: task})
 			r.stats.Defaulted.Add("job id: array task or het component without JobIDRaw, numbered after the largest id")
@@ -762,7 +787,7 @@ func (r *SacctReader) noteAbsent() {
 // or the problem with a malformed one. Times are Unix times here; finish
 // makes them relative to the epoch.
 func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sacctProblem) {
-	*j = Job{Line: n, Eligible: Unset, Wait: Unset, Nodes: Unset, MemPerCPU: Unset, TimeLimit: Unset,
+	*j = Job{Line: n, Eligible: Unset, Wait: Unset, Nodes: Unset, MaxNodes: Unset, AllocNodes: Unset, MemPerCPU: Unset, TimeLimit: Unset,
 		Status: Unset, AllocCPUs: Unset, Group: Unset, Account: Unset, Partition: Unset, QOS: Unset,
 		User: Unset, Feature: Unset, Queue: Unset, Executable: Unset, UsedCPU: Unset, UsedMemKB: Unset, Preceding: Unset}
 	state := r.parseState(l, j)
@@ -787,6 +812,7 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 		return "", p
 	}
 	r.parseNames(l, j)
+	r.parseSubmitLine(l, j, t)
 	return "", r.parseUsage(l, j)
 }
 
@@ -889,9 +915,7 @@ func (r *SacctReader) setRunTime(l *sacctLine, j *Job, state string, t sacctTime
 	submit, start, end := t.v[tSubmit], t.v[tStart], t.v[tEnd]
 	known := t.known
 	switch {
-	case state == "CANCELLED" && (!eKnown || elapsed == 0) && (!known[tStart] || (known[tEnd] && start == end)):
-		// Cancelled with no sign of having run: no Start, or Start == End,
-		// and no Elapsed time.
+	case state == "CANCELLED" && r.neverRan(l, t, elapsed, eKnown):
 		if r.opts.DropCancelledPending {
 			return "cancelled before start"
 		}
@@ -938,6 +962,30 @@ func (r *SacctReader) setRunTime(l *sacctLine, j *Job, state string, t sacctTime
 	return ""
 }
 
+// neverRan tells whether a cancelled job never started. slurmctld cancels
+// a pending job with start = end = now (job_mgr.c, job_signal), but the
+// database keeps the time_start it was sent earlier
+// (as_mysql_job.c: as_mysql_job_complete updates only time_end), and for a
+// pending job that is the scheduler's expected start: a job held, given an
+// expected start and then cancelled shows Start before End and an Elapsed
+// it never ran. So besides no Start, or Start == End with no Elapsed, a
+// job counts as never started when its Flags say no scheduler started it
+// (SchedNotSet, slurmdb_defs.c) or its NodeList is slurmdbd's
+// "None assigned" (as_mysql_job.c, a job that got no nodes).
+func (r *SacctReader) neverRan(l *sacctLine, t sacctTimes, elapsed int64, eKnown bool) bool {
+	known := t.known
+	if (!eKnown || elapsed == 0) && (!known[tStart] || (known[tEnd] && t.v[tStart] == t.v[tEnd])) {
+		return true
+	}
+	if b, st := l.get(sfFlags); st == valOK && bytes.Contains(b, []byte("SchedNotSet")) {
+		return true
+	}
+	if b, st := l.get(sfNodeList); st == valOK && string(b) == "None assigned" {
+		return true
+	}
+	return false
+}
+
 // parseCPUs sets the requested processors (from the request, else the
 // allocation) and the allocated ones, which conversions and comparisons
 // keep apart.
@@ -979,8 +1027,11 @@ func (r *SacctReader) parseCPUs(l *sacctLine, j *Job) (skip string, p *sacctProb
 }
 
 // parseNodesAndMemory sets the requested node count and the memory per
-// CPU; the allocated node count is read too, only to spread a per-node
-// memory request over the job's CPUs.
+// CPU. ReqNodes is the job's minimum node count: sacct prints the node=
+// count of the job's TRES request (print.c, PRINT_REQ_NODES), which
+// slurmctld sets from the minimum, so "sbatch -n 64" on 48-core nodes
+// shows ReqNodes 1 and NNodes 2. The allocated node count is kept for
+// comparison and to spread a per-node memory request over the CPUs.
 func (r *SacctReader) parseNodesAndMemory(l *sacctLine, j *Job) *sacctProblem {
 	if v, ok := l.count(sfReqNodes); ok && v > 0 {
 		j.Nodes = int(v)
@@ -989,10 +1040,16 @@ func (r *SacctReader) parseNodesAndMemory(l *sacctLine, j *Job) *sacctProblem {
 	}
 	allocNodes, ok := l.count(sfNNodes)
 	if !ok {
-		allocNodes, _ = l.count(sfAllocNodes)
+		allocNodes, ok = l.count(sfAllocNodes)
+	}
+	if !ok {
+		allocNodes, ok = l.tres(sfAllocTRES, "node")
 	}
 	if p := l.bad; p != nil {
 		return p
+	}
+	if ok && allocNodes > 0 && allocNodes <= math.MaxInt32 {
+		j.AllocNodes = int(allocNodes)
 	}
 
 	// Memory, per CPU.
