@@ -1,5 +1,7 @@
 package workload
 
+import "strings"
+
 // Unset marks a numeric request field the trace did not give.
 const Unset = -1
 
@@ -135,3 +137,24 @@ func (t *Intern) Len() int { return len(t.names) }
 
 // All returns the interned strings in id order. Callers must not modify it.
 func (t *Intern) All() []string { return t.names }
+
+// LookupFold returns the id of the first interned string equal to s
+// ignoring case. Slurm matches associations without case
+// (assoc_mgr.c compares user, account and partition with xstrcasecmp),
+// and stores accounts in lower case (slurmctld lower-cases a job's
+// --account in job_mgr.c; sacctmgr lower-cases account names, and user
+// names too unless slurmdbd.conf says Parameters=PreserveCaseUser), while
+// sacct prints the user name as the system spells it. Readers keep names
+// as the trace has them; a caller matching them against a sacctmgr dump
+// uses LookupFold.
+func (t *Intern) LookupFold(s string) (int32, bool) {
+	if id, ok := t.ids[s]; ok {
+		return id, true
+	}
+	for i, n := range t.names {
+		if strings.EqualFold(n, s) {
+			return int32(i), true
+		}
+	}
+	return 0, false
+}

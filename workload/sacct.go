@@ -176,8 +176,10 @@ type SacctReader struct {
 	ncol     int
 	colNames []string  // the header's column names, for messages
 	kinds    []colKind // what each column can hold, to split a '|' inside a value
-	trailing bool      // sacct -p: each line ends with the delimiter
-	first    []byte    // first data line, read while looking for the header
+	noHeader bool      // columns from SacctOptions.Fields: sacct -p may end lines with an extra '|'
+
+	trailing bool   // sacct -p: each line ends with the delimiter
+	first    []byte // first data line, read while looking for the header
 	firstNo  int
 
 	hdr         Header
@@ -366,6 +368,7 @@ func (r *SacctReader) readHeader() error {
 	switch {
 	case len(r.opts.Fields) > 0:
 		names = r.opts.Fields
+		r.noHeader = true
 		if isHeader {
 			line = nil // the header sacct printed, matching or not: the explicit list rules
 		}
@@ -631,8 +634,11 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 		r.fields = append(r.fields, t[:i])
 		t = t[i+1:]
 	}
-	if len(r.fields) == r.ncol+1 && len(r.fields[r.ncol]) == 0 {
-		r.fields = r.fields[:r.ncol] // sacct -p with --noheader: a '|' ends every line
+	if r.noHeader && len(r.fields) == r.ncol+1 && len(r.fields[r.ncol]) == 0 {
+		// sacct -p with --noheader: a '|' ends every line. (With a
+		// header, the header shows it; here an empty last column after a
+		// '|' inside a value would look the same, and -p is the likelier.)
+		r.fields = r.fields[:r.ncol]
 	}
 	var realigned []int
 	if len(r.fields) > r.ncol {
@@ -1392,3 +1398,10 @@ func unixUTC(y, m, d, h, mi, s int) int64 {
 	days := int64(era)*146097 + int64(doe) - 719468
 	return days*86400 + int64(h)*3600 + int64(mi)*60 + int64(s)
 }
+
+// XDMoDSacctFields is the --format list of Open XDMoD's Slurm shredder
+// (xdmod-slurm-helper), whose logs are sacct -P --noheader output: give
+// it as SacctOptions.Fields to read them.
+var XDMoDSacctFields = []string{"JobID", "JobIDRaw", "Cluster", "Partition", "QOS", "Account", "Group", "GID",
+	"User", "UID", "Submit", "Eligible", "Start", "End", "Elapsed", "ExitCode", "State", "NNodes", "NCPUS",
+	"ReqCPUS", "ReqMem", "ReqTRES", "AllocTRES", "Timelimit", "NodeList", "JobName"}

@@ -131,7 +131,7 @@ func (r *SacctReader) realign(fields [][]byte) ([][]byte, []int, *sacctProblem) 
 		}
 		steps++
 		if col == r.ncol {
-			if tok == len(fields) || (tok == len(fields)-1 && len(fields[tok]) == 0) {
+			if tok == len(fields) || (r.noHeader && tok == len(fields)-1 && len(fields[tok]) == 0) {
 				found++
 				if found == 1 {
 					sol = append(sol[:0], cur...)
