@@ -1,5 +1,7 @@
 package workload
 
+import "strings"
+
 // Unset marks a numeric request field the trace did not give.
 const Unset = -1
 
@@ -15,15 +17,27 @@ type Job struct {
 	Runtime   int64 // actual run time on the reference CPU
 	CPUs      int   // processors requested (allocated when the request is missing)
 	AllocCPUs int   // processors the trace says were allocated (SWF field 5, sacct NCPUS), for conversion and comparison; Unset if unknown
-	Nodes     int   // nodes requested; Unset lets the scheduler choose
-	MemPerCPU int64 // memory per CPU in MB; Unset when not given
-	TimeLimit int64 // requested wall time; Unset when not given
-	Status    int   // SWF status (StatusCompleted, ...), Unset unknown
+	// Nodes is the minimum node count requested (sbatch -N min[-max],
+	// sacct ReqNodes, which is the minimum); Unset lets the scheduler choose.
+	Nodes int
+	// MaxNodes is the upper end of sbatch -N min-max, which lets the job
+	// start on any count from Nodes to MaxNodes; Unset (or 0, as in a zero
+	// Job) when the request gave no range. Never below Nodes when set.
+	MaxNodes int
+	// AllocNodes is the node count the trace says the job got (sacct
+	// NNodes/AllocNodes), for comparison only; Unset (or 0) when unknown.
+	AllocNodes int
+	MemPerCPU  int64 // memory per CPU in MB; Unset when not given
+	TimeLimit  int64 // requested wall time; Unset when not given
+	Status     int   // SWF status (StatusCompleted, ...), Unset unknown
 	// CancelledPending marks a job cancelled before it ever started (sacct
 	// CANCELLED with no Start, or Start == End and Elapsed 0): it stays
 	// queued until Submit+Wait, then leaves without running. A bool rather
 	// than a cancel time so that the zero Job means "ran".
 	CancelledPending bool
+	// Exclusive is sbatch --exclusive (whole nodes, shared with no other
+	// job), as SubmitLine shows it.
+	Exclusive bool
 
 	User      int32 // index into Names.Users
 	Group     int32 // index into Names.Groups; Unset when none
@@ -37,6 +51,22 @@ type Job struct {
 	PartitionList int32
 	QOS           int32 // index into Names.QOS; Unset when none
 	Feature       int32 // index into Names.Features (a CPU-type constraint); Unset for any
+	// ReqNodeList is 1 + the index in Names.NodeLists of the nodes the job
+	// asked for (sbatch -w/--nodelist, a hostlist such as "cn[01-04]"); 0
+	// for none. Like PartitionList, 0 means none so that a zero Job asks
+	// for nothing.
+	ReqNodeList int32
+	// ExcNodeList is 1 + the index in Names.NodeLists of the nodes the job
+	// must not run on (sbatch -x/--exclude); 0 for none.
+	ExcNodeList int32
+	// Reservation is 1 + the index in Names.Reservations of the
+	// reservation the job asked for (sbatch --reservation); 0 for none.
+	Reservation int32
+	// Dependency is 1 + the index in Names.Dependencies of the job's
+	// --dependency value as submitted ("afterok:12:13,singleton"; parse it
+	// with ParseDependency); 0 for none. When it names exactly one job,
+	// Preceding is that job too.
+	Dependency int32
 
 	Queue      int     // SWF queue number (field 15); Unset when none
 	Executable int     // SWF application number (field 14); Unset when none
@@ -59,6 +89,12 @@ type Names struct {
 	PartitionLists Intern
 	QOS            Intern
 	Features       Intern
+	// NodeLists holds hostlists of Job.ReqNodeList and Job.ExcNodeList.
+	NodeLists Intern
+	// Reservations holds reservation names of Job.Reservation.
+	Reservations Intern
+	// Dependencies holds --dependency values of Job.Dependency.
+	Dependencies Intern
 }
 
 // Intern maps strings to dense int32 ids, in first-seen order so that ids
@@ -101,3 +137,24 @@ func (t *Intern) Len() int { return len(t.names) }
 
 // All returns the interned strings in id order. Callers must not modify it.
 func (t *Intern) All() []string { return t.names }
+
+// LookupFold returns the id of the first interned string equal to s
+// ignoring case. Slurm matches associations without case
+// (assoc_mgr.c compares user, account and partition with xstrcasecmp),
+// and stores accounts in lower case (slurmctld lower-cases a job's
+// --account in job_mgr.c; sacctmgr lower-cases account names, and user
+// names too unless slurmdbd.conf says Parameters=PreserveCaseUser), while
+// sacct prints the user name as the system spells it. Readers keep names
+// as the trace has them; a caller matching them against a sacctmgr dump
+// uses LookupFold.
+func (t *Intern) LookupFold(s string) (int32, bool) {
+	if id, ok := t.ids[s]; ok {
+		return id, true
+	}
+	for i, n := range t.names {
+		if strings.EqualFold(n, s) {
+			return int32(i), true
+		}
+	}
+	return 0, false
+}

@@ -50,6 +50,10 @@ const (
 	sfConstraints
 	sfTotalCPU
 	sfMaxRSS
+	sfSubmitLine
+	sfFlags
+	sfNodeList
+	sfReqReservation
 	sfCount
 )
 
@@ -59,7 +63,7 @@ var sacctFieldNames = [sfCount]string{"JobID", "JobIDRaw", "User", "UID", "Group
 	"Account", "Partition", "QOS", "Submit", "Eligible", "Start", "End", "Elapsed",
 	"ElapsedRaw", "Timelimit", "TimelimitRaw", "ReqCPUS", "NCPUS", "AllocCPUS", "ReqMem",
 	"ReqNodes", "NNodes", "AllocNodes", "ReqTRES", "AllocTRES", "State", "Constraints",
-	"TotalCPU", "MaxRSS"}
+	"TotalCPU", "MaxRSS", "SubmitLine", "Flags", "NodeList", "ReqReservation"}
 
 // sacctRequired are the columns without which a line cannot be a job: a line
 // cut short before one of them is truncated, whereas missing trailing
@@ -170,6 +174,10 @@ type SacctReader struct {
 
 	col      [sfCount]int // column of each field, -1 when absent
 	ncol     int
+	colNames []string  // the header's column names, for messages
+	kinds    []colKind // what each column can hold, to split a '|' inside a value
+	noHeader bool      // columns from SacctOptions.Fields: sacct -p may end lines with an extra '|'
+
 	trailing bool   // sacct -p: each line ends with the delimiter
 	first    []byte // first data line, read while looking for the header
 	firstNo  int
@@ -360,6 +368,7 @@ func (r *SacctReader) readHeader() error {
 	switch {
 	case len(r.opts.Fields) > 0:
 		names = r.opts.Fields
+		r.noHeader = true
 		if isHeader {
 			line = nil // the header sacct printed, matching or not: the explicit list rules
 		}
@@ -386,6 +395,11 @@ func (r *SacctReader) readHeader() error {
 		}
 	}
 	r.ncol = len(names)
+	r.colNames = names
+	r.kinds = make([]colKind, len(names))
+	for i, n := range names {
+		r.kinds[i] = sacctColKind(n)
+	}
 	fieldErr := func(msg string) error {
 		if headerLine > 0 {
 			return &Error{File: r.file, Line: headerLine, Field: "header", Msg: msg}
@@ -477,12 +491,16 @@ func applySWFHeaderLine(h *Header, l string) {
 // for the whole line), a reason that does not depend on the value (it is
 // the key skipped lines are counted under) and the detail for the message.
 type sacctProblem struct {
-	field  sacctField
+	field  sacctField // -1: the whole line; -2: one field past the header; -3: the columns in name
+	name   string     // the column(s) at fault when field is -3
 	reason string
 	detail string
 }
 
 func (p *sacctProblem) fieldName() string {
+	if p.field == -3 {
+		return p.name
+	}
 	if p.field < 0 {
 		return ""
 	}
@@ -527,7 +545,7 @@ func (r *SacctReader) readAll() {
 				continue
 			}
 			field := ""
-			if p.field >= 0 {
+			if p.field >= 0 || p.field == -3 {
 				field = "field " + p.fieldName()
 			} else if p.field == -2 {
 				field = "field " + strconv.Itoa(r.ncol+1)
@@ -616,14 +634,24 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 		r.fields = append(r.fields, t[:i])
 		t = t[i+1:]
 	}
-	if len(r.fields) == r.ncol+1 && len(r.fields[r.ncol]) == 0 {
-		r.fields = r.fields[:r.ncol] // sacct -p with --noheader: a '|' ends every line
+	if r.noHeader && len(r.fields) == r.ncol+1 && len(r.fields[r.ncol]) == 0 {
+		// sacct -p with --noheader: a '|' ends every line. (With a
+		// header, the header shows it; here an empty last column after a
+		// '|' inside a value would look the same, and -p is the likelier.)
+		r.fields = r.fields[:r.ncol]
 	}
+	var realigned []int
 	if len(r.fields) > r.ncol {
-		return &sacctProblem{field: -2, reason: "extra fields",
-			detail: fmt.Sprintf("%d fields, the header has %d (a '|' inside a value?)", len(r.fields), r.ncol)}
+		fields, took, p := r.realign(r.fields)
+		if p != nil {
+			return p
+		}
+		r.fields, realigned = fields, took
 	}
 	l := sacctLine{r: r, fields: r.fields, defs: r.defs[:0]}
+	for _, c := range realigned {
+		l.defs = append(l.defs, r.colNames[c]+" holds a '|': columns realigned")
+	}
 	defer func() { r.defs = l.defs[:0] }()
 	idField := sfJobID
 	if r.col[sfJobIDRaw] >= 0 {
@@ -716,6 +744,9 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 		}
 		r.byKey[k] = len(r.jobs)
 		jj := j
+		if jj.CancelledPending {
+			r.stats.CancelledPending++
+		}
 		if id.kind != jobPlain && (idField == sfJobID || id.kind == jobArrayRange) {
 			r.noRaw = append(r.noRaw, sacctNoRaw{index: len(r.jobs), base: id.base, sub: task})
 			r.stats.Defaulted.Add("job id: array task or het component without JobIDRaw, numbered after the largest id")
@@ -762,11 +793,38 @@ func (r *SacctReader) noteAbsent() {
 // or the problem with a malformed one. Times are Unix times here; finish
 // makes them relative to the epoch.
 func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sacctProblem) {
-	*j = Job{Line: n, Eligible: Unset, Wait: Unset, Nodes: Unset, MemPerCPU: Unset, TimeLimit: Unset,
+	*j = Job{Line: n, Eligible: Unset, Wait: Unset, Nodes: Unset, MaxNodes: Unset, AllocNodes: Unset, MemPerCPU: Unset, TimeLimit: Unset,
 		Status: Unset, AllocCPUs: Unset, Group: Unset, Account: Unset, Partition: Unset, QOS: Unset,
 		User: Unset, Feature: Unset, Queue: Unset, Executable: Unset, UsedCPU: Unset, UsedMemKB: Unset, Preceding: Unset}
+	state := r.parseState(l, j)
+	t, skip, p := r.parseTimes(l, j)
+	if skip != "" || p != nil {
+		return skip, p
+	}
+	elapsed, eKnown, p := r.parseElapsed(l)
+	if p != nil {
+		return "", p
+	}
+	if skip := r.setRunTime(l, j, state, t, elapsed, eKnown); skip != "" {
+		return skip, nil
+	}
+	if skip, p := r.parseCPUs(l, j); skip != "" || p != nil {
+		return skip, p
+	}
+	if p := r.parseNodesAndMemory(l, j); p != nil {
+		return "", p
+	}
+	if p := r.parseTimeLimit(l, j); p != nil {
+		return "", p
+	}
+	r.parseNames(l, j)
+	r.parseSubmitLine(l, j, t)
+	return "", r.parseUsage(l, j)
+}
 
-	// State.
+// parseState sets the SWF status from State and returns the state word,
+// which decides below whether a job without a start ran at all.
+func (r *SacctReader) parseState(l *sacctLine, j *Job) string {
 	state := ""
 	if b, st := l.get(sfState); st == valOK {
 		state = sacctStateWord(b)
@@ -778,72 +836,100 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 	} else {
 		l.def(sfState, st, "status unknown")
 	}
+	return state
+}
 
-	// Times.
-	times := [...]sacctField{sfSubmit, sfEligible, sfStart, sfEnd}
-	var tv [4]int64
-	var known [4]bool
-	for i, f := range times {
+// sacctTimes are a job line's Submit, Eligible, Start and End as Unix
+// times, each with whether the line gave it.
+type sacctTimes struct {
+	v     [4]int64
+	known [4]bool
+}
+
+// The indexes of sacctTimes.
+const (
+	tSubmit = iota
+	tEligible
+	tStart
+	tEnd
+)
+
+// parseTimes reads the four time stamps, refuses an order no real job has
+// (start before submit, end before start), and sets Submit and Eligible.
+func (r *SacctReader) parseTimes(l *sacctLine, j *Job) (t sacctTimes, skip string, p *sacctProblem) {
+	for i, f := range [...]sacctField{sfSubmit, sfEligible, sfStart, sfEnd} {
 		b, st := l.get(f)
 		if st != valOK {
 			continue
 		}
 		v, ok := r.parseTime(b)
 		if !ok {
-			return "", &sacctProblem{field: f, reason: "not a time",
+			return t, "", &sacctProblem{field: f, reason: "not a time",
 				detail: fmt.Sprintf("%q (want YYYY-MM-DDTHH:MM:SS, Unknown or None)", b)}
 		}
-		tv[i], known[i] = v, true
+		t.v[i], t.known[i] = v, true
 	}
-	submit, start, end := tv[0], tv[2], tv[3]
-	if !known[0] {
-		return "submit time unknown", nil
+	submit, start, end := t.v[tSubmit], t.v[tStart], t.v[tEnd]
+	known := t.known
+	if !known[tSubmit] {
+		return t, "submit time unknown", nil
 	}
-	if known[2] && start < submit {
-		return "", &sacctProblem{field: sfStart, reason: "start before submit",
+	if known[tStart] && start < submit {
+		return t, "", &sacctProblem{field: sfStart, reason: "start before submit",
 			detail: fmt.Sprintf("start %s is %d s before submit", l.fields[r.col[sfStart]], submit-start)}
 	}
-	if known[2] && known[3] && end < start {
-		return "", &sacctProblem{field: sfEnd, reason: "end before start",
+	if known[tStart] && known[tEnd] && end < start {
+		return t, "", &sacctProblem{field: sfEnd, reason: "end before start",
 			detail: fmt.Sprintf("end %s is %d s before start %s", l.fields[r.col[sfEnd]], start-end, l.fields[r.col[sfStart]])}
 	}
-	if !known[2] && known[3] && end < submit {
-		return "", &sacctProblem{field: sfEnd, reason: "end before submit",
+	if !known[tStart] && known[tEnd] && end < submit {
+		return t, "", &sacctProblem{field: sfEnd, reason: "end before submit",
 			detail: fmt.Sprintf("end %s is %d s before submit", l.fields[r.col[sfEnd]], submit-end)}
 	}
 	j.Submit = submit
-	if known[1] && tv[1] > submit {
-		j.Eligible = tv[1]
+	if known[tEligible] && t.v[tEligible] > submit {
+		j.Eligible = t.v[tEligible]
 	}
+	return t, "", nil
+}
 
-	// Elapsed.
-	elapsed, eKnown := int64(0), false
+// parseElapsed reads the run time sacct measured, Elapsed or else
+// ElapsedRaw, which is preferred to End - Start (suspended time).
+func (r *SacctReader) parseElapsed(l *sacctLine) (elapsed int64, known bool, p *sacctProblem) {
 	if b, st := l.get(sfElapsed); st == valOK {
 		v, _, ok := parseDuration(b)
 		if !ok || v > maxSacctSeconds {
-			return "", &sacctProblem{field: sfElapsed, reason: "not a duration", detail: fmt.Sprintf("%q (want [D-]HH:MM:SS)", b)}
+			return 0, false, &sacctProblem{field: sfElapsed, reason: "not a duration", detail: fmt.Sprintf("%q (want [D-]HH:MM:SS)", b)}
 		}
-		elapsed, eKnown = v, true
-	} else if b, st := l.get(sfElapsedRaw); st == valOK {
+		return v, true, nil
+	}
+	if b, st := l.get(sfElapsedRaw); st == valOK {
 		v, ok := parseInt(b)
 		if !ok || v > maxSacctSeconds {
-			return "", &sacctProblem{field: sfElapsedRaw, reason: "not a number", detail: fmt.Sprintf("%q", b)}
+			return 0, false, &sacctProblem{field: sfElapsedRaw, reason: "not a number", detail: fmt.Sprintf("%q", b)}
 		}
-		elapsed, eKnown = v, true
+		return v, true, nil
 	}
+	return 0, false, nil
+}
 
+// setRunTime decides the job's wait and run time from what the line
+// knows: a job cancelled while pending is kept (it still occupied the
+// queue), one that never started is skipped, and a missing run time is
+// taken from End - Start or, when allowed, left unknown.
+func (r *SacctReader) setRunTime(l *sacctLine, j *Job, state string, t sacctTimes, elapsed int64, eKnown bool) (skip string) {
+	submit, start, end := t.v[tSubmit], t.v[tStart], t.v[tEnd]
+	known := t.known
 	switch {
-	case state == "CANCELLED" && (!eKnown || elapsed == 0) && (!known[2] || (known[3] && start == end)):
-		// Cancelled with no sign of having run: no Start, or Start == End,
-		// and no Elapsed time.
+	case state == "CANCELLED" && r.neverRan(l, t, elapsed, eKnown):
 		if r.opts.DropCancelledPending {
-			return "cancelled before start", nil
+			return "cancelled before start"
 		}
 		leave := submit
 		switch {
-		case known[3]:
+		case known[tEnd]:
 			leave = end
-		case known[2]:
+		case known[tStart]:
 			leave = start
 		default:
 			l.defs = append(l.defs, "cancelled before start with no End: leaves the queue at submit")
@@ -852,12 +938,12 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 		j.Runtime = 0
 		j.CancelledPending = true
 		l.defs = append(l.defs, "cancelled before start: kept, leaves the queue at End")
-	case !known[2]:
+	case !known[tStart]:
 		if state == "PENDING" || !eKnown {
 			if state == "" {
 				state = "no State"
 			}
-			return "never started (" + state + ")", nil
+			return "never started (" + state + ")"
 		}
 		j.Runtime = elapsed
 		l.defs = append(l.defs, "Start unknown: wait unknown")
@@ -866,21 +952,50 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 		switch {
 		case eKnown:
 			j.Runtime = elapsed
-			if !known[3] {
+			if !known[tEnd] {
 				l.defs = append(l.defs, "End unknown (still running?): run time so far")
 			}
-		case known[3]:
+		case known[tEnd]:
 			j.Runtime = end - start
 		default:
 			if !r.opts.KeepIncomplete {
-				return "run time unknown", nil
+				return "run time unknown"
 			}
 			j.Runtime = Unset
 			l.defs = append(l.defs, "kept incomplete: run time unknown")
 		}
 	}
+	return ""
+}
 
-	// Processors.
+// neverRan tells whether a cancelled job never started. slurmctld cancels
+// a pending job with start = end = now (job_mgr.c, job_signal), but the
+// database keeps the time_start it was sent earlier
+// (as_mysql_job.c: as_mysql_job_complete updates only time_end), and for a
+// pending job that is the scheduler's expected start: a job held, given an
+// expected start and then cancelled shows Start before End and an Elapsed
+// it never ran. So besides no Start, or Start == End with no Elapsed, a
+// job counts as never started when its Flags say no scheduler started it
+// (SchedNotSet, slurmdb_defs.c) or its NodeList is slurmdbd's
+// "None assigned" (as_mysql_job.c, a job that got no nodes).
+func (r *SacctReader) neverRan(l *sacctLine, t sacctTimes, elapsed int64, eKnown bool) bool {
+	known := t.known
+	if (!eKnown || elapsed == 0) && (!known[tStart] || (known[tEnd] && t.v[tStart] == t.v[tEnd])) {
+		return true
+	}
+	if b, st := l.get(sfFlags); st == valOK && bytes.Contains(b, []byte("SchedNotSet")) {
+		return true
+	}
+	if b, st := l.get(sfNodeList); st == valOK && string(b) == "None assigned" {
+		return true
+	}
+	return false
+}
+
+// parseCPUs sets the requested processors (from the request, else the
+// allocation) and the allocated ones, which conversions and comparisons
+// keep apart.
+func (r *SacctReader) parseCPUs(l *sacctLine, j *Job) (skip string, p *sacctProblem) {
 	req, reqOK := l.count(sfReqCPUS)
 	if !reqOK {
 		req, reqOK = l.tres(sfReqTRES, "cpu")
@@ -914,9 +1029,16 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 	default:
 		return "processors unknown", nil
 	}
+	return "", nil
+}
 
-	// Nodes: requested; the allocated count only says how many were used
-	// and is needed to spread a per-node memory request.
+// parseNodesAndMemory sets the requested node count and the memory per
+// CPU. ReqNodes is the job's minimum node count: sacct prints the node=
+// count of the job's TRES request (print.c, PRINT_REQ_NODES), which
+// slurmctld sets from the minimum, so "sbatch -n 64" on 48-core nodes
+// shows ReqNodes 1 and NNodes 2. The allocated node count is kept for
+// comparison and to spread a per-node memory request over the CPUs.
+func (r *SacctReader) parseNodesAndMemory(l *sacctLine, j *Job) *sacctProblem {
 	if v, ok := l.count(sfReqNodes); ok && v > 0 {
 		j.Nodes = int(v)
 	} else if v, ok := l.tres(sfReqTRES, "node"); ok && v > 0 {
@@ -924,17 +1046,23 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 	}
 	allocNodes, ok := l.count(sfNNodes)
 	if !ok {
-		allocNodes, _ = l.count(sfAllocNodes)
+		allocNodes, ok = l.count(sfAllocNodes)
+	}
+	if !ok {
+		allocNodes, ok = l.tres(sfAllocTRES, "node")
 	}
 	if p := l.bad; p != nil {
-		return "", p
+		return p
+	}
+	if ok && allocNodes > 0 && allocNodes <= math.MaxInt32 {
+		j.AllocNodes = int(allocNodes)
 	}
 
 	// Memory, per CPU.
 	if b, st := l.get(sfReqMem); st == valOK {
 		mb, per, ok := parseReqMem(b)
 		if !ok {
-			return "", &sacctProblem{field: sfReqMem, reason: "not a memory size",
+			return &sacctProblem{field: sfReqMem, reason: "not a memory size",
 				detail: fmt.Sprintf("%q (want a number with K, M, G or T, optionally c or n)", b)}
 		}
 		j.MemPerCPU = r.memPerCPU(l, j, mb, per, allocNodes)
@@ -943,11 +1071,12 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 	} else if st != valAbsent {
 		l.def(sfReqMem, st, "no memory request")
 	}
-	if p := l.bad; p != nil {
-		return "", p
-	}
+	return l.bad
+}
 
-	// Time limit.
+// parseTimeLimit sets the requested wall time; UNLIMITED and
+// Partition_Limit leave it unset, for the partition's limit to apply.
+func (r *SacctReader) parseTimeLimit(l *sacctLine, j *Job) *sacctProblem {
 	if b, st := l.get(sfTimelimit); st == valOK {
 		switch {
 		case bytes.EqualFold(b, []byte("Partition_Limit")):
@@ -957,7 +1086,7 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 		default:
 			v, _, ok := parseDuration(b)
 			if !ok || v > maxSacctSeconds {
-				return "", &sacctProblem{field: sfTimelimit, reason: "not a time limit",
+				return &sacctProblem{field: sfTimelimit, reason: "not a time limit",
 					detail: fmt.Sprintf("%q (want [D-]HH:MM:SS, UNLIMITED or Partition_Limit)", b)}
 			}
 			j.TimeLimit = v
@@ -966,13 +1095,17 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 		if v, ok := parseInt(b); ok && v <= maxSacctSeconds/60 {
 			j.TimeLimit = v * 60
 		} else if !bytes.EqualFold(b, []byte("UNLIMITED")) && !bytes.EqualFold(b, []byte("Partition_Limit")) {
-			return "", &sacctProblem{field: sfTimelimitRaw, reason: "not a number", detail: fmt.Sprintf("%q", b)}
+			return &sacctProblem{field: sfTimelimitRaw, reason: "not a number", detail: fmt.Sprintf("%q", b)}
 		}
 	} else if st != valAbsent {
 		l.def(sfTimelimit, st, "no time limit")
 	}
+	return nil
+}
 
-	// Names.
+// parseNames interns user, group, account, partition(s), QOS and
+// constraints; a numeric UID or GID stands in for a missing name.
+func (r *SacctReader) parseNames(l *sacctLine, j *Job) {
 	if b, st := l.get(sfUser); st == valOK {
 		j.User = r.intern(sfUser, &r.names.Users, b)
 	} else if b, st2 := l.get(sfUID); st2 == valOK && isDigits(b) {
@@ -1017,12 +1150,15 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 	if b, st := l.get(sfConstraints); st == valOK {
 		j.Feature = r.intern(sfConstraints, &r.names.Features, b)
 	}
+}
 
-	// Usage, for comparison and SWF fields 6 and 7.
+// parseUsage reads the CPU time and peak memory the job used, for
+// comparison and SWF fields 6 and 7.
+func (r *SacctReader) parseUsage(l *sacctLine, j *Job) *sacctProblem {
 	if b, st := l.get(sfTotalCPU); st == valOK {
 		secs, frac, ok := parseDuration(b)
 		if !ok || secs > maxSacctCPUSeconds {
-			return "", &sacctProblem{field: sfTotalCPU, reason: "not a duration", detail: fmt.Sprintf("%q", b)}
+			return &sacctProblem{field: sfTotalCPU, reason: "not a duration", detail: fmt.Sprintf("%q", b)}
 		}
 		procs := j.AllocCPUs
 		if procs <= 0 {
@@ -1035,11 +1171,11 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 	if b, st := l.get(sfMaxRSS); st == valOK {
 		v, ok := parseSize(b, 'K')
 		if !ok {
-			return "", &sacctProblem{field: sfMaxRSS, reason: "not a memory size", detail: fmt.Sprintf("%q", b)}
+			return &sacctProblem{field: sfMaxRSS, reason: "not a memory size", detail: fmt.Sprintf("%q", b)}
 		}
 		j.UsedMemKB = v
 	}
-	return "", nil
+	return nil
 }
 
 // memPerCPU turns a memory request into MB per CPU, rounded up. per is 'c'
@@ -1262,3 +1398,10 @@ func unixUTC(y, m, d, h, mi, s int) int64 {
 	days := int64(era)*146097 + int64(doe) - 719468
 	return days*86400 + int64(h)*3600 + int64(mi)*60 + int64(s)
 }
+
+// XDMoDSacctFields is the --format list of Open XDMoD's Slurm shredder
+// (xdmod-slurm-helper), whose logs are sacct -P --noheader output: give
+// it as SacctOptions.Fields to read them.
+var XDMoDSacctFields = []string{"JobID", "JobIDRaw", "Cluster", "Partition", "QOS", "Account", "Group", "GID",
+	"User", "UID", "Submit", "Eligible", "Start", "End", "Elapsed", "ExitCode", "State", "NNodes", "NCPUS",
+	"ReqCPUS", "ReqMem", "ReqTRES", "AllocTRES", "Timelimit", "NodeList", "JobName"}

@@ -96,7 +96,7 @@ func TestSacctFixture(t *testing.T) {
 			}
 			// OUT_OF_MEMORY|67108865|1|100M|1||2022-02-18T17:32:41|2022-02-18T17:34:42|2022-02-18T17:36:39|00:05:16|...
 			//   |2022-02-18T17:41:55|...|NCPUS 1|...|TotalCPU 02:10.584|partition1; its .batch step has MaxRSS 114944K.
-			first := Job{ID: 67108865, Submit: 0, Eligible: 121, Wait: 238, Runtime: 316, CPUs: 1, AllocCPUs: 1, Nodes: 1,
+			first := Job{ID: 67108865, Submit: 0, Eligible: 121, Wait: 238, Runtime: 316, CPUs: 1, AllocCPUs: 1, Nodes: 1, MaxNodes: Unset, AllocNodes: 1,
 				MemPerCPU: 100, TimeLimit: Unset, Status: StatusFailed, User: Unset, Group: Unset, Account: Unset, Partition: 0, QOS: Unset,
 				Feature: Unset, Queue: Unset, Executable: Unset, UsedCPU: 130.58, UsedMemKB: 114944, Preceding: Unset, Line: jobs[0].Line}
 			if jobs[0] != first {
@@ -157,7 +157,7 @@ func sacctInput(header string, rows ...map[string]string) []byte {
 
 // baseJob is what sacctBase reads as.
 func baseJob() Job {
-	return Job{ID: 100, Submit: 0, Eligible: Unset, Wait: 600, Runtime: 3600, CPUs: 4, AllocCPUs: 4, Nodes: 1,
+	return Job{ID: 100, Submit: 0, Eligible: Unset, Wait: 600, Runtime: 3600, CPUs: 4, AllocCPUs: 4, Nodes: 1, MaxNodes: Unset, AllocNodes: 1,
 		MemPerCPU: 4000, TimeLimit: 7200, Status: StatusCompleted, User: 0, Group: Unset, Account: 0, Partition: 0, QOS: 0,
 		Feature: Unset, Queue: Unset, Executable: Unset, UsedCPU: Unset, UsedMemKB: Unset, Preceding: Unset, Line: 2}
 }
@@ -179,7 +179,7 @@ func TestSacctForms(t *testing.T) {
 			{"JobID": "99.batch", "JobIDRaw": "99.batch"}}, SacctOptions{},
 			func(j []Job) []Job { j[0].UsedMemKB = 2 * 1024 * 1024; return j }, map[string]int{"step without its job line": 1}, nil},
 		{"old ReqMem per node", "", []row{{"ReqMem": "8Gn", "ReqNodes": "2", "NNodes": "2"}}, SacctOptions{},
-			func(j []Job) []Job { j[0].MemPerCPU = 8192 * 2 / 4; j[0].Nodes = 2; return j }, nil, nil},
+			func(j []Job) []Job { j[0].MemPerCPU = 8192 * 2 / 4; j[0].Nodes, j[0].AllocNodes = 2, 2; return j }, nil, nil},
 		{"ReqMem per node, nodes from allocation", "", []row{{"ReqMem": "1.50Gn", "ReqNodes": "", "NNodes": "1", "ReqCPUS": "3", "NCPUS": "3"}}, SacctOptions{},
 			func(j []Job) []Job {
 				j[0].MemPerCPU = 512
@@ -261,7 +261,7 @@ func TestSacctForms(t *testing.T) {
 		{"TRES instead of counts", "JobIDRaw|User|Submit|Start|End|Elapsed|ReqTRES|AllocTRES|State",
 			[]row{{"ReqTRES": "billing=8,cpu=8,mem=16G,node=2", "AllocTRES": "cpu=8,mem=16G,node=2"}}, SacctOptions{},
 			func(j []Job) []Job {
-				j[0].CPUs, j[0].AllocCPUs, j[0].Nodes, j[0].MemPerCPU, j[0].TimeLimit = 8, 8, 2, 2048, Unset
+				j[0].CPUs, j[0].AllocCPUs, j[0].Nodes, j[0].AllocNodes, j[0].MemPerCPU, j[0].TimeLimit = 8, 8, 2, 2, 2048, Unset
 				j[0].Account, j[0].Partition, j[0].QOS = Unset, Unset, Unset
 				return j
 			}, nil, map[string]int{"Account column missing: no account": 1, "Timelimit column missing: no time limit": 1}},
@@ -278,7 +278,7 @@ func TestSacctForms(t *testing.T) {
 			func(j []Job) []Job { j[0].Submit = 3600; return j }, nil, nil},
 		{"UID instead of User", "JobIDRaw|UID|Submit|Start|End|Elapsed|NCPUS|State", []row{{"UID": "1001"}}, SacctOptions{},
 			func(j []Job) []Job {
-				j[0].CPUs, j[0].MemPerCPU, j[0].TimeLimit, j[0].Nodes = 4, Unset, Unset, Unset
+				j[0].CPUs, j[0].MemPerCPU, j[0].TimeLimit, j[0].Nodes, j[0].AllocNodes = 4, Unset, Unset, Unset, Unset
 				j[0].Account, j[0].Partition, j[0].QOS = Unset, Unset, Unset
 				return j
 			}, nil, map[string]int{"requested CPUs from allocated": 1}},
@@ -378,7 +378,7 @@ func TestSacctBadInput(t *testing.T) {
 		{"duplicate job id", []string{good, good},
 			"t.sacct:3: field JobIDRaw: duplicate job id: 100 also on line 2", "invalid: JobIDRaw: duplicate job id"},
 		{"extra field", []string{good, good[:len(good)-0] + "|x"},
-			"t.sacct:3: field 20: extra fields: 20 fields, the header has 19 (a '|' inside a value?)", "invalid: extra fields"},
+			"t.sacct:3: field 20: extra fields: 20 fields, the header has 19, and no free-text column (JobName, SubmitLine, Comment, ...) could hold a '|'", "invalid: extra fields"},
 		{"bad job id", []string{good, sacctRow(sacctTestHeader, map[string]string{"JobIDRaw": "101", "JobID": "101_[3-1]"})},
 			`t.sacct:3: field JobID: bad job id: "101_[3-1]": array task list item "3-1" is not N or N-M`, "invalid: JobID: bad job id"},
 	}

@@ -24,6 +24,10 @@ type ReadStats struct {
 	Accepted  int   // records turned into jobs
 	Skipped   Tally // records left out, by reason
 	Defaulted Tally // values filled in, by what was filled in
+	// CancelledPending counts the accepted jobs that were cancelled before
+	// they ever started (Job.CancelledPending): submissions that only
+	// waited, never ran.
+	CancelledPending int
 }
 
 // NewReadStats returns empty counters.

@@ -1,0 +1,73 @@
+package workload
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// realSiteSacct are the sacct logs of shared/real-sites, read by path
+// (never copied into the repository) as fuzz seeds when present.
+var realSiteSacct = []string{"ubccr-sacct-simple.psv", "frontier-one-job.psv", "xdmod-noheader.psv"}
+
+func readRealSite(name string) []byte {
+	for _, dir := range []string{filepath.Join("..", "..", "shared"), "/work/shared"} {
+		if b, err := os.ReadFile(filepath.Join(dir, "real-sites", name)); err == nil {
+			return b
+		}
+	}
+	return nil
+}
+
+func addRealSiteSeeds(f *testing.F, extra ...any) {
+	for _, name := range realSiteSacct {
+		if b := readRealSite(name); b != nil {
+			f.Add(append([]any{b}, extra...)...)
+		}
+	}
+}
+
+func FuzzSubmitLine(f *testing.F) {
+	for _, s := range []string{"sbatch job.sh", "sbatch --wrap=env | grep SLURM", "sbatch -N2-4 --exclusive -d afterok:1:2 x",
+		"salloc -HN1 -w 'cn[1-4]' --begin=now+1hour", "srun -W 30 -N 1-2 hostname", "sbatch --nodes=1,2,4:2 --res=x",
+		`sbatch --wrap="echo \"hi\"" -x cn5`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		req, err := ParseSubmitLine(line)
+		if err != nil {
+			return
+		}
+		if (req.MinNodes == Unset) != (req.MaxNodes == Unset) || req.MaxNodes < req.MinNodes {
+			t.Fatalf("%q: nodes %d-%d", line, req.MinNodes, req.MaxNodes)
+		}
+		if req.Dependency != "" {
+			if deps, _, err := ParseDependency(req.Dependency); err == nil {
+				SinglePreceding(deps)
+			}
+		}
+	})
+}
+
+func FuzzDetectFormat(f *testing.F) {
+	for _, name := range realSiteSacct {
+		if b := readRealSite(name); b != nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("; Version: 2.2\n1 0 0 1 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"))
+	f.Add([]byte("#fairsim epoch=0\nJobID|Submit\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := DetectFormatBytes("f", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f:") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		if got != FormatSacct && got != FormatSWF {
+			t.Fatalf("format %q", got)
+		}
+	})
+}

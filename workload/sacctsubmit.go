@@ -1,0 +1,60 @@
+package workload
+
+// parseSubmitLine takes from SubmitLine what the user asked for and
+// sacct's own columns do not carry (as HPE's FastSim does): a node range,
+// --exclusive, dependencies, --begin (when Eligible is missing), a
+// reservation (when ReqReservation is missing), required and excluded
+// nodes. A SubmitLine the parser does not understand leaves the job as
+// the other columns describe it, counted in Defaulted, so that one odd
+// command line does not cost the job.
+func (r *SacctReader) parseSubmitLine(l *sacctLine, j *Job, t sacctTimes) {
+	if b, st := l.get(sfReqReservation); st == valOK {
+		j.Reservation = 1 + r.names.Reservations.ID(string(b))
+	}
+	b, st := l.get(sfSubmitLine)
+	if st != valOK {
+		return
+	}
+	req, err := ParseSubmitLine(string(b))
+	if err != nil {
+		l.defs = append(l.defs, "SubmitLine not understood: its requests ignored")
+		return
+	}
+	if req.MinNodes > 0 {
+		if j.Nodes <= 0 {
+			j.Nodes = req.MinNodes
+			l.defs = append(l.defs, "nodes from SubmitLine -N")
+		}
+		j.MaxNodes = max(req.MaxNodes, j.Nodes)
+	}
+	j.Exclusive = req.Exclusive
+	if req.Dependency != "" {
+		j.Dependency = 1 + r.names.Dependencies.ID(req.Dependency)
+		deps, _, err := ParseDependency(req.Dependency)
+		switch {
+		case err != nil:
+			l.defs = append(l.defs, "SubmitLine --dependency not understood: kept as text, no preceding job")
+		default:
+			if id, ok := SinglePreceding(deps); ok {
+				j.Preceding, j.ThinkTime = id, 0
+			}
+		}
+	}
+	if req.Begin != "" && !t.known[tEligible] {
+		if at, err := ParseBegin(req.Begin, t.v[tSubmit], r.loc); err != nil {
+			l.defs = append(l.defs, "SubmitLine --begin not understood: eligible at submit")
+		} else if at > t.v[tSubmit] && at-t.v[tSubmit] <= maxSacctSeconds {
+			j.Eligible = at
+			l.defs = append(l.defs, "Eligible from SubmitLine --begin")
+		}
+	}
+	if req.Reservation != "" && j.Reservation == 0 {
+		j.Reservation = 1 + r.names.Reservations.ID(req.Reservation)
+	}
+	if req.NodeList != "" {
+		j.ReqNodeList = 1 + r.names.NodeLists.ID(req.NodeList)
+	}
+	if req.Exclude != "" {
+		j.ExcNodeList = 1 + r.names.NodeLists.ID(req.Exclude)
+	}
+}
