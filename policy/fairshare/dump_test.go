@@ -108,10 +108,13 @@ func TestReadDumpErrors(t *testing.T) {
 				"d:3: Fairshare: 2147483648 is out of range (max 2147483646)",
 			}},
 		{"unknown option and partition",
-			"Cluster - 'c'\nUser - 'u':Frobnicate=1\nUser - 'v':Partition='gpu'\n",
+			"Cluster - 'c'\nUser - 'u':Frobnicate=1\nAccount - 'v':Partition='gpu'\n" +
+				"User - 'w':Partition='a,b'\nUser - 'x':Partition=gpu\nUser - 'X':Partition=GPU\n",
 			[]string{
 				"d:2: Frobnicate: unknown option",
-				"d:3: Partition: per-partition associations are not supported",
+				"d:3: Partition: only a User line can name a partition",
+				"d:4: Partition: \"a,b\": one partition name per User line",
+				"d:6: User: user \"x\" in account \"root\", partition \"gpu\": duplicate association",
 			}},
 		{"duplicates",
 			"Cluster - 'c'\nAccount - 'a'\nAccount - 'a'\nUser - 'u'\nUser - 'u'\n",

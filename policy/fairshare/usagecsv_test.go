@@ -44,7 +44,7 @@ func TestReadUsageCSVErrors(t *testing.T) {
 		want     []string
 	}{
 		{"empty", "", []string{`u: header: missing "account,user,rawusage" header`}},
-		{"bad header", "acct,user,usage\n", []string{`u:1: header: want "account,user,rawusage"`}},
+		{"bad header", "acct,user,usage\n", []string{`u:1: header: want "account,user,rawusage" and optionally "partition", in any order`}},
 		{"row errors collected", "account,user,rawusage\n" +
 			"A,,5\n" + // account rows are refused
 			"B,user1,-1\n" +
