@@ -420,15 +420,20 @@ func ReadAssocFile(filename string, r io.Reader) (*Tree, []string, error) {
 		return nil, nil, err
 	}
 	s := string(data)
-	for _, line := range strings.Split(s, "\n") {
+	for n, line := range strings.Split(s, "\n") {
 		t := strings.TrimSpace(line)
 		if t == "" || strings.HasPrefix(t, "#") {
 			continue
 		}
-		if !dumpObject.MatchString(line) && strings.Contains(line, "|") {
+		if dumpObject.MatchString(line) {
+			break
+		}
+		if strings.Contains(line, "|") {
 			return readAssocList(filename, s)
 		}
-		break
+		var errs ErrorList
+		errs.Add(filename, n+1, "line", fmt.Sprintf("%q is neither a sacctmgr dump line (\"Cluster - 'name'\") nor the header of a '|'-separated listing (sacctmgr -P show assoc)", clip(t)))
+		return nil, nil, errs
 	}
 	tree, err := ReadDump(filename, strings.NewReader(s))
 	return tree, nil, err

@@ -190,7 +190,8 @@ func TestReadAssocFileDetects(t *testing.T) {
 		{"dump", "# comment | with a bar\n\nCluster - 'c'\nUser - 'u'\n", "", 2},
 		{"dump, object with spaces", "  Machine-'c'\nAccount - 'a':Description='x|y'\n", "", 2},
 		{"listing", "\n# a comment\nAccount|User\nroot|u\n", "", 2},
-		{"neither", "hello\n", `x:1: line: misformatted line "hello": want "Object - 'name':options"`, 0},
+		{"neither", "\n  Cluster    Account  User\n", `x:2: line: "Cluster    Account  User" is neither a sacctmgr dump line ("Cluster - 'name'") nor the header of a '|'-separated listing (sacctmgr -P show assoc)`, 0},
+		{"empty", "", `x: Cluster: no "Cluster - 'name'" line`, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
