@@ -152,7 +152,10 @@ func (m *Policy) Epoch() uint64 { return m.epoch }
 func (m *Policy) Submit(j *sim.Job, now int64) {
 	acct := strings.ToLower(m.names.Accounts.Name(j.Account))
 	user := strings.ToLower(m.names.Users.Name(j.User))
-	if a, ok := m.cfg.Tree.Lookup(acct, user); ok {
+	// job_mgr.c job_allocate looks the association up with the job's
+	// (first) partition: that partition's association, else the
+	// partition-less one (assoc_mgr_fill_in_assoc).
+	if a, ok := m.cfg.Tree.LookupJob(acct, user, m.cluster.Parts[j.Part].Name); ok {
 		j.Assoc = a
 	} else {
 		j.Assoc = -1

@@ -58,3 +58,57 @@ func TestSubmitPerPartitionPriority(t *testing.T) {
 		t.Errorf("Hold %q with no limits enforced, want none", why)
 	}
 }
+
+// A job is charged to its first partition's association when its user has
+// one there, else to the partition-less one (job_mgr.c job_allocate,
+// assoc_mgr_fill_in_assoc); names match whatever their case.
+func TestSubmitPartitionAssociation(t *testing.T) {
+	bw, _ := sim.LookupCPUType("broadwell")
+	c, err := sim.NewCluster([]sim.CPUType{bw}, []sim.NodeSpec{{Names: []string{"n1", "n2"}, Type: "broadwell", Cores: 4, MemMB: 4096, Weight: 1}},
+		[]sim.PartitionSpec{
+			{Partition: sim.Partition{Name: "cpu", MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n1"}},
+			{Partition: sim.Partition{Name: "GPU", MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n2"}},
+		}, "broadwell", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := fairshare.NewTree()
+	for _, err := range []error{
+		tree.AddAccount("acct", "root", fairshare.Shares{Raw: 1}, nil),
+		tree.AddUser("u", "acct", fairshare.Shares{Raw: 1}, nil),
+		tree.AddUserPartition("u", "acct", "gpu", fairshare.Shares{Raw: 1}, nil),
+		tree.AddUserPartition("v", "acct", "gpu", fairshare.Shares{Raw: 1}, nil),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := &workload.Names{}
+	m, err := New(Config{Priority: policy.DefaultParams(), FairShare: fairshare.Config{HalfLife: 86400}, CalcPeriod: 300, Tree: tree}, c, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := tree.LookupExact("acct", "u", "")
+	gpu, _ := tree.LookupExact("acct", "u", "gpu")
+	vgpu, _ := tree.LookupExact("acct", "v", "gpu")
+	tests := []struct {
+		user  string
+		parts []int
+		want  int
+	}{
+		{"u", []int{0}, plain},
+		{"U", []int{1}, gpu},
+		{"u", []int{1, 0}, gpu}, // the first partition's
+		{"u", []int{0, 1}, plain},
+		{"v", []int{1}, vgpu},
+		{"v", []int{0}, -1}, // v has no partition-less association
+	}
+	for k, tc := range tests {
+		j := &sim.Job{Idx: k, Job: workload.Job{ID: int64(k + 1), CPUs: 1, Nodes: 1, TimeLimit: 60, QOS: workload.Unset,
+			Account: names.Accounts.ID("Acct"), User: names.Users.ID(tc.user)}, Part: tc.parts[0], Parts: tc.parts}
+		m.Submit(j, 0)
+		if j.Assoc != tc.want {
+			t.Errorf("user %s in partitions %v: association %d, want %d", tc.user, tc.parts, j.Assoc, tc.want)
+		}
+	}
+}

@@ -115,9 +115,14 @@ func ReadQOSFile(path string) (*QOSSet, []string, error) {
 // Columns read: Name, Priority, UsageFactor, MaxJobsAccruePU,
 // MaxJobsAccruePA, GrpJobsAccrue, GrpTRESMins (e.g. cpu=1000,mem=2000),
 // Preempt, PreemptMode, Flags, GraceTime, PreemptExemptTime, MinPrioThres.
-// Other real sacctmgr columns are skipped and reported in warnings; an
-// unknown column is an error. Every error in the file is collected and
-// returned at once as an ErrorList of "file:line: field NAME: message".
+// Other real sacctmgr columns are skipped; those that hold a value in some
+// row are named in the warnings (a blank column limits nothing). An
+// unknown column is an error. A Preempt entry naming a QOS the file does
+// not define (a partial listing, e.g. sacctmgr show qos where name=...) is
+// dropped with a warning: no job can run in a QOS the simulation does not
+// have, so there is nothing for it to preempt. Every error in the file is
+// collected and returned at once as an ErrorList of "file:line: field
+// NAME: message".
 func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -129,8 +134,9 @@ func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
 		cols     []qosColumn
 		headers  []string
 		qs       []QOS
-		lines    []int // line of each QOS, for cross-reference errors
+		lines    []int // line of each QOS, for cross-reference warnings
 		seen     = map[string]int{}
+		used     []int // per column: the first line holding a value
 	)
 	for n, line := range strings.Split(string(data), "\n") {
 		lineNo := n + 1
@@ -140,10 +146,11 @@ func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
 		}
 		cells := strings.Split(line, "|")
 		if cols == nil {
-			cols, headers, warnings = parseQOSHeader(cells, filename, lineNo, &errs)
+			cols, headers = parseQOSHeader(cells, filename, lineNo, &errs)
 			if cols == nil {
 				break
 			}
+			used = make([]int, len(cols))
 			continue
 		}
 		if len(cells) == len(cols)+1 && strings.TrimSpace(cells[len(cols)]) == "" {
@@ -152,6 +159,11 @@ func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
 		if len(cells) != len(cols) {
 			addf(&errs, filename, lineNo, "", "%d fields, header has %d", len(cells), len(cols))
 			continue
+		}
+		for k, c := range cells {
+			if used[k] == 0 && strings.TrimSpace(c) != "" {
+				used[k] = lineNo
+			}
 		}
 		q, ok := parseQOSLine(cells, cols, headers, filename, lineNo, &errs)
 		if q.Name != "" {
@@ -169,13 +181,23 @@ func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
 	if cols == nil && len(errs) == 0 {
 		addf(&errs, filename, 1, "", "no header line")
 	}
-	if preemptCol := indexOfColumn(cols, colPreempt); preemptCol >= 0 {
+	for k, first := range used {
+		if first > 0 && cols[k] == colIgnored {
+			warnings = append(warnings, fmt.Sprintf("%s:%d: column %s holds values fairsim does not model; ignored", filename, first, headers[k]))
+		}
+	}
+	if preemptCol := indexOfColumn(cols, colPreempt); preemptCol >= 0 && len(errs) == 0 {
 		for i := range qs {
+			keep := qs[i].Preempt[:0]
 			for _, p := range qs[i].Preempt {
-				if _, ok := seen[p]; !ok {
-					addf(&errs, filename, lines[i], headers[preemptCol], "QOS %q is not defined in this file", p)
+				if _, ok := seen[p]; ok {
+					keep = append(keep, p)
+					continue
 				}
+				warnings = append(warnings, fmt.Sprintf("%s:%d: field %s: QOS %q is not in this listing; QOS %s preempts no job of it",
+					filename, lines[i], headers[preemptCol], p, qs[i].Name))
 			}
+			qs[i].Preempt = keep
 		}
 	}
 	if len(errs) > 0 {
@@ -197,7 +219,7 @@ func indexOfColumn(cols []qosColumn, c qosColumn) int {
 	return -1
 }
 
-func parseQOSHeader(cells []string, file string, line int, errs *ErrorList) (cols []qosColumn, headers []string, warnings []string) {
+func parseQOSHeader(cells []string, file string, line int, errs *ErrorList) (cols []qosColumn, headers []string) {
 	if len(cells) > 1 && strings.TrimSpace(cells[len(cells)-1]) == "" {
 		cells = cells[:len(cells)-1] // sacctmgr -p ends every line with '|'
 	}
@@ -217,8 +239,6 @@ func parseQOSHeader(cells []string, file string, line int, errs *ErrorList) (col
 		case seen[strings.ToLower(h)] || (c != colIgnored && have[c]):
 			addf(errs, file, line, h, "column given twice")
 			bad = true
-		case c == colIgnored:
-			warnings = append(warnings, fmt.Sprintf("%s:%d: column %s ignored (not modelled)", file, line, h))
 		}
 		seen[strings.ToLower(h)] = true
 		have[c] = true
@@ -230,9 +250,9 @@ func parseQOSHeader(cells []string, file string, line int, errs *ErrorList) (col
 		bad = true
 	}
 	if bad {
-		return nil, nil, warnings
+		return nil, nil
 	}
-	return cols, headers, warnings
+	return cols, headers
 }
 
 func parseQOSLine(cells []string, cols []qosColumn, headers []string, file string, line int, errs *ErrorList) (QOS, bool) {

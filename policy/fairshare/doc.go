@@ -4,9 +4,11 @@
 // The package mirrors what Slurm's code does, not what its documentation
 // says where the two disagree:
 //
-//   - Tree: the association tree (root, accounts, (user, account) pairs),
-//     Fairshare=parent hoisting, level shares and normalised shares
-//     (assoc_mgr.c).
+//   - Tree: the association tree (root, accounts, user associations keyed
+//     (account, user, partition) as assoc_mgr keeps them, names matched
+//     case-insensitively), Fairshare=parent hoisting, level shares and
+//     normalised shares (assoc_mgr.c); LookupJob picks a job's association
+//     by its partition as assoc_mgr_fill_in_assoc does.
 //   - Engine: per-association usage_raw (billing-seconds), decayed with
 //     Slurm's first-order factor 1-0.693/HL per second, charged by the
 //     two-phase calc tick of the decay thread, reset by
@@ -15,7 +17,9 @@
 //     classic 2^(-UE/S), depth-oblivious, and the Slurm 2.0 formula as a
 //     fairsim extension.
 //   - WriteSshare: sshare's table and parsable output (src/sshare).
-//   - ReadDump / ReadUsageCSV: sacctmgr dump files and static usage tables.
+//   - ReadAssocFile: a sacctmgr dump file (ReadDump) or a
+//     `sacctmgr -P show assoc` listing (ReadAssocList), told apart by
+//     content; ReadUsageCSV: static usage tables.
 //
 // Units: RawUsage is decayed billing-seconds (cpu-seconds without billing
 // weights), as Slurm's code and the sshare man page count it; one Broadwell

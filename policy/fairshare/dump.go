@@ -36,10 +36,11 @@ var dumpIgnored = map[string]bool{
 
 // dumpOpts is one parsed "Object - 'name':Key=Value:..." line.
 type dumpOpts struct {
-	name    string
-	shares  Shares
-	prio    *uint32
-	hasName bool
+	name      string
+	partition string
+	shares    Shares
+	prio      *uint32
+	hasName   bool
 }
 
 type dumpReader struct {
@@ -67,8 +68,12 @@ type dumpReader struct {
 // accepted for Cluster and Account; QOS lines (before Cluster) are
 // skipped. Fairshare is a number or "parent"
 // (also 2147483647, Slurm's stored value for it); the default is 1.
-// Names are lowercased as sacctmgr stores them. Limits and other options
-// are syntax-checked and ignored; per-partition associations are refused.
+// Names, and every option value, are lowercased as sacctmgr stores them
+// (_parse_options; user names keep their case only under slurmdbd's
+// PreserveCaseUser, which fairsim does not model). Partition= on a User
+// line makes a per-partition association (AddUserPartition), as sacctmgr
+// dump writes one for each. Limits and other options are syntax-checked
+// and ignored.
 //
 // Every problem is reported as "file:line: field: message"; the reader goes
 // on after an error and returns all of them as an ErrorList.
@@ -190,6 +195,10 @@ func (d *dumpReader) line(n int, s string) {
 	if !ok && !o.hasName {
 		return
 	}
+	if o.partition != "" && kind != "user" {
+		d.errorf(n, "Partition", "only a User line can name a partition")
+		return
+	}
 	if kind != "cluster" && !d.cluster {
 		d.errorf(n, object, "a \"Cluster - 'name'\" line must come first")
 	}
@@ -212,7 +221,7 @@ func (d *dumpReader) line(n int, s string) {
 			d.errorf(n, "Account", "%v", err)
 		}
 	case "user":
-		if err := d.tree.AddUser(o.name, d.parent, o.shares, o.prio); err != nil {
+		if err := d.tree.AddUserPartition(o.name, d.parent, o.partition, o.shares, o.prio); err != nil {
 			d.errorf(n, "User", "%v", err)
 		}
 	}
@@ -280,8 +289,12 @@ func (d *dumpReader) options(n int, s string) (o dumpOpts, ok bool) {
 				o.prio = nil
 			}
 		case lk == "partition":
-			d.errorf(n, key, "per-partition associations are not supported")
-			ok = false
+			if strings.ContainsAny(val, ", \t") {
+				d.errorf(n, key, "%q: one partition name per User line", clip(val))
+				ok = false
+				continue
+			}
+			o.partition = strings.ToLower(val)
 		case dumpIgnored[lk]:
 		default:
 			d.errorf(n, key, "unknown option")

@@ -108,10 +108,13 @@ func TestReadDumpErrors(t *testing.T) {
 				"d:3: Fairshare: 2147483648 is out of range (max 2147483646)",
 			}},
 		{"unknown option and partition",
-			"Cluster - 'c'\nUser - 'u':Frobnicate=1\nUser - 'v':Partition='gpu'\n",
+			"Cluster - 'c'\nUser - 'u':Frobnicate=1\nAccount - 'v':Partition='gpu'\n" +
+				"User - 'w':Partition='a,b'\nUser - 'x':Partition=gpu\nUser - 'X':Partition=GPU\n",
 			[]string{
 				"d:2: Frobnicate: unknown option",
-				"d:3: Partition: per-partition associations are not supported",
+				"d:3: Partition: only a User line can name a partition",
+				"d:4: Partition: \"a,b\": one partition name per User line",
+				"d:6: User: user \"x\" in account \"root\", partition \"gpu\": duplicate association",
 			}},
 		{"duplicates",
 			"Cluster - 'c'\nAccount - 'a'\nAccount - 'a'\nUser - 'u'\nUser - 'u'\n",
@@ -183,9 +186,21 @@ func FuzzDump(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(seed)
+	if seed, err = os.ReadFile("testdata/partition.dump"); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	if dir, ok := realSitesDir(); ok {
+		for _, name := range []string{"coldfront-associations.dump.cfg", "coldfront-parents.dump.cfg"} {
+			if seed, err := os.ReadFile(dir + "/" + name); err == nil {
+				f.Add(seed)
+			}
+		}
+	}
 	for _, s := range []string{
 		"",
 		"Cluster - 'c'\n",
+		"Cluster - 'c'\nUser - 'U':Partition=P\nUser - 'u'\n",
 		"Cluster - 'c'\nAccount - 'a':Fairshare=parent\nParent - 'a'\nUser - 'u':Fairshare=parent\n",
 		"Cluster - 'c'\nAccount - 'a\\\n':x=\"y:z\"#\n",
 		"QOS - 'q'\nCluster - c:Fairshare=2147483647\nUser - u:Priority=4294967295\n",
@@ -208,7 +223,7 @@ func FuzzDump(f *testing.F) {
 		}
 		users := 0
 		for i := 1; i < tr.Len(); i++ {
-			if j, ok := tr.Lookup(tr.Account(i), tr.User(i)); !ok || j != i {
+			if j, ok := tr.LookupExact(tr.Account(i), tr.User(i), tr.Partition(i)); !ok || j != i {
 				t.Fatalf("lookup round trip failed for %d", i)
 			}
 			if p := tr.FSParent(i); p < 0 || p >= i {

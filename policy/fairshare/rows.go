@@ -15,6 +15,9 @@ type Row struct {
 	// for root and accounts.
 	Account string
 	User    string
+	// Partition is a per-partition user association's partition, "" for
+	// every other row.
+	Partition string
 	// ParentAccount is what sshare indents by: an account's direct parent
 	// account, a user's account, "" for root.
 	ParentAccount string
@@ -46,9 +49,9 @@ type Row struct {
 	TRESRunMins [NumTRES]uint64
 }
 
-// Rows returns every association in sshare's order: pre-order over the
-// direct tree, each account's users first, then its sub-accounts, each
-// group sorted by name.
+// Rows returns every association in sshare's order: by lineage, a
+// pre-order over the direct tree, each account's users first, then its
+// sub-accounts (see Tree.Order).
 func (e *Engine) Rows() []Row {
 	t := e.tree
 	rows := make([]Row, 0, t.Len())
@@ -60,6 +63,7 @@ func (e *Engine) Rows() []Row {
 			Assoc:        i,
 			Account:      nd.account,
 			User:         nd.user,
+			Partition:    nd.partition,
 			Depth:        int(t.depth[i]),
 			IsUser:       nd.isUser,
 			NormShares:   e.shares[i],

@@ -14,9 +14,12 @@ type SshareOptions struct {
 	// LevelFS to -l and blanks FairShare on account rows.
 	Algorithm Algorithm
 	Long      bool // -l: NormUsage, (LevelFS,) GrpTRESMins, TRESRunMins
-	Parsable  bool // -p: '|' after every field
-	Parsable2 bool // -P: '|' between fields (wins over Parsable)
-	NoHeader  bool // -n
+	// Partitions is -m (--partition): a Partition column after User, which
+	// shows the partition of per-partition associations.
+	Partitions bool
+	Parsable   bool // -p: '|' after every field
+	Parsable2  bool // -P: '|' between fields (wins over Parsable)
+	NoHeader   bool // -n
 	// All is -a: every user row. Without it sshare lists all account rows
 	// but only the user rows of Users; real sshare puts the invoking user
 	// there, fairsim has none, so an empty Users shows no user rows.
@@ -34,6 +37,7 @@ type sshareKind int
 const (
 	kAccount sshareKind = iota
 	kUser
+	kPartition
 	kRawShares
 	kNormShares
 	kRawUsage
@@ -57,6 +61,7 @@ type sshareField struct {
 var (
 	fAccount      = sshareField{"Account", -20, kAccount}
 	fUser         = sshareField{"User", 10, kUser}
+	fPartition    = sshareField{"Partition", 12, kPartition}
 	fRawShares    = sshareField{"RawShares", 10, kRawShares}
 	fNormShares   = sshareField{"NormShares", 11, kNormShares}
 	fRawUsage     = sshareField{"RawUsage", 11, kRawUsage}
@@ -69,7 +74,11 @@ var (
 )
 
 func sshareFields(o SshareOptions) []sshareField {
-	f := []sshareField{fAccount, fUser, fRawShares, fNormShares, fRawUsage}
+	f := []sshareField{fAccount, fUser}
+	if o.Partitions {
+		f = append(f, fPartition)
+	}
+	f = append(f, fRawShares, fNormShares, fRawUsage)
 	if !o.Long {
 		return append(f, fEffectvUsage, fFairShare)
 	}
@@ -82,8 +91,8 @@ func sshareFields(o SshareOptions) []sshareField {
 
 // WriteSshare prints rows exactly as Slurm's sshare does (process.c and
 // print_fields.c): default columns Account User RawShares NormShares
-// RawUsage EffectvUsage FairShare; -l adds NormUsage, LevelFS (Fair Tree
-// only), GrpTRESMins and TRESRunMins. The table has fixed widths, account
+// RawUsage EffectvUsage FairShare; -m adds Partition after User; -l adds
+// NormUsage, LevelFS (Fair Tree only), GrpTRESMins and TRESRunMins. The table has fixed widths, account
 // names indented one space per level (a user row shows its account name,
 // one level deeper), doubles as %f, "inf" for +Inf, and blank cells for
 // unset values; parsable output ends every field (-p) or separates them
@@ -115,6 +124,8 @@ func WriteSshare(w io.Writer, rows []Row, o SshareOptions) error {
 				p.str(f, names.get(r), false, last)
 			case kUser:
 				p.str(f, r.User, !r.IsUser, last)
+			case kPartition:
+				p.str(f, r.Partition, r.Partition == "", last)
 			case kRawShares:
 				p.rawShares(f, r.RawShares, last)
 			case kNormShares:

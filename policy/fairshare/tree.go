@@ -1,10 +1,10 @@
 package fairshare
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Shares is an association's Fairshare setting. Parent is sacctmgr's
@@ -33,21 +33,34 @@ var (
 )
 
 type node struct {
-	account string
-	user    string
-	isUser  bool
-	shares  Shares
-	prio    uint32
-	prioSet bool
-	parent  int32
+	account   string
+	user      string
+	partition string // a user association's partition, "" for none
+	isUser    bool
+	shares    Shares
+	prio      uint32
+	prioSet   bool
+	parent    int32
 }
 
-type userKey struct{ account, user string }
+type userKey struct{ account, user, partition string }
+
+// Fold is the form of an account, user or partition name the tree keys
+// on: lower case. sacctmgr stores account and partition names, and user
+// names unless slurmdbd has PreserveCaseUser, in lower case
+// (file_functions.c _parse_options, sacctmgr.c user_case_norm), and
+// assoc_mgr.c _find_assoc_rec compares all three with xstrcasecmp, so a
+// trace or usage table written with capitals names the same association.
+func Fold(name string) string { return strings.ToLower(name) }
 
 // Tree is the association tree used for fair-share. Index 0 is root;
-// accounts and (user, account) associations follow in insertion order,
-// which is also the order of every children list (Slurm's association-list
-// order), so results never depend on map iteration.
+// accounts and user associations follow in insertion order, which is also
+// the order of every children list, so results never depend on map
+// iteration. A user association is (account, user, partition), as
+// assoc_mgr keeps them: the same user may have one association per
+// partition in an account besides its partition-less one. Names are kept
+// as added (the readers fold them as sacctmgr stores them) and matched
+// folded (see Fold), so "A" and "a" are one name.
 type Tree struct {
 	cluster   string
 	nodes     []node
@@ -98,21 +111,28 @@ func (t *Tree) AddAccount(name, parent string, s Shares, prio *uint32) error {
 	if parent == "" {
 		parent = RootName
 	}
-	if _, ok := t.accounts[name]; ok {
+	if _, ok := t.accounts[Fold(name)]; ok {
 		return fmt.Errorf("account %q: %w", name, ErrDuplicate)
 	}
-	p, ok := t.accounts[parent]
+	p, ok := t.accounts[Fold(parent)]
 	if !ok {
 		return fmt.Errorf("account %q: parent %q: %w", name, parent, ErrUnknownParent)
 	}
-	t.accounts[name] = int32(len(t.nodes))
+	t.accounts[Fold(name)] = int32(len(t.nodes))
 	t.nodes = append(t.nodes, newNode(name, "", false, s, prio, p))
 	return nil
 }
 
-// AddUser adds the association (user, account) ("" account means root).
-// The same user may be added under several accounts.
+// AddUser adds the partition-less association (account, user) ("" account
+// means root). The same user may be added under several accounts.
 func (t *Tree) AddUser(user, account string, s Shares, prio *uint32) error {
+	return t.AddUserPartition(user, account, "", s, prio)
+}
+
+// AddUserPartition adds the association (account, user, partition); ""
+// partition is the partition-less one. Jobs of that partition are charged
+// to it (see LookupJob).
+func (t *Tree) AddUserPartition(user, account, partition string, s Shares, prio *uint32) error {
 	if t.finalized {
 		return ErrFinalized
 	}
@@ -122,16 +142,22 @@ func (t *Tree) AddUser(user, account string, s Shares, prio *uint32) error {
 	if account == "" {
 		account = RootName
 	}
-	p, ok := t.accounts[account]
+	p, ok := t.accounts[Fold(account)]
 	if !ok {
 		return fmt.Errorf("user %q: account %q: %w", user, account, ErrUnknownParent)
 	}
-	k := userKey{account, user}
+	account = t.nodes[p].account // a user association shows its account as added
+	k := userKey{Fold(account), Fold(user), Fold(partition)}
 	if _, ok := t.users[k]; ok {
+		if partition != "" {
+			return fmt.Errorf("user %q in account %q, partition %q: %w", user, account, partition, ErrDuplicate)
+		}
 		return fmt.Errorf("user %q in account %q: %w", user, account, ErrDuplicate)
 	}
 	t.users[k] = int32(len(t.nodes))
-	t.nodes = append(t.nodes, newNode(account, user, true, s, prio, p))
+	nd := newNode(account, user, true, s, prio, p)
+	nd.partition = partition
+	t.nodes = append(t.nodes, nd)
 	t.nUsers++
 	return nil
 }
@@ -287,37 +313,43 @@ func (t *Tree) normSharesClassic(i int) float64 {
 	return v
 }
 
-// sshareOrder is slurmdb_sort_hierarchical_assoc_list: pre-order over the
-// direct tree, each account listing its users first, then its sub-accounts,
-// each group sorted by name (strcmp).
+// sshareOrder is slurmdb_sort_hierarchical_assoc_list (slurmdb_defs.c):
+// the associations sorted by lineage with strcmp. A lineage is the path
+// of account names from below root, each followed by '/', then "0-USER/"
+// for a user association and "PARTITION/" for a per-partition one
+// (as_mysql_assoc.c _set_lineage); root's is "/". That is a pre-order
+// over the direct tree in which an account lists its users (the "0-"
+// prefix sorts before most names) before its sub-accounts, and a user's
+// partition-less association before its per-partition ones.
 func (t *Tree) sshareOrder() []int32 {
 	n := len(t.nodes)
-	order := make([]int32, 0, n)
-	sorted := slices.Clone(t.kids)
-	for x := range n {
-		seg := sorted[t.kidStart[x]:t.kidStart[x+1]]
-		slices.SortStableFunc(seg, func(a, b int32) int {
-			na, nb := &t.nodes[a], &t.nodes[b]
-			if na.isUser != nb.isUser {
-				if na.isUser {
-					return -1
-				}
-				return 1
-			}
-			return cmp.Compare(na.sortName(), nb.sortName())
-		})
+	lineage := t.lineages()
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
 	}
-	stack := []int32{0}
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		order = append(order, x)
-		seg := sorted[t.kidStart[x]:t.kidStart[x+1]]
-		for k := len(seg) - 1; k >= 0; k-- {
-			stack = append(stack, seg[k])
+	slices.SortStableFunc(order, func(a, b int32) int {
+		return strings.Compare(lineage[a], lineage[b])
+	})
+	return order
+}
+
+// lineages returns every association's lineage (see sshareOrder).
+func (t *Tree) lineages() []string {
+	lineage := make([]string, len(t.nodes))
+	lineage[0] = "/"
+	for i := 1; i < len(t.nodes); i++ { // ancestors precede descendants
+		nd := &t.nodes[i]
+		switch {
+		case !nd.isUser:
+			lineage[i] = lineage[nd.parent] + nd.account + "/"
+		case nd.partition == "":
+			lineage[i] = lineage[nd.parent] + "0-" + nd.user + "/"
+		default:
+			lineage[i] = lineage[nd.parent] + "0-" + nd.user + "/" + nd.partition + "/"
 		}
 	}
-	return order
+	return lineage
 }
 
 func (n *node) sortName() string {
@@ -339,15 +371,44 @@ func (t *Tree) Len() int { return len(t.nodes) }
 // "parent" ones included. Fair Tree divides ranks by it.
 func (t *Tree) UserCount() int { return t.nUsers }
 
-// Lookup finds the association of (account, user); user "" names the
-// account association itself, and ("root", "") is index 0.
+// Lookup finds the partition-less association of (account, user); user ""
+// names the account association itself, and ("root", "") is index 0.
+// Names match case-insensitively (see Fold).
 func (t *Tree) Lookup(account, user string) (int, bool) {
+	return t.LookupExact(account, user, "")
+}
+
+// LookupExact finds the association (account, user, partition) and no
+// other: partition "" is the partition-less one. Usage tables name an
+// association this way. Names match case-insensitively (see Fold).
+func (t *Tree) LookupExact(account, user, partition string) (int, bool) {
+	account, user, partition = Fold(account), Fold(user), Fold(partition)
 	if user == "" {
+		if partition != "" {
+			return 0, false
+		}
 		i, ok := t.accounts[account]
 		return int(i), ok
 	}
-	i, ok := t.users[userKey{account, user}]
+	i, ok := t.users[userKey{account, user, partition}]
 	return int(i), ok
+}
+
+// LookupJob finds the association a job of user in account, submitted to
+// partition, is charged to and takes its fair-share factor from, as
+// assoc_mgr_fill_in_assoc does for job_mgr.c's job_allocate: the
+// association of that partition if there is one, else the user's
+// partition-less association. Names match case-insensitively.
+func (t *Tree) LookupJob(account, user, partition string) (int, bool) {
+	if user == "" {
+		return 0, false
+	}
+	if partition != "" {
+		if i, ok := t.LookupExact(account, user, partition); ok {
+			return i, true
+		}
+	}
+	return t.LookupExact(account, user, "")
 }
 
 // Account is the account of association i (its own name for an account).
@@ -373,6 +434,15 @@ func (t *Tree) Name(i int) string {
 		return ""
 	}
 	return t.nodes[i].sortName()
+}
+
+// Partition is the partition of a per-partition user association, ""
+// otherwise.
+func (t *Tree) Partition(i int) string {
+	if !t.valid(i) {
+		return ""
+	}
+	return t.nodes[i].partition
 }
 
 // IsUser reports whether association i is a (user, account) pair.

@@ -20,13 +20,17 @@ type UsageEntry struct {
 //	account,user,rawusage
 //	physics,alice,123456.5
 //
-// The header is required (names case-insensitive). Only user rows are
-// accepted: an account's usage is by definition the sum of its users'
-// (Slurm computes it that way at load), so a blank user is an error rather
-// than a second source of truth. rawusage is decayed billing-seconds, a
-// finite number >= 0. Every (account, user) must exist in t and appear
-// once. All problems are returned together as an ErrorList; apply the
-// result with Engine.LoadUsage.
+// The header is required; its names match case-insensitively and may come
+// in any order. An optional fourth column, partition, names a
+// per-partition association (blank: the partition-less one). Only user
+// rows are accepted: an account's usage is by definition the sum of its
+// users' (Slurm computes it that way at load), so a blank user is an error
+// rather than a second source of truth. rawusage is decayed
+// billing-seconds, a finite number >= 0. Names match the tree's
+// case-insensitively, as sacctmgr stores them lower-cased
+// (Tree.LookupExact). Every association must exist in t and appear once.
+// All problems are returned together as an ErrorList; apply the result
+// with Engine.LoadUsage.
 func ReadUsageCSV(filename string, r io.Reader, t *Tree) ([]UsageEntry, error) {
 	var errs ErrorList
 	if t == nil || !t.Finalized() {
@@ -40,6 +44,7 @@ func ReadUsageCSV(filename string, r io.Reader, t *Tree) ([]UsageEntry, error) {
 	var out []UsageEntry
 	seen := map[int]int{}
 	header := false
+	var col usageColumns
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -63,35 +68,43 @@ func ReadUsageCSV(filename string, r io.Reader, t *Tree) ([]UsageEntry, error) {
 		}
 		if !header {
 			header = true
-			if len(rec) != 3 || !strings.EqualFold(strings.TrimSpace(rec[0]), "account") ||
-				!strings.EqualFold(strings.TrimSpace(rec[1]), "user") ||
-				!strings.EqualFold(strings.TrimSpace(rec[2]), "rawusage") {
-				errs.Add(filename, line, "header", `want "account,user,rawusage"`)
+			var ok bool
+			if col, ok = parseUsageHeader(rec); !ok {
+				errs.Add(filename, line, "header", `want "account,user,rawusage" and optionally "partition", in any order`)
 				break
 			}
 			continue
 		}
-		if len(rec) != 3 {
-			errs.Add(filename, line, "", fmt.Sprintf("want 3 fields, got %d", len(rec)))
+		if len(rec) != col.n {
+			errs.Add(filename, line, "", fmt.Sprintf("want %d fields, got %d", col.n, len(rec)))
 			continue
 		}
-		acct, user := strings.TrimSpace(rec[0]), strings.TrimSpace(rec[1])
+		acct, user := strings.TrimSpace(rec[col.account]), strings.TrimSpace(rec[col.user])
+		part := ""
+		if col.partition >= 0 {
+			part = strings.TrimSpace(rec[col.partition])
+		}
 		if user == "" {
 			errs.Add(filename, line, "user", "blank: only user rows are accepted (account usage is the sum of its users)")
 			continue
 		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(rec[2]), 64)
+		raw := rec[col.rawusage]
+		v, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
 		if err != nil || !finite(v) || v < 0 {
-			errs.Add(filename, line, "rawusage", fmt.Sprintf("%q is not a finite number >= 0", clip(rec[2])))
+			errs.Add(filename, line, "rawusage", fmt.Sprintf("%q is not a finite number >= 0", clip(raw)))
 			continue
 		}
-		i, ok := t.Lookup(acct, user)
+		name := fmt.Sprintf("(%s, %s)", clip(acct), clip(user))
+		if part != "" {
+			name = fmt.Sprintf("(%s, %s, partition %s)", clip(acct), clip(user), clip(part))
+		}
+		i, ok := t.LookupExact(acct, user, part)
 		if !ok {
-			errs.Add(filename, line, "user", fmt.Sprintf("no association (%s, %s)", clip(acct), clip(user)))
+			errs.Add(filename, line, "user", "no association "+name)
 			continue
 		}
 		if prev, dup := seen[i]; dup {
-			errs.Add(filename, line, "user", fmt.Sprintf("(%s, %s) already given on line %d", clip(acct), clip(user), prev))
+			errs.Add(filename, line, "user", fmt.Sprintf("%s already given on line %d", name, prev))
 			continue
 		}
 		seen[i] = line
@@ -104,6 +117,36 @@ func ReadUsageCSV(filename string, r io.Reader, t *Tree) ([]UsageEntry, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// usageColumns are the positions of a usage CSV's columns; partition is -1
+// when absent.
+type usageColumns struct {
+	account, user, rawusage, partition, n int
+}
+
+func parseUsageHeader(rec []string) (usageColumns, bool) {
+	c := usageColumns{account: -1, user: -1, rawusage: -1, partition: -1, n: len(rec)}
+	for k, h := range rec {
+		var p *int
+		switch strings.ToLower(strings.TrimSpace(h)) {
+		case "account":
+			p = &c.account
+		case "user":
+			p = &c.user
+		case "rawusage":
+			p = &c.rawusage
+		case "partition":
+			p = &c.partition
+		default:
+			return c, false
+		}
+		if *p >= 0 {
+			return c, false
+		}
+		*p = k
+	}
+	return c, c.account >= 0 && c.user >= 0 && c.rawusage >= 0
 }
 
 // LoadUsage applies usage entries with SetUsage and recomputes every

@@ -3,6 +3,7 @@ package fairshare
 import (
 	"bytes"
 	"errors"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -44,7 +45,7 @@ func TestReadUsageCSVErrors(t *testing.T) {
 		want     []string
 	}{
 		{"empty", "", []string{`u: header: missing "account,user,rawusage" header`}},
-		{"bad header", "acct,user,usage\n", []string{`u:1: header: want "account,user,rawusage"`}},
+		{"bad header", "acct,user,usage\n", []string{`u:1: header: want "account,user,rawusage" and optionally "partition", in any order`}},
 		{"row errors collected", "account,user,rawusage\n" +
 			"A,,5\n" + // account rows are refused
 			"B,user1,-1\n" +
@@ -90,24 +91,34 @@ func FuzzUsageCSV(f *testing.F) {
 	f.Add([]byte("account,user,rawusage\nA,,1\nB,user1,1e400\n\"C\",\"user3\",0\n"))
 	f.Add([]byte("account,user\n"))
 	f.Add([]byte("\"\n"))
+	f.Add([]byte("Partition,RawUsage,User,Account\ngpu,5,alice,physics\n,6,Alice,PHYSICS\ndebug,1,carol,theory\n"))
+	data, err := os.ReadFile("testdata/partition.dump")
+	if err != nil {
+		f.Fatal(err)
+	}
+	parts, err := ReadDump("partition.dump", bytes.NewReader(data))
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tr := slurm20Tree(t)
-		entries, err := ReadUsageCSV("fuzz", bytes.NewReader(data), tr)
-		if err != nil {
-			if entries != nil {
-				t.Fatal("entries returned with an error")
+		for _, tr := range []*Tree{slurm20Tree(t), parts} {
+			entries, err := ReadUsageCSV("fuzz", bytes.NewReader(data), tr)
+			if err != nil {
+				if entries != nil {
+					t.Fatal("entries returned with an error")
+				}
+				continue
 			}
-			return
-		}
-		e, err := NewEngine(tr, Config{Algorithm: FairTree, HalfLife: week})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := e.LoadUsage(entries); err != nil {
-			t.Fatalf("accepted entry rejected by SetUsage: %v", err)
-		}
-		if err := WriteSshare(&bytes.Buffer{}, e.Rows(), SshareOptions{Long: true, All: true}); err != nil {
-			t.Fatal(err)
+			e, err := NewEngine(tr, Config{Algorithm: FairTree, HalfLife: week})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.LoadUsage(entries); err != nil {
+				t.Fatalf("accepted entry rejected by SetUsage: %v", err)
+			}
+			if err := WriteSshare(&bytes.Buffer{}, e.Rows(), SshareOptions{Long: true, All: true, Partitions: true}); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 }

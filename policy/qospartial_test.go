@@ -1,0 +1,111 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// A listing of some QOS only (sacctmgr show qos where name=...) may name
+// others in Preempt: those entries are dropped with a warning, the rest
+// kept. Ignored columns are reported only when a row holds a value.
+func TestParseQOSFilePartialAndEmptyColumns(t *testing.T) {
+	tests := []struct {
+		name, in string
+		preempt  map[string][]string
+		warnings []string
+	}{
+		{"partial listing",
+			"Name|Preempt|MaxWall|GrpJobs|\nhigh|low,scavenger,Normal||4|\nlow|high,gone||\n",
+			map[string][]string{"high": {"low"}, "low": {"high"}},
+			[]string{
+				"q:2: column GrpJobs holds values fairsim does not model; ignored",
+				`q:2: field Preempt: QOS "scavenger" is not in this listing; QOS high preempts no job of it`,
+				`q:2: field Preempt: QOS "normal" is not in this listing; QOS high preempts no job of it`,
+				`q:3: field Preempt: QOS "gone" is not in this listing; QOS low preempts no job of it`,
+			}},
+		{"blank ignored columns are not reported",
+			"Name|MaxWall|GrpTRES|MinTRES\nnormal|| |\nother|||cpu=1\n",
+			map[string][]string{"normal": nil, "other": nil},
+			[]string{"q:3: column MinTRES holds values fairsim does not model; ignored"}},
+		{"nothing to report", "Name|UsageThres\nnormal|\n", map[string][]string{"normal": nil}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, warnings, err := ParseQOSFile(strings.NewReader(tc.in), "q")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, want := range tc.preempt {
+				i, ok := s.Index(name)
+				if !ok {
+					t.Fatalf("no QOS %s", name)
+				}
+				if got := s.QOS(i).Preempt; len(got)+len(want) > 0 && !reflect.DeepEqual(got, want) {
+					t.Errorf("%s preempts %q, want %q", name, got, want)
+				}
+			}
+			if !reflect.DeepEqual(warnings, tc.warnings) {
+				t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(tc.warnings, "\n"))
+			}
+		})
+	}
+}
+
+// realSitesDir finds the shared real-sites directory: ../shared from the
+// repository root, or /work/shared.
+func realSitesDir() (string, bool) {
+	var dirs []string
+	if wd, err := os.Getwd(); err == nil {
+		for d := wd; ; d = filepath.Dir(d) {
+			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+				dirs = append(dirs, filepath.Join(d, "..", "shared", "real-sites"))
+				break
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	dirs = append(dirs, "/work/shared/real-sites")
+	for _, d := range dirs {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// huji.qos.txt (sacctmgr -p show qos, as the site has it) loads: 3 QOS,
+// normal preempts gutter, rebug-accounta has DenyOnLimit,NoDecay and
+// GrpTRESMins billing=2000; of its 17 unmodelled columns only MinTRES
+// holds a value.
+func TestRealSiteHujiQOS(t *testing.T) {
+	dir, ok := realSitesDir()
+	if !ok {
+		t.Skip("no shared real-sites directory (../shared/real-sites or /work/shared/real-sites)")
+	}
+	path := filepath.Join(dir, "huji.qos.txt")
+	s, warnings, err := ReadQOSFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != 3 {
+		t.Fatalf("%d QOS, want 3", s.Len())
+	}
+	n, _ := s.Index("normal")
+	g, _ := s.Index("gutter")
+	r, ok := s.Index("rebug-accounta")
+	if !ok || !s.CanPreempt(n, g) || s.CanPreempt(g, n) || s.QOS(n).Priority != 1000 {
+		t.Errorf("normal: %+v", s.QOS(n))
+	}
+	if q := s.QOS(r); q.Flags != QOSDenyOnLimit|QOSNoDecay || !reflect.DeepEqual(q.GrpTRESMins, []TRESCount{{Name: "billing", Count: 2000}}) {
+		t.Errorf("rebug-accounta: %+v", q)
+	}
+	want := []string{path + ":2: column MinTRES holds values fairsim does not model; ignored"}
+	if !reflect.DeepEqual(warnings, want) {
+		t.Errorf("warnings %q, want %q", warnings, want)
+	}
+}
