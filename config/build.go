@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fairsim/multifactor"
+	"fairsim/policy/fairshare"
 	"fairsim/scheduler"
 	"fairsim/sim"
 	"fairsim/slurmconf"
@@ -94,10 +95,22 @@ func (sc *Scenario) Resolve() error {
 	}
 	if t := sc.Trace; t != nil {
 		if t.Format == "" {
-			t.Format = workload.GuessFormat(t.File)
-		}
-		if t.Format == "" {
-			t.Format = workload.FormatSWF
+			// From the content (a sacct header, '|' fields, an SWF ';'
+			// header or 18 numbers), not the name; trace.format overrides.
+			if _, err := os.Stat(sc.path(t.File)); err != nil {
+				// Not readable yet: opening it will say so; until then
+				// the name is all there is to go by.
+				t.Format = workload.GuessFormat(t.File)
+				if t.Format == "" {
+					t.Format = workload.FormatSWF
+				}
+			} else {
+				f, err := workload.DetectFormat(sc.path(t.File))
+				if err != nil {
+					return fmt.Errorf("%s: trace: %w", sc.file, err)
+				}
+				t.Format = f
+			}
 		}
 		if t.Format != workload.FormatSWF && t.Format != workload.FormatSacct {
 			return fmt.Errorf("%s: trace.format %q: want swf or sacct", sc.file, t.Format)
@@ -246,6 +259,11 @@ func (sc *Scenario) Build() (*Run, error) {
 			return fail(err)
 		}
 	}
+	var tree *fairshare.Tree
+	if run.Multifactor != nil {
+		tree = run.Multifactor.Tree()
+	}
+	sc.InForce = inForce(run.Cluster, tree)
 	sample, err := slurmtime.ParseSeconds(sc.Sim.SampleInterval)
 	if err != nil || sample <= 0 {
 		return fail(fmt.Errorf("%s: sim.sample_interval %q: want a positive Slurm time string", sc.file, sc.Sim.SampleInterval))

@@ -51,6 +51,8 @@ type Scenario struct {
 	// Ignored lists the slurm.conf keys and attributes given that fairsim
 	// does not simulate, with the line that set each.
 	Ignored []string `yaml:"ignored,omitempty"`
+	// InForce is what the run was built with (see InForce); output only.
+	InForce *InForce `yaml:"in_force,omitempty"`
 
 	// dir is the scenario file's folder: relative paths start there.
 	dir  string

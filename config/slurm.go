@@ -223,7 +223,10 @@ func (sc *Scenario) assocTree(run *Run) (*fairshare.Tree, error) {
 			return nil, err
 		}
 		defer f.Close()
-		return fairshare.ReadDump(sc.path(sc.Assoc), f)
+		// A sacctmgr dump or a `sacctmgr -P show assoc` listing.
+		tree, warns, err := fairshare.ReadAssocFile(sc.path(sc.Assoc), f)
+		run.Warnings = append(run.Warnings, warns...)
+		return tree, err
 	}
 	var dump *workload.AssocDump
 	switch {

@@ -135,6 +135,9 @@ func New(cfg Config, c *sim.Cluster, names *workload.Names) (*Policy, error) {
 // Engine exposes the fair-share engine (sshare views).
 func (m *Policy) Engine() *fairshare.Engine { return m.engine }
 
+// Tree is the association tree the policy charges.
+func (m *Policy) Tree() *fairshare.Tree { return m.cfg.Tree }
+
 // QOSSet exposes the QOS table.
 func (m *Policy) QOSSet() *policy.QOSSet { return m.cfg.QOS }
 

@@ -7,7 +7,7 @@ import "fairsim/workload"
 // memory rules (DefMemPerCPU, MaxMemPerCPU, ... of p).
 func RequestIn(c *Cluster, j *Job, p int) Request {
 	r := j.Req
-	r.Exclusive = c.Parts[p].Exclusive
+	r.Exclusive = c.Parts[p].Exclusive || j.Job.Exclusive
 	if p != j.Part {
 		r.CPUs, r.MemPerCPU, r.MemPerNode = memRequest(c, &c.Parts[p], j)
 	}

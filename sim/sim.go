@@ -307,7 +307,18 @@ func (s *Simulator) placeRequest(j *Job) {
 	if j.Part < 0 {
 		j.Part = c.DefaultPartition()
 	}
-	j.Req = Request{Nodes: j.Nodes, Exclusive: c.Parts[j.Part].Exclusive, Type: -1}
+	j.Req = Request{Nodes: j.Nodes, Exclusive: c.Parts[j.Part].Exclusive || j.Job.Exclusive, Type: -1}
+	if j.Nodes == 1 && j.MaxNodes != 1 {
+		// A minimum of one node (sacct's ReqNodes) says nothing: the
+		// allocator chooses, as for a job that gives no count.
+		j.Req.Nodes = 0
+	}
+	if j.ReqNodeList > 0 || j.ExcNodeList > 0 {
+		s.defaulted.Add("node list asked (-w/-x): not simulated, any node of the partition")
+	}
+	if j.Reservation > 0 {
+		s.defaulted.Add("reservation asked: not simulated, run outside it")
+	}
 	j.Req.CPUs, j.Req.MemPerCPU, j.Req.MemPerNode = memRequest(c, &c.Parts[j.Part], j)
 	if f := names.Features.Name(j.Feature); f != "" {
 		if t, err := LookupCPUType(f); err == nil {

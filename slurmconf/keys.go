@@ -152,7 +152,7 @@ var simulatedTop = set(
 var simulatedAttrs = map[string]map[string]bool{
 	"NodeName": set("Boards", "CoresPerSocket", "CPUs", "Feature", "Features", "Procs",
 		"RealMemory", "Reason", "Sockets", "SocketsPerBoard", "State", "ThreadsPerCore", "Weight"),
-	"PartitionName": set("AllowAccounts", "AllowQos", "Default", "DefaultTime", "DefMemPerCPU",
+	"PartitionName": set("AllowAccounts", "AllowGroups", "AllowQos", "Default", "DefaultTime", "DefMemPerCPU",
 		"DefMemPerNode", "DenyAccounts", "DenyQos", "MaxMemPerCPU", "MaxMemPerNode", "MaxTime",
 		"Nodes", "OverSubscribe", "PreemptMode", "Priority", "PriorityJobFactor", "PriorityTier",
 		"QOS", "Shared", "State", "TRESBillingWeights"),

@@ -312,7 +312,7 @@ DownNodes=n1
 	want := []string{
 		"AuthType (t.conf:2)", "Colour (t.conf:6)", "DefMemPerGPU (t.conf:5)",
 		"NodeName.Gres (t.conf:7)", "NodeName.TmpDisk (t.conf:7)",
-		"PartitionName.AllowGroups (t.conf:10)", "PartitionName.Hidden (t.conf:9)",
+		"PartitionName.Hidden (t.conf:9)",
 		"SlurmctldHost (t.conf:1)",
 	}
 	if !slices.Equal(c.Ignored, want) {

@@ -20,7 +20,7 @@ func TestLooksLikeDate(t *testing.T) {
 // run stops there, and no job starts after it.
 func TestSimulateAtStopsAtOffset(t *testing.T) {
 	p := Pipeline{Need: "sprio"}
-	run, err := p.Open(sprioScenario)
+	run, err := p.Open(RunSpec{Scenario: sprioScenario})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,16 +39,19 @@ func (p Pipeline) Build(sc *config.Scenario) (*config.Run, error) {
 	return run, nil
 }
 
-// Open loads, resolves and builds the scenario file path for a command
-// that reads the simulation's state (sprio, sshare); with Need set it
-// refuses a scenario without Slurm's multifactor priority before anything
-// is simulated.
-func (p Pipeline) Open(path string) (*config.Run, error) {
-	sc, err := config.Load(path)
-	if err != nil {
-		return nil, fmt.Errorf("--scenario: %w", err)
+// Open loads, resolves and builds the scenario a command's flags describe
+// (a scenario file, or a site's own files) for a command that reads the
+// simulation's state (sprio, sshare); with Need set it refuses a scenario
+// without Slurm's multifactor priority before anything is simulated.
+func (p Pipeline) Open(spec RunSpec) (*config.Run, error) {
+	if spec.Scenario == "" && spec.SlurmConf == "" {
+		return nil, fmt.Errorf("give --scenario FILE or --slurm-conf FILE")
 	}
-	if err := sc.Resolve(); err != nil {
+	sc, err := spec.Resolve()
+	if err != nil {
+		if spec.Scenario != "" {
+			return nil, fmt.Errorf("--scenario: %w", err)
+		}
 		return nil, err
 	}
 	run, err := sc.Build()
@@ -61,7 +64,7 @@ func (p Pipeline) Open(path string) (*config.Run, error) {
 	if p.Need != "" && run.Multifactor == nil {
 		run.Close()
 		return nil, fmt.Errorf("%s: scenario %s uses scheduler %q, which has no multifactor priority or fair-share; %s needs scheduler: slurm",
-			path, sc.Name, sc.Scheduler, p.Need)
+			spec.Scenario, sc.Name, sc.Scheduler, p.Need)
 	}
 	p.tell(run)
 	return run, nil

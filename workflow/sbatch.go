@@ -76,6 +76,20 @@ func (s *Sweep) EmitSbatch(w io.Writer, o SbatchOptions) error {
 	if s.Scenario != "" {
 		args = append(args, "--scenario", s.Scenario)
 	}
+	if st := s.Site; st != nil {
+		for _, kv := range [][2]string{{"--slurm-conf", st.SlurmConf}, {"--assoc", st.Assoc}, {"--qos", st.QOS}, {"--trace", st.Trace}, {"--tz", st.TimeZone}} {
+			if kv[1] != "" {
+				v := kv[1]
+				if abs, err := filepath.Abs(v); err == nil && kv[0] != "--tz" {
+					v = abs
+				}
+				args = append(args, kv[0], v)
+			}
+		}
+		for _, ct := range st.CPUTypes {
+			args = append(args, "--cpu-type", ct)
+		}
+	}
 	for _, p := range s.Params {
 		args = append(args, "--set", FormatSet(p))
 	}

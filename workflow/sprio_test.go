@@ -62,7 +62,7 @@ func atof(t *testing.T, s string) float64 {
 // short: all 128 CPUs; long: 2 nodes, 64 CPUs).
 func TestSprioMixedPartitionsAndQOS(t *testing.T) {
 	p := Pipeline{Need: "sprio"}
-	run, err := p.Open(sprioScenario)
+	run, err := p.Open(RunSpec{Scenario: sprioScenario})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"fairsim/policy"
@@ -12,12 +13,12 @@ import (
 // association dump and a usage table (usagePath "" for none), by the
 // algorithm PriorityFlags flags selects or, when given, the one named
 // alg: how a site checks fairsim's fair-share against its own sshare.
-func StaticSshare(dumpPath, usagePath, flags, alg string) ([]fairshare.Row, fairshare.Algorithm, error) {
+func StaticSshare(dumpPath, usagePath, flags, alg string, warn io.Writer) ([]fairshare.Row, fairshare.Algorithm, error) {
 	a, err := sshareAlgorithm(flags, alg)
 	if err != nil {
 		return nil, 0, err
 	}
-	eng, err := staticEngine(dumpPath, usagePath, a)
+	eng, err := staticEngine(dumpPath, usagePath, a, warn)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -42,13 +43,16 @@ func sshareAlgorithm(flags, name string) (fairshare.Algorithm, error) {
 
 // staticEngine loads a dump and a usage table into an engine and computes
 // every factor once, as slurmctld does after loading usage.
-func staticEngine(dumpPath, usagePath string, alg fairshare.Algorithm) (*fairshare.Engine, error) {
+func staticEngine(dumpPath, usagePath string, alg fairshare.Algorithm, warn io.Writer) (*fairshare.Engine, error) {
 	f, err := os.Open(dumpPath)
 	if err != nil {
 		return nil, fmt.Errorf("--assoc: %w", err)
 	}
-	tree, err := fairshare.ReadDump(dumpPath, f)
+	tree, warns, err := fairshare.ReadAssocFile(dumpPath, f)
 	f.Close()
+	for _, w := range warns {
+		fmt.Fprintln(warn, "fairsim: warning:", w)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,10 @@ import (
 type Sweep struct {
 	// Scenario is the scenario file; "" for the embedded default.
 	Scenario string
-	Params   []Param
+	// Site, when set, describes the swept run by a site's own files
+	// (--slurm-conf, --assoc, --qos, --trace) instead of Scenario.
+	Site   *RunSpec
+	Params []Param
 	// Seeds > 1 repeats every point with generate.seed = base ..
 	// base+Seeds-1, base being the scenario's generate.seed.
 	Seeds int
@@ -59,7 +62,9 @@ func NewSweep(scenario string, sets []string, seeds int, starvedAfter string) (*
 // the scenario file>, so sweeps of different scenarios do not collide.
 func (s *Sweep) DefaultOut() string {
 	name := "default"
-	if s.Scenario != "" {
+	if s.Site != nil && s.Site.SlurmConf != "" && s.Scenario == "" {
+		name = siteName(s.Site.SlurmConf)
+	} else if s.Scenario != "" {
 		base := filepath.Base(s.Scenario)
 		name = base[:len(base)-len(filepath.Ext(base))]
 	}
@@ -98,6 +103,24 @@ func (m Manifest) sameSweep(o Manifest) bool {
 // load reads the sweep's scenario afresh (every point edits its own copy)
 // and a digest of its text.
 func (s *Sweep) load() (*config.Scenario, string, error) {
+	if s.Site != nil {
+		sc, err := s.Site.Unresolved()
+		if err != nil {
+			return nil, "", err
+		}
+		h := sha256.New()
+		for _, f := range []string{s.Site.Scenario, s.Site.SlurmConf, s.Site.Assoc, s.Site.QOS, s.Site.Trace} {
+			if f == "" {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return nil, "", err
+			}
+			h.Write(b)
+		}
+		return sc, hex.EncodeToString(h.Sum(nil)), nil
+	}
 	if s.Scenario == "" {
 		sc, err := config.Default()
 		if err != nil {
@@ -147,7 +170,9 @@ func (s *Sweep) Plan() ([]Point, Manifest, error) {
 	points := Grid(s.Params, s.Seeds, base)
 	man = Manifest{Scenario: s.Scenario, ScenarioSHA256: sum, Seeds: max(s.Seeds, 1), BaseSeed: base,
 		StarvedAfter: slurmtime.Format(s.StarvedAfter), Points: len(points), Shard: All.String()}
-	if man.Scenario == "" {
+	if s.Site != nil && s.Site.SlurmConf != "" && s.Scenario == "" {
+		man.Scenario = "--slurm-conf " + s.Site.SlurmConf
+	} else if man.Scenario == "" {
 		man.Scenario = "(embedded default)"
 	} else if abs, err := filepath.Abs(s.Scenario); err == nil {
 		man.Scenario = abs

@@ -99,7 +99,13 @@ func Convert(in, out string, opts ConvertOptions) (*ConvertReport, error) {
 			return nil, fmt.Errorf("cannot tell the output format from %q: give --to swf or --to sacct", out)
 		}
 	}
-	if rep.From == "" {
+	if rep.From == "" && in != "-" {
+		f, err := DetectFormat(in) // the content says, not the name
+		if err != nil {
+			return nil, err
+		}
+		rep.From = f
+	} else if rep.From == "" {
 		rep.From = GuessFormat(in)
 	}
 	for _, f := range []string{rep.From, rep.To} {

@@ -79,19 +79,16 @@ func DetectFormatBytes(name string, head []byte) (string, error) {
 	return "", &Error{File: name, Msg: "cannot tell the trace format: no lines (an empty file); give the format explicitly"}
 }
 
-// isSWFJobLine reports whether t is 18 whitespace-separated numbers, as
-// every SWF job line is.
+// isSWFJobLine reports whether t has the shape of an SWF job line: 18
+// whitespace-separated fields, no '|', the first a number. A typo in a
+// later field still makes it SWF, so that the SWF reader names the field.
 func isSWFJobLine(t []byte) bool {
 	fields := bytes.Fields(t)
-	if len(fields) != 18 {
+	if len(fields) != 18 || bytes.IndexByte(t, '|') >= 0 {
 		return false
 	}
-	for _, f := range fields {
-		if _, err := strconv.ParseFloat(string(f), 64); err != nil {
-			return false
-		}
-	}
-	return true
+	_, err := strconv.ParseFloat(string(fields[0]), 64)
+	return err == nil
 }
 
 // describeLine quotes the start of a line and says how it splits, so that

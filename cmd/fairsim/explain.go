@@ -27,24 +27,25 @@ pass; and its association's fair-share factor against its account's usage and sh
 With --run, the scenario comes from DIR/scenario.resolved.yaml; its relative file
 names (slurm_conf, assoc, ...) are looked up under --scenario-dir, the working
 directory, scenarios/ and DIR.`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "run", Aliases: []string{"r"}, Usage: "run `DIR` (re-runs its scenario.resolved.yaml)"},
 			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Usage: "scenario YAML `FILE` (instead of --run)"},
 			&cli.Int64Flag{Name: "job", Aliases: []string{"j"}, Required: true, Usage: "the job's `ID` (JobID in jobs.csv)"},
 			&cli.StringFlag{Name: "scenario-dir", Usage: "with --run: the `DIR` the run's scenario file was in"},
 			&cli.IntFlag{Name: "rows", Value: 24, Usage: "at most `N` rows per table"},
-		},
+		}, siteFlags(true)...),
 		Action: func(c *cli.Context) error {
 			var sc *config.Scenario
 			var err error
 			dir := c.String("run")
 			switch {
-			case dir != "" && c.String("scenario") != "":
-				return fmt.Errorf("explain: give --run or --scenario, not both")
+			case dir != "" && (c.String("scenario") != "" || c.String("slurm-conf") != ""):
+				return fmt.Errorf("explain: give --run, or --scenario or --slurm-conf, not both")
 			case dir != "":
 				sc, err = workflow.LoadRunDir(dir, c.String("scenario-dir"))
 			default:
-				sc, err = (&workflow.RunSpec{Scenario: c.String("scenario")}).Resolve()
+				spec := siteSpec(c)
+				sc, err = spec.Resolve()
 			}
 			if err != nil {
 				return err

@@ -67,6 +67,7 @@ does (sim.missing_time_limit: runtime gives them their actual run time instead).
 				defer pprof.StopCPUProfile()
 			}
 			spec := siteSpec(c)
+			spec.Given = c.IsSet // the trace transforms are run's own flags
 			spec.Scheduler, spec.SkipInvalid, spec.FailImpossible = c.String("scheduler"), c.Bool("skip-invalid"), c.Bool("fail-impossible")
 			spec.Format, spec.Fields = c.String("format"), c.String("fields")
 			spec.Load, spec.LimitAccuracy, spec.Window = c.Float64("load"), c.String("limit-accuracy"), c.String("window")

@@ -27,7 +27,7 @@ func siteFlags(withTrace bool) []cli.Flag {
 // siteSpec is the run a command's flags describe.
 func siteSpec(c *cli.Context) workflow.RunSpec {
 	s := workflow.RunSpec{Scenario: c.String("scenario"), Trace: c.String("trace"), TimeZone: c.String("tz"),
-		SlurmConf: c.String("slurm-conf"), Assoc: c.String("assoc"), QOS: c.String("qos"), Given: c.IsSet}
+		SlurmConf: c.String("slurm-conf"), Assoc: c.String("assoc"), QOS: c.String("qos")}
 	if v, ok := c.Generic("cpu-type").(*listFlag); ok && v != nil {
 		s.CPUTypes = *v
 	}

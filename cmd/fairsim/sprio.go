@@ -35,8 +35,8 @@ zero weights are left out, and USER appears only with -u.
 
 ` + workflow.AtHelp,
 		UseShortOptionHandling: true,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Required: true, Usage: "scenario YAML `FILE` (scheduler: slurm)"},
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Usage: "scenario YAML `FILE` (scheduler: slurm), or the site's files (--slurm-conf ...)"},
 			&cli.StringFlag{Name: "at", Usage: "simulated `TIME`: offset from the first submit (1-0) or a date (see below)"},
 			&cli.StringFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "only these job ids (comma-separated `LIST`)"},
 			&cli.StringFlag{Name: "user", Aliases: []string{"u"}, Usage: "only jobs of these users (comma-separated `LIST`); adds USER to the short format"},
@@ -46,7 +46,7 @@ zero weights are left out, and USER appears only with -u.
 			&cli.BoolFlag{Name: "weights", Aliases: []string{"w"}, Usage: "print the configured weights"},
 			&cli.BoolFlag{Name: "noheader", Usage: "no header line"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say on stderr what was simulated (notes, warnings, times)"},
-		},
+		}, siteFlags(true)...),
 		Action: func(c *cli.Context) error {
 			opt := policy.SprioOptions{Long: c.Bool("long"), Norm: c.Bool("norm"), Weights: c.Bool("weights"),
 				NoHeader: c.Bool("noheader"), UserColumn: c.IsSet("user")}
@@ -59,7 +59,7 @@ zero weights are left out, and USER appears only with -u.
 			if c.Bool("verbose") {
 				p.Log = c.App.ErrWriter
 			}
-			run, err := p.Open(c.String("scenario"))
+			run, err := p.Open(siteSpec(c))
 			if err != nil {
 				return err
 			}

@@ -59,7 +59,7 @@ func TestSprioWeights(t *testing.T) {
 // A date on the trace's clock names the same moment as the offset from
 // the first submission: UnixStartTime + first submit + 1 day is "1-0".
 func TestSprioAtDateEqualsOffset(t *testing.T) {
-	run, err := workflow.Pipeline{Need: "sprio"}.Open(sprioScenario)
+	run, err := workflow.Pipeline{Need: "sprio"}.Open(workflow.RunSpec{Scenario: sprioScenario})
 	if err != nil {
 		t.Fatal(err)
 	}

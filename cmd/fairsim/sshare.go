@@ -41,9 +41,9 @@ user's rows, and fairsim has no invoking user.
 
 ` + workflow.AtHelp,
 		UseShortOptionHandling: true,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "assoc", Usage: "association tree, a sacctmgr dump `FILE`"},
-			&cli.StringFlag{Name: "usage", Usage: "usage `CSV` (account,user,rawusage in billing-seconds); default no usage"},
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "usage", Usage: "usage `CSV` (account,user[,partition],rawusage in billing-seconds); default no usage"},
+			&cli.BoolFlag{Name: "partition", Aliases: []string{"m"}, Usage: "a Partition column (per-partition associations)"},
 			&cli.StringFlag{Name: "flags", Usage: "slurm.conf PriorityFlags `LIST` selecting the algorithm (NO_FAIR_TREE, DEPTH_OBLIVIOUS)"},
 			&cli.StringFlag{Name: "algorithm", Usage: "fair-share `ALG` overriding --flags: fairtree, classic, depth-oblivious or slurm20"},
 			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Usage: "scenario YAML `FILE` (scheduler: slurm); needs --at"},
@@ -57,27 +57,27 @@ user's rows, and fairsim has no invoking user.
 			&cli.BoolFlag{Name: "parsable2", Aliases: []string{"P"}, Usage: "'|' between fields"},
 			&cli.BoolFlag{Name: "noheader", Aliases: []string{"n"}, Usage: "no header lines"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say on stderr what was simulated"},
-		},
+		}, siteFlags(true)...),
 		Action: func(c *cli.Context) error {
 			opt := fairshare.SshareOptions{Long: c.Bool("long"), All: c.Bool("all"), Users: slurmtext.SplitList(c.String("users")),
 				Accounts: slurmtext.SplitList(c.String("accounts")), UsersOnly: c.Bool("Users"),
-				Parsable: c.Bool("parsable"), Parsable2: c.Bool("parsable2"), NoHeader: c.Bool("noheader")}
+				Parsable: c.Bool("parsable"), Parsable2: c.Bool("parsable2"), NoHeader: c.Bool("noheader"), Partitions: c.Bool("partition")}
 			var rows []fairshare.Row
 			switch {
-			case c.IsSet("scenario"):
-				for _, f := range []string{"assoc", "usage", "flags", "algorithm"} {
+			case c.IsSet("scenario") || c.IsSet("slurm-conf"):
+				for _, f := range []string{"usage", "flags", "algorithm"} {
 					if c.IsSet(f) {
-						return fmt.Errorf("sshare: --%s is for static views; with --scenario the tree, usage and algorithm come from the scenario", f)
+						return fmt.Errorf("sshare: --%s is for static views; with --scenario or --slurm-conf the usage and algorithm come from the simulation", f)
 					}
 				}
 				if !c.IsSet("at") {
-					return errors.New("sshare: --scenario needs --at TIME")
+					return errors.New("sshare: --scenario or --slurm-conf needs --at TIME")
 				}
 				p := workflow.Pipeline{Need: "sshare"}
 				if c.Bool("verbose") {
 					p.Log = c.App.ErrWriter
 				}
-				run, err := p.Open(c.String("scenario"))
+				run, err := p.Open(siteSpec(c))
 				if err != nil {
 					return err
 				}
@@ -92,12 +92,12 @@ user's rows, and fairsim has no invoking user.
 				eng := run.Multifactor.Engine()
 				rows, opt.Algorithm = eng.Rows(), eng.Config().Algorithm
 			case c.IsSet("at"):
-				return errors.New("sshare: --at needs --scenario")
+				return errors.New("sshare: --at needs --scenario or --slurm-conf")
 			case !c.IsSet("assoc"):
 				return errors.New("sshare: give --assoc DUMP [--usage CSV], or --scenario FILE --at TIME")
 			default:
 				var err error
-				if rows, opt.Algorithm, err = workflow.StaticSshare(c.String("assoc"), c.String("usage"), c.String("flags"), c.String("algorithm")); err != nil {
+				if rows, opt.Algorithm, err = workflow.StaticSshare(c.String("assoc"), c.String("usage"), c.String("flags"), c.String("algorithm"), c.App.ErrWriter); err != nil {
 					return err
 				}
 			}

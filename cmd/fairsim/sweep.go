@@ -25,7 +25,7 @@ func sweepCommand() *cli.Command {
 		Usage:       "simulate a grid of settings in parallel and tabulate the results in sweep.csv",
 		ArgsUsage:   " ",
 		Description: workflow.SweepHelp,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Usage: "scenario YAML `FILE` (default: the embedded default scenario)"},
 			&cli.GenericFlag{Name: "set", Value: &listFlag{}, Usage: "swept setting `KEY=V1,V2,...` (repeatable; '|' separates values that contain commas)"},
 			&cli.IntFlag{Name: "seeds", Usage: "repeat each point with `N` workload seeds"},
@@ -39,7 +39,7 @@ func sweepCommand() *cli.Command {
 			&cli.StringFlag{Name: "time", Usage: "with --emit-sbatch: each task's time limit (Slurm time string)"},
 			&cli.GenericFlag{Name: "sbatch-option", Value: &listFlag{}, Usage: "with --emit-sbatch: an extra #SBATCH `OPTION` (repeatable), e.g. --partition=serial"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines"},
-		},
+		}, siteFlags(true)...),
 		Subcommands: []*cli.Command{sweepMergeCommand()},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
@@ -48,6 +48,9 @@ func sweepCommand() *cli.Command {
 			sw, err := workflow.NewSweep(c.String("scenario"), *c.Generic("set").(*listFlag), c.Int("seeds"), c.String("starved-after"))
 			if err != nil {
 				return err
+			}
+			if spec := siteSpec(c); spec.SlurmConf != "" || spec.Trace != "" {
+				sw.Site = &spec
 			}
 			out := c.String("out")
 			if out == "" {

@@ -1,0 +1,166 @@
+package config
+
+import (
+	"strconv"
+	"strings"
+
+	"fairsim/policy/fairshare"
+	"fairsim/sim"
+	"fairsim/slurmconf"
+	"fairsim/slurmtime"
+)
+
+// InForce is what a run was built with, written to scenario.resolved.yaml
+// so an audit needs no guesswork: every node group with the CPU type,
+// speed and billing fairsim gave it, every partition with its limits, and
+// the association tree's shares as built. It is output only: reading a
+// resolved scenario back ignores it, and the next build writes it anew.
+type InForce struct {
+	Nodes        []NodeInForce  `yaml:"nodes"`
+	Partitions   []PartInForce  `yaml:"partitions"`
+	Associations []AssocInForce `yaml:"associations,omitempty"`
+}
+
+// NodeInForce is a run of consecutive nodes with equal attributes.
+type NodeInForce struct {
+	NodeName   string  `yaml:"NodeName"`
+	Type       string  `yaml:"type"`
+	Speed      float64 `yaml:"speed"`
+	Billing    string  `yaml:"billing"` // per core, or "CPUs" (Slurm's own)
+	CPUs       int     `yaml:"CPUs"`
+	RealMemory int64   `yaml:"RealMemory"`
+	Weight     int     `yaml:"Weight"`
+	State      string  `yaml:"State"`
+}
+
+// PartInForce is a partition as simulated.
+type PartInForce struct {
+	PartitionName      string   `yaml:"PartitionName"`
+	Nodes              string   `yaml:"Nodes"`
+	State              string   `yaml:"State"`
+	Default            bool     `yaml:"Default,omitempty"`
+	PriorityTier       int      `yaml:"PriorityTier"`
+	PriorityJobFactor  int      `yaml:"PriorityJobFactor"`
+	MaxTime            string   `yaml:"MaxTime"`
+	DefaultTime        string   `yaml:"DefaultTime"`
+	Exclusive          bool     `yaml:"Exclusive,omitempty"`
+	PreemptMode        string   `yaml:"PreemptMode,omitempty"`
+	TRESBillingWeights string   `yaml:"TRESBillingWeights"`
+	QOS                string   `yaml:"QOS,omitempty"`
+	AllowAccounts      []string `yaml:"AllowAccounts,omitempty"`
+	DenyAccounts       []string `yaml:"DenyAccounts,omitempty"`
+	AllowQos           []string `yaml:"AllowQos,omitempty"`
+	DenyQos            []string `yaml:"DenyQos,omitempty"`
+	AllowGroups        []string `yaml:"AllowGroups,omitempty"`
+	Memory             string   `yaml:"memory"` // what jobs asking none get, and the caps
+}
+
+// AssocInForce is one association with its Fairshare as built.
+type AssocInForce struct {
+	Account   string `yaml:"account"`
+	User      string `yaml:"user,omitempty"`
+	Partition string `yaml:"partition,omitempty"`
+	Parent    string `yaml:"parent,omitempty"`
+	Fairshare string `yaml:"fairshare"`
+}
+
+// inForce describes the built cluster and tree.
+func inForce(c *sim.Cluster, tree *fairshare.Tree) *InForce {
+	f := &InForce{}
+	var hosts []string
+	var cur *NodeInForce
+	flush := func() {
+		if cur != nil {
+			cur.NodeName = slurmconf.Compress(hosts)
+			f.Nodes = append(f.Nodes, *cur)
+		}
+	}
+	for i := range c.Nodes {
+		nd := &c.Nodes[i]
+		t := c.Types[nd.Type]
+		billing := strconv.FormatFloat(t.Weight, 'g', -1, 64) + " per core, memory at the cores' rate"
+		if t.Name == sim.GenericCPU {
+			billing = "CPUs"
+		}
+		n := NodeInForce{Type: t.Name, Speed: t.Speed, Billing: billing, CPUs: nd.Cores, RealMemory: nd.MemMB,
+			Weight: nd.Weight, State: nd.State.String()}
+		if cur == nil || *cur != n {
+			flush()
+			cur, hosts = &n, nil
+		}
+		hosts = append(hosts, nd.Name)
+	}
+	flush()
+	for i := range c.Parts {
+		p := &c.Parts[i]
+		names := make([]string, len(p.Nodes))
+		for k, n := range p.Nodes {
+			names[k] = c.Nodes[n].Name
+		}
+		bw := p.BillingWeights
+		if bw == "" {
+			bw = "(none: each node's CPU-type billing)"
+		}
+		pm := ""
+		if p.PreemptMode.IsSet() {
+			pm = p.PreemptMode.String()
+		}
+		f.Partitions = append(f.Partitions, PartInForce{PartitionName: p.Name, Nodes: slurmconf.Compress(names),
+			State: p.State.String(), Default: p.Default, PriorityTier: p.PriorityTier, PriorityJobFactor: p.PriorityJobFactor,
+			MaxTime: limitString(p.MaxTime), DefaultTime: limitString(p.DefaultTime), Exclusive: p.Exclusive,
+			PreemptMode: pm, TRESBillingWeights: bw, QOS: p.QOS,
+			AllowAccounts: p.AllowAccounts, DenyAccounts: p.DenyAccounts, AllowQos: p.AllowQOS, DenyQos: p.DenyQOS,
+			AllowGroups: p.AllowGroups, Memory: memoryInForce(c, p)})
+	}
+	if tree != nil {
+		for i := 1; i < tree.Len(); i++ {
+			a := AssocInForce{Account: tree.Account(i), Partition: tree.Partition(i), Fairshare: sharesString(tree.Shares(i))}
+			if tree.IsUser(i) {
+				a.User = tree.User(i)
+			} else if p := tree.Parent(i); p > 0 {
+				a.Parent = tree.Account(p)
+			}
+			f.Associations = append(f.Associations, a)
+		}
+	}
+	return f
+}
+
+func limitString(s int64) string {
+	if s == sim.Unlimited {
+		return "UNLIMITED"
+	}
+	return slurmtime.Format(s)
+}
+
+func sharesString(s fairshare.Shares) string {
+	if s.Parent {
+		return "parent"
+	}
+	return strconv.FormatUint(uint64(s.Raw), 10)
+}
+
+// memoryInForce says in words what memory a job asking none takes in p,
+// and the caps.
+func memoryInForce(c *sim.Cluster, p *sim.Partition) string {
+	var parts []string
+	switch {
+	case c.MemDefault == sim.MemShare:
+		parts = append(parts, "jobs asking none get a core's share of the node's memory per core")
+	case c.MemDefault == sim.MemNone:
+		parts = append(parts, "not a consumable resource (SelectTypeParameters)")
+	case p.DefMemPerCPU > 0:
+		parts = append(parts, "DefMemPerCPU="+strconv.FormatInt(p.DefMemPerCPU, 10))
+	case p.DefMemPerNode > 0:
+		parts = append(parts, "DefMemPerNode="+strconv.FormatInt(p.DefMemPerNode, 10))
+	default:
+		parts = append(parts, "jobs asking none get each node's whole memory (no DefMemPerCPU/DefMemPerNode)")
+	}
+	if p.MaxMemPerCPU > 0 {
+		parts = append(parts, "MaxMemPerCPU="+strconv.FormatInt(p.MaxMemPerCPU, 10))
+	}
+	if p.MaxMemPerNode > 0 {
+		parts = append(parts, "MaxMemPerNode="+strconv.FormatInt(p.MaxMemPerNode, 10))
+	}
+	return strings.Join(parts, ", ")
+}
