@@ -380,7 +380,7 @@ func (r *SacctReader) readHeader() error {
 		names = nil // empty input: no jobs, no error
 	default:
 		return &Error{File: r.file, Line: r.in.line, Msg: "no sacct header line (sacct -P prints one); " +
-			"for --noheader output give the --format field list"}
+			"for --noheader output give the field list it was printed with (--fields, or trace.fields: sacct's --format list)"}
 	}
 	if len(names) > 0 && names[len(names)-1] == "" { // sacct -p ends every line with '|'
 		r.trailing = true
@@ -531,7 +531,7 @@ func (r *SacctReader) readAll() {
 			continue
 		}
 		if r.ncol == 0 {
-			r.errs.Add(r.file, n, "", "no sacct header line (sacct -P prints one); for --noheader output give the --format field list")
+			r.errs.Add(r.file, n, "", "no sacct header line (sacct -P prints one); for --noheader output give the field list it was printed with (--fields, or trace.fields: sacct's --format list)")
 			return
 		}
 		if p := r.parseLine(t, n); p != nil {

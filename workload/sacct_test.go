@@ -407,7 +407,7 @@ func TestSacctHeaderErrors(t *testing.T) {
 		want     string
 	}{
 		{"no header, no field list", "COMPLETED|1|2022-01-01T00:00:00\n", SacctOptions{},
-			"t.sacct:1: no sacct header line (sacct -P prints one); for --noheader output give the --format field list"},
+			"t.sacct:1: no sacct header line (sacct -P prints one); for --noheader output give the field list it was printed with (--fields, or trace.fields: sacct's --format list)"},
 		{"no submit column", "JobID|State|Elapsed\n1|COMPLETED|00:01:00\n", SacctOptions{},
 			"t.sacct:1: header: no Submit column: jobs cannot be placed in time"},
 		{"no run time", "State,JobID,Submit", SacctOptions{Fields: ParseSacctFields("State,JobID,Submit")},
