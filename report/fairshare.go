@@ -192,7 +192,11 @@ func UsageVsSharePlot(path string, r *sim.Result, snaps *FSSeries) error {
 		hi = math.Max(hi, math.Max(x, y))
 	}
 	if len(pts) == 0 {
-		return fmt.Errorf("no delivered usage to plot")
+		// Nothing ran: the empty chart says so rather than failing a run
+		// whose other outputs are complete.
+		p.Title.Text += ": no usage delivered"
+		p.X.Min, p.Y.Min, p.X.Max, p.Y.Max = 0, 0, 1, 1
+		return p.Save(8*vg.Inch, 5*vg.Inch, path)
 	}
 	hi = math.Min(1, hi*1.1+0.01)
 	diag, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: hi, Y: hi}})

@@ -109,8 +109,11 @@ func WaitPlot(path string, r *sim.Result) error {
 			perPart[j.Part] = append(perPart[j.Part], float64(w))
 		}
 	}
+	title := "Wait-time distribution (" + r.Scheduler + ")"
 	if len(all) == 0 {
-		return fmt.Errorf("no job started: nothing to plot")
+		// A run where nothing started is a result too (every job refused,
+		// or a partition DOWN): an empty chart that says so, not an error.
+		return LinePlot(path, title+": no job started", "wait", "fraction of jobs waiting at most this long", false, nil)
 	}
 	series := []Series{{Name: fmt.Sprintf("all (%d jobs)", len(all)), XY: WaitCDF(all)}}
 	if len(r.Cluster.Parts) > 1 {
@@ -120,7 +123,7 @@ func WaitPlot(path string, r *sim.Result) error {
 			}
 		}
 	}
-	return LinePlot(path, "Wait-time distribution ("+r.Scheduler+")", "wait (log scale)", "fraction of jobs waiting at most this long", true, series)
+	return LinePlot(path, title, "wait (log scale)", "fraction of jobs waiting at most this long", true, series)
 }
 
 // UtilizationPlot writes busy-core fraction over time, in days.

@@ -225,7 +225,23 @@ func (s *Simulator) busy() bool {
 	if !s.srcDone || len(s.running) > 0 || s.realEvents > 0 || s.waitingDeps > 0 {
 		return true
 	}
-	return len(s.pend) > s.holes && s.now-s.lastProgress <= s.opt.StallLimit
+	if len(s.pend) <= s.holes || s.now-s.lastProgress > s.opt.StallLimit {
+		return false
+	}
+	// Partition states do not change during a run: when every waiting
+	// job can only run in partitions that start nothing (DOWN, INACTIVE),
+	// no pass can ever start one.
+	for _, j := range s.pend {
+		if j.pendIdx < 0 {
+			continue
+		}
+		for _, p := range j.Parts {
+			if s.c.Parts[p].State.Schedules() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // push queues an event that belongs to a job (not a periodic one).
