@@ -1,7 +1,7 @@
 package policy
 
 import (
-	"os"
+	"fairsim/internal/shared"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -54,28 +54,13 @@ func TestParseQOSFilePartialAndEmptyColumns(t *testing.T) {
 	}
 }
 
-// realSitesDir finds the shared real-sites directory: ../shared from the
-// repository root, or /work/shared.
+// realSitesDir is ../shared/real-sites beside the repository.
 func realSitesDir() (string, bool) {
-	var dirs []string
-	if wd, err := os.Getwd(); err == nil {
-		for d := wd; ; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-				dirs = append(dirs, filepath.Join(d, "..", "shared", "real-sites"))
-				break
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
+	d := shared.Dir()
+	if d == "" {
+		return "", false
 	}
-	dirs = append(dirs, "/work/shared/real-sites")
-	for _, d := range dirs {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d, true
-		}
-	}
-	return "", false
+	return filepath.Join(d, "real-sites"), true
 }
 
 // huji.qos.txt (sacctmgr -p show qos, as the site has it) loads: 3 QOS,
@@ -85,7 +70,7 @@ func realSitesDir() (string, bool) {
 func TestRealSiteHujiQOS(t *testing.T) {
 	dir, ok := realSitesDir()
 	if !ok {
-		t.Skip("no shared real-sites directory (../shared/real-sites or /work/shared/real-sites)")
+		t.Skip("no ../shared/real-sites beside the repository")
 	}
 	path := filepath.Join(dir, "huji.qos.txt")
 	s, warnings, err := ReadQOSFile(path)

@@ -1,36 +1,16 @@
 package slurmconf
 
 import (
-	"os"
+	"fairsim/internal/shared"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// sharedDir finds the project's shared material: ../shared beside the
-// repository root (the main checkout), else /work/shared. It returns ""
-// when neither exists.
+// sharedDir is ../shared beside the repository, "" when absent.
 func sharedDir() string {
-	var cands []string
-	if wd, err := os.Getwd(); err == nil {
-		for d := wd; ; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-				cands = append(cands, filepath.Join(filepath.Dir(d), "shared"))
-				break
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
-	}
-	cands = append(cands, "/work/shared")
-	for _, c := range cands {
-		if st, err := os.Stat(filepath.Join(c, "real-sites")); err == nil && st.IsDir() {
-			return c
-		}
-	}
-	return ""
+	return shared.Dir()
 }
 
 // realSiteConfs lists the slurm.conf files under real-sites: every
@@ -46,7 +26,7 @@ func realSiteConfs(dir string) []string {
 func TestRealSites(t *testing.T) {
 	shared := sharedDir()
 	if shared == "" {
-		t.Skip("no shared real-sites folder (looked for ../shared beside the repository and /work/shared)")
+		t.Skip("no ../shared beside the repository: the real-sites tests need it")
 	}
 	dir := filepath.Join(shared, "real-sites")
 	want := map[string]struct{ nodes, cpus int }{

@@ -1,8 +1,7 @@
 package workload
 
 import (
-	"os"
-	"path/filepath"
+	"fairsim/internal/shared"
 	"strings"
 	"testing"
 )
@@ -12,12 +11,7 @@ import (
 var realSiteSacct = []string{"ubccr-sacct-simple.psv", "frontier-one-job.psv", "xdmod-noheader.psv"}
 
 func readRealSite(name string) []byte {
-	for _, dir := range []string{filepath.Join("..", "..", "shared"), "/work/shared"} {
-		if b, err := os.ReadFile(filepath.Join(dir, "real-sites", name)); err == nil {
-			return b
-		}
-	}
-	return nil
+	return shared.RealSite(name)
 }
 
 func addRealSiteSeeds(f *testing.F, extra ...any) {

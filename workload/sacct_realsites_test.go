@@ -1,26 +1,17 @@
 package workload
 
 import (
-	"os"
+	"fairsim/internal/shared"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
 
-// realSitePath finds a file of shared/real-sites: beside the repository
-// root (../shared from the main checkout) or at /work/shared (from a
-// worktree elsewhere); the test is skipped when neither holds it.
+// realSitePath is a file of ../shared/real-sites; the test is skipped
+// when the shared folder is absent.
 func realSitePath(t testing.TB, name string) string {
-	t.Helper()
-	for _, dir := range []string{filepath.Join("..", "..", "shared"), "/work/shared"} {
-		p := filepath.Join(dir, "real-sites", name)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Skipf("shared/real-sites/%s not found (no ../shared beside the repository, no /work/shared)", name)
-	return ""
+	return filepath.Join(shared.RealSites(t), name)
 }
 
 func readSacctFile(t *testing.T, path string, opts SacctOptions) ([]Job, *SacctReader) {

@@ -1,33 +1,19 @@
 package fairshare
 
 import (
+	"fairsim/internal/shared"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
-// realSitesDir finds /work/shared/real-sites: beside the repository root
-// (../shared from it) or at /work/shared.
+// realSitesDir is ../shared/real-sites beside the repository.
 func realSitesDir() (string, bool) {
-	var dirs []string
-	if wd, err := os.Getwd(); err == nil {
-		for d := wd; ; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-				dirs = append(dirs, filepath.Join(d, "..", "shared", "real-sites"))
-				break
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
+	d := shared.Dir()
+	if d == "" {
+		return "", false
 	}
-	dirs = append(dirs, "/work/shared/real-sites")
-	for _, d := range dirs {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d, true
-		}
-	}
-	return "", false
+	return filepath.Join(d, "real-sites"), true
 }
 
 // The real sites' dumps load as they are. coldfront-parents: 7 levels
@@ -39,7 +25,7 @@ func realSitesDir() (string, bool) {
 func TestRealSiteDumps(t *testing.T) {
 	dir, ok := realSitesDir()
 	if !ok {
-		t.Skip("no shared real-sites directory (../shared/real-sites or /work/shared/real-sites)")
+		t.Skip("no ../shared/real-sites beside the repository")
 	}
 	tests := []struct {
 		file                    string
