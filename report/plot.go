@@ -64,6 +64,9 @@ func LinePlot(path, title, xlabel, ylabel string, logX bool, series []Series) er
 	if err := addLines(p, series, false); err != nil {
 		return err
 	}
+	if len(series) == 0 {
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1 // an empty chart: plain unit axes
+	}
 	if logX {
 		// A log axis needs a positive range; a run whose waits are all
 		// zero still gets a readable axis from 1 s to 1 min.
