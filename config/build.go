@@ -185,6 +185,13 @@ func (sc *Scenario) Resolve() error {
 	if sc.Sim.SampleInterval == "" {
 		sc.Sim.SampleInterval = "1:00:00"
 	}
+	switch sc.Sim.Billing {
+	case "":
+		sc.Sim.Billing = "slurm"
+	case "slurm", "cpu_type":
+	default:
+		return fmt.Errorf("%s: sim.billing %q: want slurm or cpu_type", sc.file, sc.Sim.Billing)
+	}
 	return nil
 }
 
@@ -253,6 +260,11 @@ func (sc *Scenario) Build() (*Run, error) {
 	}
 	if err := sc.applyPartitionSet(run.Cluster); err != nil {
 		return fail(err)
+	}
+	if w, err := run.Cluster.TrackTRES(conf.AccountingStorageTRES); err != nil {
+		return fail(fmt.Errorf("%s: %w", conf.Where("AccountingStorageTRES"), err))
+	} else if w != "" {
+		run.Warnings = append(run.Warnings, w)
 	}
 	if sc.usesSlurm() {
 		if err := sc.buildSlurm(run, conf); err != nil {
@@ -479,7 +491,11 @@ func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 		if err != nil {
 			return nil, fmt.Errorf("nodes[%d] %s: RealMemory: %w", i, g.NodeName, err)
 		}
-		specs = append(specs, sim.NodeSpec{Names: names, Type: t.Name, Cores: g.CPUs, MemMB: mem, Weight: max(g.Weight, 1)})
+		items, err := slurmconf.ParseGres(g.Gres)
+		if err != nil {
+			return nil, fmt.Errorf("nodes[%d] %s: Gres: %w", i, g.NodeName, err)
+		}
+		specs = append(specs, sim.NodeSpec{Names: names, Type: t.Name, Cores: g.CPUs, MemMB: mem, Weight: max(g.Weight, 1), Gres: gresOf(items)})
 	}
 	types, err := sc.cpuTypes(used)
 	if err != nil {
@@ -489,7 +505,14 @@ func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 	for i, ps := range cl.Partitions {
 		p := sim.Partition{Name: ps.PartitionName, Default: ps.Default, PriorityTier: ps.PriorityTier,
 			PriorityJobFactor: ps.PriorityJobFactor, QOS: ps.QOS,
-			BillingWeights: ps.TRESBillingWeights}
+			BillingWeights: ps.TRESBillingWeights, DefCPUPerGPU: ps.DefCPUPerGPU}
+		if ps.DefMemPerGPU != "" {
+			mem, err := ParseMemMB(ps.DefMemPerGPU)
+			if err != nil {
+				return nil, fmt.Errorf("partitions[%d] %s: DefMemPerGPU: %w", i, ps.PartitionName, err)
+			}
+			p.DefMemPerGPU = mem
+		}
 		var err error
 		if ps.PreemptMode != "" { // unset: the cluster-wide mode
 			if p.PreemptMode, err = slurmconf.ParsePreemptMode(ps.PreemptMode); err != nil {

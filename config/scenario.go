@@ -144,6 +144,7 @@ type NodeGroup struct {
 	CPUs       int    `yaml:"CPUs"`       // cores per node
 	RealMemory string `yaml:"RealMemory"` // per node: MB, or with a unit ("128G")
 	Weight     int    `yaml:"Weight,omitempty"`
+	Gres       string `yaml:"Gres,omitempty"` // e.g. "gpu:a100:4", as slurm.conf writes it
 }
 
 // PartitionSpec is a PartitionName= line in YAML form.
@@ -159,6 +160,8 @@ type PartitionSpec struct {
 	PreemptMode        string `yaml:"PreemptMode,omitempty"`
 	TRESBillingWeights string `yaml:"TRESBillingWeights,omitempty"`
 	QOS                string `yaml:"QOS,omitempty"`
+	DefMemPerGPU       string `yaml:"DefMemPerGPU,omitempty"` // MB, or with a unit ("16G")
+	DefCPUPerGPU       int    `yaml:"DefCpuPerGPU,omitempty"`
 }
 
 // AccountsSpec says how jobs of traces without accounts get one, and what
@@ -200,6 +203,11 @@ type SimSpec struct {
 	// when SelectTypeParameters makes memory consumable; none otherwise)
 	// or share (a core's share of its node's memory per core).
 	MemDefault string `yaml:"mem_default"`
+	// Billing is how jobs in partitions without TRESBillingWeights are
+	// billed: slurm (the default: their CPUs, calc_job_billable_tres) or
+	// cpu_type (per node by CPU type, with memory costing what the cores
+	// cost: seed 001's rule, for partitions of mixed generations).
+	Billing string `yaml:"billing"`
 	// FailImpossible makes jobs that can never run an error.
 	FailImpossible bool `yaml:"fail_impossible"`
 	// IgnoreDependencies ignores SWF preceding-job fields.

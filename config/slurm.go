@@ -123,6 +123,9 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 		if pp.WeightTRES, err = policy.ParseTRESWeights(conf.PriorityWeightTRES); err != nil {
 			return fmt.Errorf("%s: PriorityWeightTRES: %w", conf.Where("PriorityWeightTRES"), err)
 		}
+		if err := tracked(run.Cluster, pp.WeightTRES); err != nil {
+			return fmt.Errorf("%s: PriorityWeightTRES: %w", conf.Where("PriorityWeightTRES"), err)
+		}
 	}
 	pp.MaxAge = conf.PriorityMaxAge
 	pp.FavorSmall = conf.PriorityFavorSmall
@@ -171,16 +174,18 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 	}
 	mc := multifactor.Config{Priority: pp, FairShare: fsCfg, CalcPeriod: conf.PriorityCalcPeriod,
 		QOS: qos, DefaultQOS: sc.DefaultQOS, Tree: tree, EnforceLimits: conf.AccountingStorageEnforce.HasLimits(),
-		FairshareSample: sample, Epoch: run.Source.Header().UnixStartTime}
-	for i, p := range run.Cluster.Parts {
+		FairshareSample: sample, Epoch: run.Source.Header().UnixStartTime, CPUTypeBilling: sc.Sim.Billing == "cpu_type"}
+	for _, p := range run.Cluster.Parts {
 		var w policy.TRESWeights
 		if p.BillingWeights != "" {
 			if w, err = policy.ParseTRESWeights(p.BillingWeights); err != nil {
 				return fmt.Errorf("partition %s: TRESBillingWeights: %w", p.Name, err)
 			}
+			if err := tracked(run.Cluster, w); err != nil {
+				return fmt.Errorf("partition %s: TRESBillingWeights: %w", p.Name, err)
+			}
 		}
 		mc.PartitionBilling = append(mc.PartitionBilling, w)
-		_ = i
 	}
 	mf, err := multifactor.New(mc, run.Cluster, run.Source.Names())
 	if err != nil {
@@ -295,7 +300,7 @@ func (sc *Scenario) buildClusterFromSlurm(run *Run, conf *slurmconf.Config) (*si
 			}
 			state := nodeState(st)
 			if cur == nil || cur.Type != t.Name || cur.State != state {
-				specs = append(specs, sim.NodeSpec{Type: t.Name, Cores: int(g.CPUs), MemMB: int64(g.RealMemory), Weight: int(g.Weight), State: state})
+				specs = append(specs, sim.NodeSpec{Type: t.Name, Cores: int(g.CPUs), MemMB: int64(g.RealMemory), Weight: int(g.Weight), State: state, Gres: gresOf(g.GresItems)})
 				cur = &specs[len(specs)-1]
 			}
 			cur.Names = append(cur.Names, h)
@@ -320,7 +325,8 @@ func (sc *Scenario) buildClusterFromSlurm(run *Run, conf *slurmconf.Config) (*si
 			AllowAccounts: p.AllowAccounts, DenyAccounts: p.DenyAccounts, AllowQOS: p.AllowQOS, DenyQOS: p.DenyQOS,
 			AllowGroups:  p.AllowGroups,
 			DefMemPerCPU: int64(p.DefMemPerCPU), DefMemPerNode: int64(p.DefMemPerNode),
-			MaxMemPerCPU: int64(p.MaxMemPerCPU), MaxMemPerNode: int64(p.MaxMemPerNode)}
+			MaxMemPerCPU: int64(p.MaxMemPerCPU), MaxMemPerNode: int64(p.MaxMemPerNode),
+			DefMemPerGPU: int64(p.DefMemPerGPU), DefCPUPerGPU: int(min(p.DefCPUPerGPU, 1<<20))}
 		if p.MaxTime != slurmtime.Infinite {
 			sp.MaxTime = p.MaxTime * 60
 		}
@@ -339,6 +345,38 @@ func (sc *Scenario) buildClusterFromSlurm(run *Run, conf *slurmconf.Config) (*si
 	c.ScaleLimit = *cl.ScaleTimeLimit
 	c.MemDefault = sc.memDefault(conf)
 	return c, nil
+}
+
+// tracked checks that every GRES a weight list names is a TRES accounting
+// tracks: slurmctld stops on a weight for a TRES that is not configured
+// (_tres_weight_item: "not a configured TRES type").
+func tracked(c *sim.Cluster, ws policy.TRESWeights) error {
+	for _, w := range ws {
+		if w.Kind != policy.TRESGRES {
+			continue
+		}
+		found := false
+		for _, t := range c.TRESGres {
+			found = found || t.Name == w.Name
+		}
+		if !found {
+			return fmt.Errorf("%s is not a configured TRES type (slurmctld refuses to start): add it to AccountingStorageTRES", w.Name)
+		}
+	}
+	return nil
+}
+
+// gresOf turns a node's Gres= items into the simulator's counts. A
+// no_consume GRES is never used up, so jobs asking for it take none.
+func gresOf(items []slurmconf.GresItem) []sim.GresCount {
+	var out []sim.GresCount
+	for _, g := range items {
+		if g.NoConsume {
+			continue
+		}
+		out = append(out, sim.GresCount{Name: g.Name, Type: g.Type, Count: int(min(g.Count, 1<<30))})
+	}
+	return out
 }
 
 // memDefault is what memory jobs that ask none take: the scenario's

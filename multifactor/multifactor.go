@@ -24,8 +24,12 @@ type Config struct {
 	// accrue caps and GrpTRESMins are enforced only then.
 	EnforceLimits bool
 	// PartitionBilling holds each partition's TRESBillingWeights, nil
-	// where the partition has none (per-CPU-type weights then apply).
+	// where the partition has none (the job's CPUs then, as Slurm bills).
 	PartitionBilling []policy.TRESWeights
+	// CPUTypeBilling bills jobs in partitions without TRESBillingWeights
+	// per node by CPU type (seed 001's rule, sim.billing: cpu_type)
+	// instead of by CPU count.
+	CPUTypeBilling bool
 	// FairshareSample is the period of fair-share snapshots for
 	// fairshare.csv (0: every calc tick).
 	FairshareSample int64
@@ -48,6 +52,7 @@ type Policy struct {
 	accrue  *policy.AccrueTracker
 	norm    policy.Normalizers
 	partTR  []policy.TRESAlloc
+	gpuMask uint64 // GPU kinds counted by the tracked gres/gpu TRES
 	epoch   uint64
 	ajobs   []policy.AccrueJob
 	defQOS  int
@@ -120,11 +125,14 @@ func New(cfg Config, c *sim.Cluster, names *workload.Names) (*Policy, error) {
 		MaxQOSPriority: cfg.QOS.MaxPriority()}
 	for _, p := range c.Parts {
 		m.norm.MaxPartJobFactor = max(m.norm.MaxPartJobFactor, uint32(p.PriorityJobFactor))
-		tr := policy.TRESAlloc{Node: uint64(len(p.Nodes)), CPU: uint64(p.TotalCores)}
-		for _, n := range p.Nodes {
-			tr.MemMB += uint64(c.Nodes[n].MemMB)
+	}
+	for p := range c.Parts {
+		m.partTR = append(m.partTR, c.PartTRES(p))
+	}
+	for _, t := range c.TRESGres {
+		if t.Name == "gres/gpu" {
+			m.gpuMask = t.Mask
 		}
-		m.partTR = append(m.partTR, tr)
 	}
 	for i := 0; i < cfg.Tree.Len(); i++ {
 		m.norm.MaxAssocPriority = max(m.norm.MaxAssocPriority, cfg.Tree.Priority(i))
@@ -250,15 +258,41 @@ func (m *Policy) compute(j *sim.Job, p int, now int64) (uint32, policy.Factors) 
 		in.AssocPriority = m.cfg.Tree.Priority(j.Assoc)
 		in.FairShare = m.engine.FairShare(j.Assoc)
 	}
-	tr := policy.TRESAlloc{CPU: uint64(j.CPUs), Node: uint64(max(j.Nodes, 1))}
-	if j.MemPerCPU > 0 {
-		tr.MemMB = uint64(j.MemPerCPU) * uint64(j.CPUs)
-	}
+	var tr policy.TRESAlloc
 	if j.State == sim.Running {
-		tr = policy.TRESAlloc{CPU: uint64(j.Alloc.Cores()), MemMB: uint64(j.Alloc.MemMB()), Node: uint64(len(j.Alloc))}
+		tr = m.cluster.AllocTRES(j.Alloc)
+	} else {
+		tr = m.reqTRES(j)
 	}
 	in.TRES, in.PartTRES = &tr, &m.partTR[p]
 	return m.cfg.Priority.Compute(&m.norm, &in, now)
+}
+
+// reqTRES is a pending job's requested TRES as Slurm's tres_req_cnt holds
+// it: CPUs, memory asked, its minimum node count, and for each tracked GRES
+// TRES the count of the requests it covers (gres/gpu counts every GPU
+// request, gres/gpu:a100 only requests of that type).
+func (m *Policy) reqTRES(j *sim.Job) policy.TRESAlloc {
+	nodes := max(j.Req.Nodes, 1)
+	tr := policy.TRESAlloc{CPU: uint64(j.Req.CPUs), Node: uint64(nodes)}
+	switch {
+	case j.Req.MemPerCPU > 0:
+		tr.MemMB = uint64(j.Req.MemPerCPU) * uint64(j.Req.CPUs)
+	case j.Req.MemPerNode > 0:
+		tr.MemMB = uint64(j.Req.MemPerNode) * uint64(nodes)
+	}
+	for _, t := range m.cluster.TRESGres {
+		var k uint64
+		for _, g := range j.Req.Gres {
+			if g.Mask != 0 && g.Mask&^t.Mask == 0 {
+				k += uint64(g.PerJob + g.PerNode*nodes)
+			}
+		}
+		if k > 0 {
+			tr.Other = append(tr.Other, policy.TRESCount{Name: t.Name, Count: k})
+		}
+	}
+	return tr
 }
 
 // Queue implements sim.Policy: accrue limits are applied as Slurm applies
@@ -307,6 +341,8 @@ func (m *Policy) Hold(j *sim.Job, now int64) string {
 			mins = used[fairshare.TRESNode] / 60
 		case "billing":
 			mins = used[fairshare.TRESBilling] / 60
+		case "gres/gpu":
+			mins = used[fairshare.TRESGPU] / 60
 		default:
 			continue
 		}
@@ -327,6 +363,8 @@ func tresReason(name string) string {
 		return "Node"
 	case "billing":
 		return "Billing"
+	case "gres/gpu":
+		return "GRES"
 	}
 	return name
 }
@@ -338,19 +376,26 @@ func (m *Policy) Started(j *sim.Job, now int64) {
 	m.accrue.Release(j.Idx)
 }
 
-// billing is the TRES billing per second of a job's allocation: with the
-// partition's TRESBillingWeights if it has them (summed, or MAX_TRES as
-// PriorityFlags say), else per node with its CPU type's weights, where a
-// node's memory costs what its cores cost and a job pays the larger of its
-// core and memory shares (the Odyssey policy: a job that takes all of a
-// node's memory pays for the whole node, one that takes a core's share of
-// memory pays for its cores, as Slurm bills CPUs alone without weights).
+// billing is the TRES billing per second of a job's allocation
+// (calc_job_billable_tres): with the partition's TRESBillingWeights if it
+// has them (summed, or MAX_TRES/MAX_TRES_GRES as PriorityFlags say, over
+// every TRES the job holds, GPUs included when accounting tracks them),
+// else the job's CPUs.
+//
+// With CPUTypeBilling, a partition without weights bills per node with its
+// CPU type's weights instead, where a node's memory costs what its cores
+// cost and a job pays the larger of its core and memory shares (seed 001's
+// Odyssey policy: a job that takes all of a node's memory pays for the
+// whole node).
 func (m *Policy) billing(j *sim.Job) float64 {
 	c := m.cluster
 	flags := m.cfg.Priority.Flags
 	if j.Part < len(m.cfg.PartitionBilling) && m.cfg.PartitionBilling[j.Part] != nil {
-		tr := policy.TRESAlloc{CPU: uint64(j.Alloc.Cores()), MemMB: uint64(j.Alloc.MemMB()), Node: uint64(len(j.Alloc))}
+		tr := c.AllocTRES(j.Alloc)
 		return policy.Billing(tr, m.cfg.PartitionBilling[j.Part], flags)
+	}
+	if !m.cfg.CPUTypeBilling {
+		return float64(j.Alloc.Cores())
 	}
 	var b float64
 	for _, sl := range j.Alloc {
@@ -370,7 +415,14 @@ func (m *Policy) charge(j *sim.Job, now int64, atEnd bool) {
 	if j.QOSIdx >= 0 {
 		uf = m.cfg.QOS.QOS(j.QOSIdx).UsageFactor
 	}
-	tres := fairshare.TRES{float64(j.Alloc.Cores()), float64(j.Alloc.MemMB()), float64(len(j.Alloc)), j.Billing}
+	tres := fairshare.TRES{float64(j.Alloc.Cores()), float64(j.Alloc.MemMB()), float64(len(j.Alloc)), j.Billing, 0}
+	if m.gpuMask != 0 {
+		k := 0
+		for _, s := range j.Alloc {
+			k += m.cluster.SliceGres(s, m.gpuMask)
+		}
+		tres[fairshare.TRESGPU] = float64(k)
+	}
 	if j.Assoc >= 0 {
 		if atEnd {
 			m.engine.ChargeAtEnd(j.Assoc, j.Start+m.cfg.Epoch, now+m.cfg.Epoch, j.Billing, uf, tres)

@@ -31,6 +31,7 @@ type backfillState struct {
 	// A node-level view of now, for preemption.
 	free   []int
 	mem    []int64
+	gres   []int // free GRES of the kinds the preemptor asks
 	vstamp []uint32
 	vgen   uint32
 	vnodes []int
@@ -382,6 +383,7 @@ func (s *Slurm) ensure(c *sim.Cluster) {
 	b.badNode = func(n int) bool { return b.badType[c.Nodes[n].Type] }
 	b.free = make([]int, len(c.Nodes))
 	b.mem = make([]int64, len(c.Nodes))
+	b.gres = make([]int, len(c.Nodes))
 	b.vstamp = make([]uint32, len(c.Nodes))
 	b.stamp = make([]uint32, len(c.Nodes))
 	b.profs = make([]slotProfile, nprof)
@@ -418,6 +420,14 @@ func (b *backfillState) viewFree(c *sim.Cluster, n int) (int, int64) {
 	return c.Nodes[n].FreeCores, c.Nodes[n].FreeMem
 }
 
+// viewGres is node n's free GRES of the kinds in mask in the view.
+func (b *backfillState) viewGres(c *sim.Cluster, n int, mask uint64) int {
+	if b.vstamp[n] == b.vgen {
+		return b.gres[n]
+	}
+	return c.FreeGres(n, mask)
+}
+
 // fitView tests whether j fits on the node-level view, and returns the
 // nodes it would take: the fewest nodes, most usable cores first, then
 // allocation order.
@@ -435,7 +445,11 @@ func (s *Slurm) fitView(c *sim.Cluster, x *cand) []int {
 		per = (req.CPUs + req.Nodes - 1) / req.Nodes
 	}
 	b.pick = b.pick[:0]
-	total := 0
+	total, gtotal := 0, 0
+	gmask, gper := req.GresMask(), req.GresPerNode()
+	if req.Nodes == 1 {
+		gper += req.GresPerJob()
+	}
 	// Nodes with free cores in the view: free now, or freed by a release.
 	consider := func(n int) {
 		if b.stamp[n] == b.gen || !c.InPartition(x.part, n) || (req.Type >= 0 && c.Nodes[n].Type != req.Type) {
@@ -454,6 +468,13 @@ func (s *Slurm) fitView(c *sim.Cluster, x *cand) []int {
 		if k < per || k <= 0 {
 			return
 		}
+		if gmask != 0 {
+			g := b.viewGres(c, n, gmask)
+			if g < gper || g == 0 {
+				return
+			}
+			gtotal += g
+		}
 		total += k
 		b.pick = append(b.pick, uint64(1<<20-1-k)<<44|uint64(nd.Weight)<<24|uint64(n))
 	}
@@ -463,7 +484,7 @@ func (s *Slurm) fitView(c *sim.Cluster, x *cand) []int {
 	for _, n := range b.vnodes {
 		consider(n)
 	}
-	if total < req.CPUs || len(b.pick) < max(req.Nodes, 1) {
+	if total < req.CPUs || len(b.pick) < max(req.Nodes, 1) || gtotal < req.GresPerJob() {
 		return nil
 	}
 	slices.Sort(b.pick)

@@ -95,7 +95,7 @@ func chargePolicy(t *testing.T, mf **multifactor.Policy) func(*sim.Cluster, *wor
 		}
 		pp := policy.DefaultParams()
 		pp.Weights.Fairshare = 10000
-		cfg := multifactor.Config{Priority: pp, FairShare: fairshare.Config{HalfLife: 0}, CalcPeriod: 300,
+		cfg := multifactor.Config{Priority: pp, FairShare: fairshare.Config{HalfLife: 0}, CalcPeriod: 300, CPUTypeBilling: true,
 			Tree: tree, PartitionBilling: make([]policy.TRESWeights, len(c.Parts))}
 		m, err := multifactor.New(cfg, c, names)
 		if err != nil {

@@ -108,12 +108,14 @@ func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) bool {
 	b := &s.bf
 	b.invalidate()
 	defer b.invalidate()
+	gmask := x.req.GresMask()
 	see := func(n int) {
 		if b.vstamp[n] != b.vgen {
 			b.vstamp[n] = b.vgen
 			b.free[n], b.mem[n] = c.Nodes[n].FreeCores, c.Nodes[n].FreeMem
+			b.gres[n] = c.FreeGres(n, gmask)
 			if s.mask[n] {
-				b.free[n], b.mem[n] = 0, 0
+				b.free[n], b.mem[n], b.gres[n] = 0, 0, 0
 			}
 			b.vnodes = append(b.vnodes, n)
 		}
@@ -131,6 +133,7 @@ func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) bool {
 				see(sl.Node)
 				b.free[sl.Node] += sl.Cores
 				b.mem[sl.Node] += sl.MemMB
+				b.gres[sl.Node] += c.SliceGres(sl, gmask)
 			}
 		}
 		if use = s.fitView(c, x); use != nil {

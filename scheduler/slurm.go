@@ -53,7 +53,8 @@ type Slurm struct {
 // partition fit or not alike.
 type shapeKey struct {
 	part, cpus, nodes, typ int
-	mem, memNode           int64
+	mem, memNode, memGPU   int64
+	gres                   int32
 	excl                   bool
 }
 
@@ -78,7 +79,7 @@ func (m *fitMemo) reset() {
 
 func keyOf(x *cand) shapeKey {
 	r := &x.req
-	return shapeKey{x.part, r.CPUs, r.Nodes, r.Type, r.MemPerCPU, r.MemPerNode, r.Exclusive}
+	return shapeKey{x.part, r.CPUs, r.Nodes, r.Type, r.MemPerCPU, r.MemPerNode, r.MemPerGPU, r.GresID, r.Exclusive}
 }
 
 // tryAlloc is TryAllocExcept through the memo; a start must call

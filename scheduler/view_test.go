@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -142,7 +143,7 @@ func (f *fake) pass(s sim.Scheduler, kind sim.PassKind, want ...string) *sim.Pla
 	}
 	for j, b := range before {
 		if j.State != b.State || j.Part != b.Part || j.Priority != b.Priority || j.Reason != b.Reason ||
-			j.ExpectStart != b.ExpectStart || j.Start != b.Start || j.Req != b.Req {
+			j.ExpectStart != b.ExpectStart || j.Start != b.Start || !reflect.DeepEqual(j.Req, b.Req) {
 			f.t.Errorf("job %d changed during the pass: %+v, was %+v", j.ID, *j, b)
 		}
 	}

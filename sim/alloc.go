@@ -10,6 +10,7 @@ type Slice struct {
 	Node  int
 	Cores int
 	MemMB int64
+	Gres  GresTake // GRES taken, by position in the node's Gres
 }
 
 // Alloc is a job's allocation: cores and memory on one or more nodes.
@@ -43,6 +44,14 @@ type Request struct {
 	MemPerNode int64
 	Exclusive  bool // whole nodes (OverSubscribe=EXCLUSIVE or --exclusive)
 	Type       int  // required CPU type index; negative for any
+	// Gres are the job's GRES requests resolved against the cluster;
+	// GresID tells requests with different GRES apart (the job's
+	// workload.Job.Gres), for memos keyed by request shape.
+	Gres   []GresNeed
+	GresID int32
+	// MemPerGPU is MB per GPU on each node (DefMemPerGPU, for a job that
+	// asks no memory); when set it takes the place of MemPerCPU.
+	MemPerGPU int64
 }
 
 // Fit is the answer of a fit test, as kube-scheduler distinguishes
@@ -70,14 +79,16 @@ const (
 	MemWholeNode int64 = -2
 )
 
-// memFor is the memory a job takes with cores on node n.
-func (c *Cluster) memFor(req *Request, n, cores int) int64 {
+// memFor is the memory a job takes with cores and GRES t on node n.
+func (c *Cluster) memFor(req *Request, n, cores int, t GresTake) int64 {
 	nd := &c.Nodes[n]
 	switch {
 	case req.Exclusive || req.MemPerCPU == MemWholeNode:
 		return nd.MemMB
 	case req.MemPerNode > 0:
 		return req.MemPerNode
+	case req.MemPerGPU > 0:
+		return int64(c.gpusOf(n, t)) * req.MemPerGPU
 	case req.MemPerCPU == MemCoreShare:
 		return int64(cores) * nd.MemMB / int64(nd.Cores)
 	}
@@ -96,6 +107,10 @@ func (r *Request) UsableCores(cores int, mem int64, freeCores int, freeMem int64
 		}
 	case r.MemPerNode > 0:
 		if freeMem < r.MemPerNode {
+			k = 0
+		}
+	case r.MemPerGPU > 0:
+		if freeMem < r.MemPerGPU*int64(r.gpusPerNode()) {
 			k = 0
 		}
 	case r.MemPerCPU > 0:
@@ -152,6 +167,11 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 			bigNodes += sh.count
 		}
 	}
+	if len(req.Gres) > 0 {
+		if why := c.gresShort(req, p); why != "" {
+			return Never, why
+		}
+	}
 	switch {
 	case req.CPUs <= 0:
 		return Never, "no CPUs requested"
@@ -167,10 +187,25 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 	return FitsNow, ""
 }
 
-// shape is a class of identical nodes in a partition.
+// shape is a class of identical nodes in a partition; node is one of
+// them, for their GRES.
 type shape struct {
 	typ, cores, count int
 	mem               int64
+	gres              string
+	node              int
+}
+
+// gresSig tells nodes with the same GRES apart from others, for shapes.
+func gresSig(gs []NodeGres) string {
+	if len(gs) == 0 {
+		return ""
+	}
+	var b []byte
+	for _, g := range gs {
+		b = fmt.Appendf(b, "%d:%d,", g.Kind, g.Count)
+	}
+	return string(b)
 }
 
 // TryAlloc finds an allocation for req on partition p with the resources
@@ -198,6 +233,9 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	if part.FreeCores < req.CPUs || !part.State.Schedules() {
 		return dst, NotNow
 	}
+	if len(req.Gres) > 0 && c.FreeGPUs < req.gpusPerNode() {
+		return dst, NotNow
+	}
 	if req.Exclusive || part.Exclusive {
 		r := *req
 		r.Exclusive = true
@@ -206,6 +244,7 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	if req.Nodes > 1 {
 		return c.allocNodes(req, p, dst)
 	}
+	gres := len(req.Gres) > 0
 	// Single node, best fit (only when one node could hold the job).
 	best := -1
 	if req.CPUs <= part.MaxNodeCores {
@@ -218,8 +257,17 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 				if nd.FreeCores < req.CPUs || !part.member[n] || !c.typeOK(req, n) || c.out(n) {
 					continue
 				}
-				if nd.FreeMem < c.memFor(req, n, req.CPUs) {
+				if gres && !c.gresOK(req, n, true) {
 					continue
+				}
+				if !gres && nd.FreeMem < c.memFor(req, n, req.CPUs, 0) {
+					continue
+				}
+				if gres {
+					t, _ := c.gresTake(req, n, req.perJobLeft(nil))
+					if nd.FreeMem < c.memFor(req, n, req.CPUs, t) {
+						continue
+					}
 				}
 				if best < 0 || nd.FreeCores < c.Nodes[best].FreeCores { // ties: the first in allocation order
 					best = n
@@ -228,7 +276,11 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 		}
 	}
 	if best >= 0 {
-		return append(dst, Slice{best, req.CPUs, c.memFor(req, best, req.CPUs)}), FitsNow
+		var t GresTake
+		if gres {
+			t, _ = c.gresTake(req, best, req.perJobLeft(nil))
+		}
+		return append(dst, Slice{best, req.CPUs, c.memFor(req, best, req.CPUs, t), t}), FitsNow
 	}
 	if req.Nodes == 1 {
 		// One node asked (-N1 is min = max = 1): wait for one, as
@@ -241,20 +293,73 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	b := c.bucket(req, p, 1)
 	left := req.CPUs
 	start := len(dst)
-	for k := len(b) - 1; k > 0 && left > 0; k-- {
+	var gleft []int
+	if gres {
+		gleft = req.perJobLeft(c.gleft[:0])
+		c.gleft = gleft
+	}
+	for k := len(b) - 1; k > 0 && (left > 0 || anyLeft(gleft)); k-- {
 		for _, n := range b[k] {
-			take := min(left, k)
-			dst = append(dst, Slice{n, take, c.memFor(req, n, take)})
-			left -= take
-			if left == 0 {
+			// A node taken only for GRES still gets a CPU, as
+			// cons_tres gives every node of a job at least one.
+			take := max(min(left, k), 1)
+			var t GresTake
+			if gres {
+				if left == 0 && !c.gresHelps(req, n, gleft) {
+					continue
+				}
+				t, _ = c.gresTake(req, n, gleft)
+			}
+			dst = append(dst, Slice{n, take, c.memFor(req, n, take, t), t})
+			left = max(left-take, 0)
+			if left == 0 && !anyLeft(gleft) {
 				break
 			}
 		}
 	}
-	if left == 0 {
+	if left == 0 && !anyLeft(gleft) {
 		return dst, FitsNow
 	}
 	return dst[:start], NotNow
+}
+
+// gpusPerNode is the GRES count the request needs on each node, for quick
+// rejections and the memory of DefMemPerGPU.
+func (r *Request) gpusPerNode() int {
+	k := 0
+	for i := range r.Gres {
+		k += r.Gres[i].PerNode
+	}
+	return k
+}
+
+// perJobLeft appends each need's per-job count to dst, the counts a
+// placement still has to find.
+func (r *Request) perJobLeft(dst []int) []int {
+	for i := range r.Gres {
+		dst = append(dst, r.Gres[i].PerJob)
+	}
+	return dst
+}
+
+func anyLeft(left []int) bool {
+	for _, k := range left {
+		if k > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// gresHelps reports whether node n has a free GRES some per-job need
+// still lacks.
+func (c *Cluster) gresHelps(req *Request, n int, left []int) bool {
+	for i := range req.Gres {
+		if left[i] > 0 && c.freeMatching(n, req.Gres[i].Mask) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Short explains why req does not fit partition p now, for pending reasons
@@ -263,6 +368,9 @@ func (c *Cluster) Short(req *Request, p int) string {
 	part := &c.Parts[p]
 	if part.FreeCores < req.CPUs {
 		return fmt.Sprintf("%d CPUs asked, %d free in %s", req.CPUs, part.FreeCores, part.Name)
+	}
+	if len(req.Gres) > 0 {
+		return fmt.Sprintf("%d CPUs with their GRES and memory not free in %s", req.CPUs, part.Name)
 	}
 	if req.Exclusive || part.Exclusive {
 		return fmt.Sprintf("whole nodes for %d CPUs asked, not enough idle nodes in %s", req.CPUs, part.Name)
@@ -289,7 +397,7 @@ func (c *Cluster) bucket(req *Request, p int, minK int) [][]int {
 			bit := bits.TrailingZeros64(w)
 			w &= w - 1
 			n := c.byRank[wi*64+bit]
-			if part.member[n] && c.typeOK(req, n) && !c.out(n) {
+			if part.member[n] && c.typeOK(req, n) && !c.out(n) && (len(req.Gres) == 0 || c.gresOK(req, n, false)) {
 				if k := c.coresWithMem(req, n); k >= minK && k > 0 {
 					b[k] = append(b[k], n)
 				}
@@ -325,7 +433,14 @@ func (c *Cluster) allocNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	if count < req.Nodes {
 		return dst, NotNow
 	}
+	gres := len(req.Gres) > 0
+	var gleft []int
+	if gres {
+		gleft = req.perJobLeft(c.gleft[:0])
+		c.gleft = gleft
+	}
 	// Fewest free cores first (best fit), then allocation order.
+	start := len(dst)
 	i := 0
 	for k := per; k < len(b) && i < req.Nodes; k++ {
 		for _, n := range b[k] {
@@ -336,9 +451,16 @@ func (c *Cluster) allocNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 			if i < req.CPUs%req.Nodes {
 				take++
 			}
-			dst = append(dst, Slice{n, take, c.memFor(req, n, take)})
+			var t GresTake
+			if gres {
+				t, _ = c.gresTake(req, n, gleft)
+			}
+			dst = append(dst, Slice{n, take, c.memFor(req, n, take, t), t})
 			i++
 		}
+	}
+	if anyLeft(gleft) {
+		return dst[:start], NotNow
 	}
 	return dst, FitsNow
 }
@@ -347,15 +469,27 @@ func (c *Cluster) allocExclusive(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	part := &c.Parts[p]
 	start := len(dst)
 	cores, nodes := 0, 0
+	gres := len(req.Gres) > 0
+	var gleft []int
+	if gres {
+		gleft = req.perJobLeft(c.gleft[:0])
+		c.gleft = gleft
+	}
 	for _, n := range part.Nodes { // already in (Weight, index) order
 		nd := &c.Nodes[n]
 		if nd.FreeCores != nd.Cores || !c.typeOK(req, n) || nd.FreeMem != nd.MemMB || c.out(n) {
 			continue
 		}
-		dst = append(dst, Slice{n, nd.Cores, nd.MemMB})
+		if gres {
+			if !c.gresOK(req, n, false) {
+				continue
+			}
+			c.gresTake(req, n, gleft) // count what the node gives per job
+		}
+		dst = append(dst, Slice{n, nd.Cores, nd.MemMB, c.wholeTake(n)})
 		cores += nd.Cores
 		nodes++
-		if cores >= req.CPUs && nodes >= max(req.Nodes, 1) {
+		if cores >= req.CPUs && nodes >= max(req.Nodes, 1) && !anyLeft(gleft) {
 			return dst, FitsNow
 		}
 	}
@@ -366,9 +500,9 @@ func (c *Cluster) allocExclusive(req *Request, p int, dst Alloc) (Alloc, Fit) {
 func (c *Cluster) apply(a Alloc, take bool) {
 	for _, s := range a {
 		if take {
-			c.take(s.Node, s.Cores, s.MemMB)
+			c.take(s.Node, s.Cores, s.MemMB, s.Gres)
 		} else {
-			c.give(s.Node, s.Cores, s.MemMB)
+			c.give(s.Node, s.Cores, s.MemMB, s.Gres)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 
 	"fairsim/policy"
@@ -22,8 +23,11 @@ type Node struct {
 	State     NodeState
 	FreeCores int
 	FreeMem   int64
-	parts     []int // partitions that contain the node
-	rank      int   // position in allocation order (Weight, then index)
+	// Gres are the node's generic resources (Gres=gpu:a100:4), at most
+	// MaxNodeGres kinds.
+	Gres  []NodeGres
+	parts []int // partitions that contain the node
+	rank  int   // position in allocation order (Weight, then index)
 }
 
 // Partition is a named set of nodes with its Slurm attributes.
@@ -55,8 +59,14 @@ type Partition struct {
 	TotalCores   int
 	MaxNodeCores int
 	FreeCores    int
-	member       []bool  // indexed by node
-	shapes       []shape // classes of identical nodes, for Capacity
+	// DefMemPerGPU and DefCPUPerGPU (0: unset), the partition's or else
+	// the cluster's: memory and CPUs a job gets per GPU it asks for.
+	DefMemPerGPU int64
+	DefCPUPerGPU int
+	// GPUs counts the GPUs on the partition's nodes.
+	GPUs   int
+	member []bool  // indexed by node
+	shapes []shape // classes of identical nodes, for Capacity
 }
 
 // Cluster is the hardware: CPU types, nodes and partitions.
@@ -76,6 +86,14 @@ type Cluster struct {
 
 	TotalCores int
 	FreeCores  int
+	// GresKinds are the GRES kinds on the cluster's nodes, in the order
+	// first seen; Node.Gres and GresNeed masks index them.
+	GresKinds []GresKind
+	// GPUs counts the GPUs of all nodes, FreeGPUs those free (nodes that
+	// allocate nothing hold theirs); DownGPUs those of such nodes.
+	GPUs, FreeGPUs, DownGPUs int
+	// TRESGres are the GRES accounting tracks as TRES (TrackTRES).
+	TRESGres []TRESGres
 	// DownCores are the cores of nodes in a state that allocates nothing
 	// (DOWN, DRAIN, FAIL, FUTURE): they are neither free nor busy.
 	DownCores int
@@ -84,6 +102,7 @@ type Cluster struct {
 	freeBits   []uint64 // by allocation rank: the node has a free core
 	byRank     []int    // node index by allocation rank
 	buckets    [][]int  // scratch: candidate nodes by usable cores
+	gleft      []int    // scratch: per-job GRES a placement still needs
 	maxCores   int
 	except     []bool // nodes out of play for the current TryAllocExcept
 	exceptFn   func(int) bool
@@ -98,6 +117,7 @@ type NodeSpec struct {
 	MemMB  int64
 	Weight int
 	State  NodeState
+	Gres   []GresCount // Gres=, e.g. gpu:a100:4
 }
 
 // PartitionSpec describes a partition for NewCluster. Nodes lists node
@@ -166,13 +186,17 @@ func (c *Cluster) addNodes(ns NodeSpec, typeIdx, nodeIdx map[string]int) error {
 	if ns.MemMB < 0 {
 		return fmt.Errorf("nodes %s: RealMemory must not be negative, got %d", firstName(ns.Names), ns.MemMB)
 	}
+	gres, err := c.nodeGres(firstName(ns.Names), ns.Gres)
+	if err != nil {
+		return err
+	}
 	for _, name := range ns.Names {
 		if _, dup := nodeIdx[name]; dup {
 			return fmt.Errorf("node %s defined twice", name)
 		}
 		nodeIdx[name] = len(c.Nodes)
 		c.Nodes = append(c.Nodes, Node{Name: name, Type: ti, Cores: ns.Cores, MemMB: ns.MemMB,
-			Weight: ns.Weight, State: ns.State, FreeCores: ns.Cores, FreeMem: ns.MemMB})
+			Weight: ns.Weight, State: ns.State, FreeCores: ns.Cores, FreeMem: ns.MemMB, Gres: slices.Clone(gres)})
 	}
 	return nil
 }
@@ -221,14 +245,15 @@ func (c *Cluster) addPartition(ps PartitionSpec, nodeIdx map[string]int) error {
 		p.MaxNodeCores = max(p.MaxNodeCores, nd.Cores)
 		found := false
 		for k := range p.shapes {
-			if sh := &p.shapes[k]; sh.typ == nd.Type && sh.cores == nd.Cores && sh.mem == nd.MemMB {
+			if sh := &p.shapes[k]; sh.typ == nd.Type && sh.cores == nd.Cores && sh.mem == nd.MemMB && sh.gres == gresSig(nd.Gres) {
 				sh.count++
 				found = true
 			}
 		}
 		if !found {
-			p.shapes = append(p.shapes, shape{typ: nd.Type, cores: nd.Cores, count: 1, mem: nd.MemMB})
+			p.shapes = append(p.shapes, shape{typ: nd.Type, cores: nd.Cores, count: 1, mem: nd.MemMB, gres: gresSig(nd.Gres), node: i})
 		}
+		p.GPUs += c.gpusOf(i, c.wholeTake(i))
 	}
 	p.FreeCores = p.TotalCores
 	if p.PriorityTier == 0 {
@@ -259,6 +284,7 @@ func (c *Cluster) index() error {
 		}
 		c.maxCores = max(c.maxCores, c.Nodes[i].Cores)
 		c.TotalCores += c.Nodes[i].Cores
+		c.GPUs += c.gpusOf(i, c.wholeTake(i))
 		c.byRank = append(c.byRank, i)
 	}
 	// Free nodes are a bitset over allocation order (Weight, then index),
@@ -272,12 +298,15 @@ func (c *Cluster) index() error {
 	}
 	c.buckets = make([][]int, c.maxCores+1)
 	c.FreeCores = c.TotalCores
+	c.FreeGPUs = c.GPUs
 	// A node that allocates nothing holds all its resources for good, so
 	// no placement, fit test or backfill profile ever counts it free.
 	for i := range c.Nodes {
 		if nd := &c.Nodes[i]; !nd.State.Usable() {
-			c.take(i, nd.Cores, nd.MemMB)
+			t := c.wholeTake(i)
+			c.take(i, nd.Cores, nd.MemMB, t)
 			c.DownCores += nd.Cores
+			c.DownGPUs += c.gpusOf(i, t)
 		}
 	}
 	return nil
@@ -317,10 +346,16 @@ func (c *Cluster) Speed(n int) float64 { return c.Types[c.Nodes[n].Type].Speed }
 
 // take and give move resources in and out of use, keeping the free-node
 // set and the per-partition free-core counts in step.
-func (c *Cluster) take(n, cores int, mem int64) {
+func (c *Cluster) take(n, cores int, mem int64, g GresTake) {
 	nd := &c.Nodes[n]
 	nd.FreeCores -= cores
 	nd.FreeMem -= mem
+	if g != 0 {
+		for p := range nd.Gres {
+			nd.Gres[p].Free -= g.At(p)
+		}
+		c.FreeGPUs -= c.gpusOf(n, g)
+	}
 	c.FreeCores -= cores
 	for _, p := range nd.parts {
 		c.Parts[p].FreeCores -= cores
@@ -330,10 +365,16 @@ func (c *Cluster) take(n, cores int, mem int64) {
 	}
 }
 
-func (c *Cluster) give(n, cores int, mem int64) {
+func (c *Cluster) give(n, cores int, mem int64, g GresTake) {
 	nd := &c.Nodes[n]
 	nd.FreeCores += cores
 	nd.FreeMem += mem
+	if g != 0 {
+		for p := range nd.Gres {
+			nd.Gres[p].Free += g.At(p)
+		}
+		c.FreeGPUs += c.gpusOf(n, g)
+	}
 	c.FreeCores += cores
 	for _, p := range nd.parts {
 		c.Parts[p].FreeCores += cores

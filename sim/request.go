@@ -9,7 +9,7 @@ func RequestIn(c *Cluster, j *Job, p int) Request {
 	r := j.Req
 	r.Exclusive = c.Parts[p].Exclusive || j.Job.Exclusive
 	if p != j.Part {
-		r.CPUs, r.MemPerCPU, r.MemPerNode = memRequest(c, &c.Parts[p], j)
+		r.CPUs, r.MemPerCPU, r.MemPerNode, r.MemPerGPU = memRequest(c, &c.Parts[p], j, r.Gres, r.Nodes)
 	}
 	return r
 }
@@ -17,12 +17,26 @@ func RequestIn(c *Cluster, j *Job, p int) Request {
 // memRequest is the CPUs and memory job j takes in partition part: what it
 // asked, else the partition's default (job_mgr.c _get_def_mem), with a
 // per-CPU request over MaxMemPerCPU turned into more CPUs with less memory
-// each, as _valid_pn_min_mem does.
-func memRequest(c *Cluster, part *Partition, j *Job) (cpus int, perCPU, perNode int64) {
+// each, as _valid_pn_min_mem does. A job with GPUs gets DefCPUPerGPU CPUs
+// per GPU when that is more than it asked, and, asking no memory,
+// DefMemPerGPU per GPU (slurm.conf allows it only without DefMemPerCPU and
+// DefMemPerNode).
+func memRequest(c *Cluster, part *Partition, j *Job, gres []GresNeed, nodes int) (cpus int, perCPU, perNode, perGPU int64) {
 	cpus = j.CPUs
+	gpus := 0
+	for _, g := range gres {
+		if g.Name == "gpu" {
+			gpus += g.PerJob + g.PerNode*max(nodes, 1)
+		}
+	}
+	if gpus > 0 && part.DefCPUPerGPU > 0 {
+		cpus = max(cpus, gpus*part.DefCPUPerGPU)
+	}
 	switch {
 	case j.MemPerCPU != workload.Unset:
 		perCPU = j.MemPerCPU
+	case gpus > 0 && part.DefMemPerGPU > 0 && c.MemDefault == MemSlurm:
+		perGPU = part.DefMemPerGPU
 	case c.MemDefault == MemShare:
 		perCPU = MemCoreShare
 	case c.MemDefault == MemNone:
@@ -38,5 +52,5 @@ func memRequest(c *Cluster, part *Partition, j *Job) (cpus int, perCPU, perNode 
 		cpus *= int(k)
 		perCPU = (perCPU + k - 1) / k
 	}
-	return cpus, perCPU, perNode
+	return cpus, perCPU, perNode, perGPU
 }

@@ -335,7 +335,14 @@ func (s *Simulator) placeRequest(j *Job) {
 	if j.Reservation > 0 {
 		s.defaulted.Add("reservation asked: not simulated, run outside it")
 	}
-	j.Req.CPUs, j.Req.MemPerCPU, j.Req.MemPerNode = memRequest(c, &c.Parts[j.Part], j)
+	if j.Gres > 0 {
+		reqs, err := names.GresOf(&j.Job)
+		if err != nil {
+			s.defaulted.Add("GRES request unreadable: ignored")
+		}
+		j.Req.Gres, j.Req.GresID = c.Needs(reqs, j.Req.Nodes), j.Gres
+	}
+	j.Req.CPUs, j.Req.MemPerCPU, j.Req.MemPerNode, j.Req.MemPerGPU = memRequest(c, &c.Parts[j.Part], j, j.Req.Gres, j.Req.Nodes)
 	if f := names.Features.Name(j.Feature); f != "" {
 		if t, err := LookupCPUType(f); err == nil {
 			for i := range c.Types {
@@ -415,7 +422,7 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 	j.Parts = keep
 	if len(keep) > 0 {
 		j.Part = keep[0]
-		j.Req.Exclusive = c.Parts[j.Part].Exclusive
+		j.Req.Exclusive = c.Parts[j.Part].Exclusive || j.Job.Exclusive
 	}
 	return class, why
 }

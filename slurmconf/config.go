@@ -85,10 +85,11 @@ type NodeGroup struct {
 	Sockets        uint16   // total sockets per node (Boards×SocketsPerBoard if given so)
 	CoresPerSocket uint16
 	ThreadsPerCore uint16
-	RealMemory     uint64   // MB; Slurm's default is 1
-	Features       []string // Feature=/Features=, comma-separated; typically names the CPU type
-	Gres           string   // raw Gres= value (not simulated yet: listed in Config.Ignored)
-	Weight         uint32   // lower weights are allocated first; default 1
+	RealMemory     uint64     // MB; Slurm's default is 1
+	Features       []string   // Feature=/Features=, comma-separated; typically names the CPU type
+	Gres           string     // raw Gres= value
+	GresItems      []GresItem // Gres= read (ParseGres)
+	Weight         uint32     // lower weights are allocated first; default 1
 	// State is the line's State= normalised as node_conf.c state_str2int
 	// reads it: one of NodeStates (UNKNOWN, the default, means "as the
 	// node registers", i.e. available). DownNodes lines may override it per
@@ -182,8 +183,8 @@ type Partition struct {
 	// that gave the value, which is the cluster key's line when inherited.
 	DefMemPerCPU, DefMemPerNode uint64
 	MaxMemPerCPU, MaxMemPerNode uint64
-	DefCPUPerGPU                uint64 // CPUs per GPU, 0 unset; partition's else cluster's (GPUs not simulated yet)
-	DefMemPerGPU                uint64 // MB per GPU, 0 unset; partition's else cluster's (GPUs not simulated yet)
+	DefCPUPerGPU                uint64 // CPUs per GPU, 0 unset; partition's else cluster's
+	DefMemPerGPU                uint64 // MB per GPU, 0 unset; partition's else cluster's
 
 	// Access lists as slurmctld keeps them: nil means no restriction
 	// (absent, or ALL). Account and QOS names are lower-cased, as
@@ -237,6 +238,11 @@ type Config struct {
 	PreemptMode          policy.PreemptMode
 
 	AccountingStorageEnforce Enforce
+	// AccountingStorageTRES is the raw list of TRES tracked beyond the
+	// default ones ("gres/gpu,gres/gpu:a100"); see TrackedTRES.
+	AccountingStorageTRES string
+	// GresTypes is the raw GresTypes list ("gpu,mps").
+	GresTypes string
 
 	// Cluster-wide memory per job in MB (see Partition for the resolved
 	// per-partition values): 0 means unset for Def*, unlimited for Max*;

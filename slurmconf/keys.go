@@ -132,8 +132,7 @@ func set(names ...string) map[string]bool {
 
 // simulatedTop are the top-level keys whose values the simulation uses;
 // every other key given in a file is listed in Config.Ignored. (Modelled
-// keys that are parsed for later use, like DefMemPerGPU while GPUs are
-// not simulated, are listed too.)
+// keys that are parsed for later use are listed too.)
 var simulatedTop = set(
 	"ClusterName", "PriorityType", "PriorityFlags", "PriorityWeightAge", "PriorityWeightAssoc",
 	"PriorityWeightFairshare", "PriorityWeightJobSize", "PriorityWeightPartition",
@@ -144,15 +143,16 @@ var simulatedTop = set(
 	"KillWait", "OverTimeLimit", "CompleteWait", "MessageTimeout",
 	"DefMemPerCPU", "DefMemPerNode", "MaxMemPerCPU", "MaxMemPerNode",
 	"NodeName", "PartitionName", "NodeSet", "DownNodes",
+	"DefCPUPerGPU", "DefMemPerGPU", "AccountingStorageTRES", "GresTypes",
 )
 
 // simulatedAttrs are, per kind of line, the attributes the simulation
 // uses; the others given are listed in Config.Ignored as "NodeName.Gres",
 // "PartitionName.Hidden" and so on.
 var simulatedAttrs = map[string]map[string]bool{
-	"NodeName": set("Boards", "CoresPerSocket", "CPUs", "Feature", "Features", "Procs",
+	"NodeName": set("Boards", "CoresPerSocket", "CPUs", "Feature", "Features", "Gres", "Procs",
 		"RealMemory", "Reason", "Sockets", "SocketsPerBoard", "State", "ThreadsPerCore", "Weight"),
-	"PartitionName": set("AllowAccounts", "AllowGroups", "AllowQos", "Default", "DefaultTime", "DefMemPerCPU",
+	"PartitionName": set("AllowAccounts", "AllowGroups", "AllowQos", "Default", "DefaultTime", "DefCPUPerGPU", "DefMemPerCPU", "DefMemPerGPU",
 		"DefMemPerNode", "DenyAccounts", "DenyQos", "MaxMemPerCPU", "MaxMemPerNode", "MaxTime",
 		"Nodes", "OverSubscribe", "PreemptMode", "Priority", "PriorityJobFactor", "PriorityTier",
 		"QOS", "Shared", "State", "TRESBillingWeights"),
@@ -171,4 +171,5 @@ var modelledKeys = index([]string{
 	"SelectTypeParameters", "PreemptType", "PreemptMode", "AccountingStorageEnforce",
 	"KillWait", "OverTimeLimit", "CompleteWait", "MessageTimeout",
 	"DefMemPerCPU", "DefMemPerNode", "MaxMemPerCPU", "MaxMemPerNode", "DefCPUPerGPU", "DefMemPerGPU",
+	"AccountingStorageTRES", "GresTypes",
 })

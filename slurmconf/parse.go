@@ -616,6 +616,8 @@ func (p *parser) interpretScheduling() {
 		c.SelectType = e.value
 	}
 	p.topStr("SelectTypeParameters", &c.SelectTypeParameters)
+	p.topStr("AccountingStorageTRES", &c.AccountingStorageTRES)
+	p.topStr("GresTypes", &c.GresTypes)
 }
 
 // interpretPreemption reads PreemptMode and PreemptType together, since
@@ -793,6 +795,11 @@ func (p *parser) interpretNodes() {
 		if e, ok := l.get("gres"); ok {
 			p.cfg.Source.Keys[key+".Gres"] = e.pos
 			g.Gres = e.value
+			items, err := ParseGres(e.value)
+			if err != nil {
+				p.errorf(e.pos, key+".Gres", "%v", err)
+			}
+			g.GresItems = items
 		}
 		if e, ok := l.get("state"); ok {
 			p.cfg.Source.Keys[key+".State"] = e.pos

@@ -92,10 +92,14 @@ func TestRealSites(t *testing.T) {
 		if e := c.AccountingStorageEnforce; e != (Enforce{Associations: true, QOS: true}) {
 			t.Errorf("slac: AccountingStorageEnforce = %+v", e)
 		}
-		if !slices.ContainsFunc(c.Ignored, func(s string) bool {
-			return strings.HasPrefix(s, "NodeName.Gres (") && strings.Contains(s, "slac.conf:")
-		}) {
-			t.Errorf("slac: Ignored lacks NodeName.Gres from slac.conf: %q", c.Ignored)
+		if g := c.Nodes[0]; !slices.Equal(g.GresItems, []GresItem{{Name: "gpu", Type: "v100", Count: 4}}) {
+			t.Errorf("slac: Gres read as %+v", g.GresItems)
+		}
+		if c.AccountingStorageTRES != "gres/gpu" || c.GresTypes != "gpu" {
+			t.Errorf("slac: AccountingStorageTRES %q, GresTypes %q", c.AccountingStorageTRES, c.GresTypes)
+		}
+		if slices.ContainsFunc(c.Ignored, func(s string) bool { return strings.HasPrefix(s, "NodeName.Gres (") }) {
+			t.Errorf("slac: Gres listed as ignored: %q", c.Ignored)
 		}
 	}
 	if c := confs["turaga.slurm.conf"]; c != nil {

@@ -310,8 +310,7 @@ NodeSet=s Feature=x
 DownNodes=n1
 `)
 	want := []string{
-		"AuthType (t.conf:2)", "Colour (t.conf:6)", "DefMemPerGPU (t.conf:5)",
-		"NodeName.Gres (t.conf:7)", "NodeName.TmpDisk (t.conf:7)",
+		"AuthType (t.conf:2)", "Colour (t.conf:6)", "NodeName.TmpDisk (t.conf:7)",
 		"PartitionName.Hidden (t.conf:9)",
 		"SlurmctldHost (t.conf:1)",
 	}

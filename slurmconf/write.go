@@ -115,6 +115,12 @@ func (c *Config) writeScheduling(cw *confWriter) {
 	cw.put("SchedulerType", c.SchedulerType)
 	cw.put("SchedulerParameters", c.SchedulerParameters.String(c.MessageTimeout))
 	cw.put("SelectType", c.SelectType)
+	if c.AccountingStorageTRES != "" {
+		cw.put("AccountingStorageTRES", c.AccountingStorageTRES)
+	}
+	if c.GresTypes != "" {
+		cw.put("GresTypes", c.GresTypes)
+	}
 	if c.SelectTypeParameters != "" {
 		cw.put("SelectTypeParameters", c.SelectTypeParameters)
 	}

@@ -67,6 +67,10 @@ type Job struct {
 	// with ParseDependency); 0 for none. When it names exactly one job,
 	// Preceding is that job too.
 	Dependency int32
+	// Gres is 1 + the index in Names.Gres of the job's generic-resource
+	// request in canonical form (FormatGres: "gpu:a100:2/job"); 0 for
+	// none. Read it with Names.GresOf.
+	Gres int32
 
 	Queue      int     // SWF queue number (field 15); Unset when none
 	Executable int     // SWF application number (field 14); Unset when none
@@ -95,6 +99,8 @@ type Names struct {
 	Reservations Intern
 	// Dependencies holds --dependency values of Job.Dependency.
 	Dependencies Intern
+	// Gres holds canonical GRES requests of Job.Gres (FormatGres).
+	Gres Intern
 }
 
 // Intern maps strings to dense int32 ids, in first-seen order so that ids

@@ -8,11 +8,12 @@ const (
 	TRESMem            // memory in MB
 	TRESNode           // nodes
 	TRESBilling        // billing TRES (the job's billable count)
+	TRESGPU            // gres/gpu, when accounting tracks it
 	NumTRES
 )
 
 // TRESNames are the names sshare prints for the TRES indices.
-var TRESNames = [NumTRES]string{"cpu", "mem", "node", "billing"}
+var TRESNames = [NumTRES]string{"cpu", "mem", "node", "billing", "gres/gpu"}
 
 // TRES is an allocation or accumulated usage per TRES index.
 type TRES [NumTRES]float64

@@ -28,7 +28,8 @@ type SshareOptions struct {
 	Accounts  []string // -A: only rows of these accounts, case-insensitive
 	UsersOnly bool     // -U: only user rows
 	// TRESCount limits the TRES printed in TRES columns to the first
-	// TRESCount of TRESNames (0 means all).
+	// TRESCount of TRESNames (0 means all but gres/gpu, which only a
+	// cluster whose accounting tracks it prints).
 	TRESCount int
 }
 
@@ -103,9 +104,9 @@ func WriteSshare(w io.Writer, rows []Row, o SshareOptions) error {
 		bw:       bufio.NewWriter(w),
 		parsable: o.Parsable || o.Parsable2,
 		noEnding: o.Parsable2,
-		nTRES:    NumTRES,
+		nTRES:    TRESGPU,
 	}
-	if o.TRESCount > 0 && o.TRESCount < NumTRES {
+	if o.TRESCount > 0 && o.TRESCount <= NumTRES {
 		p.nTRES = o.TRESCount
 	}
 	if !o.NoHeader {

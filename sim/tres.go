@@ -1,0 +1,97 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+
+	"fairsim/policy"
+)
+
+// TRESGres is a GRES that accounting tracks as a TRES
+// (AccountingStorageTRES=gres/gpu,gres/gpu:a100): its TRES name and the
+// GRES kinds it counts (all types of the name for an untyped entry).
+type TRESGres struct {
+	Name string // "gres/gpu", "gres/gpu:a100"
+	Mask uint64
+}
+
+// TrackTRES sets the GRES TRES the cluster's accounting tracks from an
+// AccountingStorageTRES value. Slurm tracks cpu, mem, energy, node,
+// billing, fs/disk, vmem and pages always and a GRES only when listed: a
+// job's GPUs then show in AllocTRES and count in TRESBillingWeights,
+// PriorityWeightTRES and TRES limits. It returns a warning when nodes have
+// GPUs that are not tracked, since Slurm then bills and limits jobs as if
+// they had none.
+func (c *Cluster) TrackTRES(list string) (warning string, err error) {
+	c.TRESGres = c.TRESGres[:0]
+	for _, item := range strings.Split(list, ",") {
+		item = strings.ToLower(strings.TrimSpace(item))
+		name, ok := strings.CutPrefix(item, "gres/")
+		if !ok || name == "" {
+			continue // cpu, mem, license/..., bb/...: tracked or not, no GRES
+		}
+		gname, gtype, _ := strings.Cut(name, ":")
+		if gname == "" || strings.Contains(gtype, ":") {
+			return "", fmt.Errorf("AccountingStorageTRES item %q: want gres/NAME or gres/NAME:TYPE", item)
+		}
+		dup := false
+		for _, t := range c.TRESGres {
+			dup = dup || t.Name == item
+		}
+		if !dup {
+			c.TRESGres = append(c.TRESGres, TRESGres{Name: item, Mask: c.gresMask(gname, gtype)})
+		}
+	}
+	if c.GPUs > 0 && c.TRESMask(c.gresMask("gpu", "")) == 0 {
+		warning = fmt.Sprintf("the nodes have %d GPUs but AccountingStorageTRES does not list gres/gpu: as in Slurm, "+
+			"jobs' AllocTRES, TRESBillingWeights and PriorityWeightTRES do not see them (they are still allocated)", c.GPUs)
+	}
+	return warning, nil
+}
+
+// TRESMask is the union of the tracked GRES TRES's kinds within mask.
+func (c *Cluster) TRESMask(mask uint64) uint64 {
+	var m uint64
+	for _, t := range c.TRESGres {
+		m |= t.Mask & mask
+	}
+	return m
+}
+
+// AllocTRES is the TRES of an allocation as Slurm's tres_alloc_cnt holds
+// it: CPUs, memory (MB), nodes and each tracked GRES TRES (gres/gpu counts
+// every GPU, gres/gpu:a100 those of its type). Billing is left 0 for the
+// policy to fill.
+func (c *Cluster) AllocTRES(a Alloc) policy.TRESAlloc {
+	tr := policy.TRESAlloc{CPU: uint64(a.Cores()), MemMB: uint64(max(a.MemMB(), 0)), Node: uint64(len(a))}
+	for _, t := range c.TRESGres {
+		k := 0
+		for _, s := range a {
+			k += c.SliceGres(s, t.Mask)
+		}
+		if k > 0 {
+			tr.Other = append(tr.Other, policy.TRESCount{Name: t.Name, Count: uint64(k)})
+		}
+	}
+	return tr
+}
+
+// PartTRES is the TRES of partition p's nodes, the denominators of
+// PriorityWeightTRES's factors.
+func (c *Cluster) PartTRES(p int) policy.TRESAlloc {
+	part := &c.Parts[p]
+	tr := policy.TRESAlloc{CPU: uint64(part.TotalCores), Node: uint64(len(part.Nodes))}
+	for _, n := range part.Nodes {
+		tr.MemMB += uint64(max(c.Nodes[n].MemMB, 0))
+	}
+	for _, t := range c.TRESGres {
+		k := 0
+		for _, n := range part.Nodes {
+			k += c.countMatching(n, t.Mask)
+		}
+		if k > 0 {
+			tr.Other = append(tr.Other, policy.TRESCount{Name: t.Name, Count: uint64(k)})
+		}
+	}
+	return tr
+}
