@@ -46,6 +46,11 @@ type Sample struct {
 	Running   int
 	Pending   int
 	ByType    []int // busy cores per CPU type
+	// BusyGPUs counts GPUs held by running jobs (not those of nodes that
+	// allocate nothing); ByGres counts held GRES per Cluster.GresKinds
+	// index (nil when the cluster has no GRES).
+	BusyGPUs int
+	ByGres   []int
 }
 
 // Result is everything a run produced, for the report layer.
@@ -753,6 +758,13 @@ func (s *Simulator) sample() {
 	for _, j := range s.running {
 		for _, sl := range j.Alloc {
 			sm.ByType[s.c.Nodes[sl.Node].Type] += sl.Cores
+		}
+	}
+	if len(s.c.GresKinds) > 0 {
+		sm.BusyGPUs = s.c.GPUs - s.c.FreeGPUs - s.c.DownGPUs
+		sm.ByGres = make([]int, len(s.c.GresKinds))
+		for _, j := range s.running {
+			sm.ByGres = s.c.AllocGres(j.Alloc, sm.ByGres)
 		}
 	}
 	s.samples = append(s.samples, sm)

@@ -95,3 +95,16 @@ func (c *Cluster) PartTRES(p int) policy.TRESAlloc {
 	}
 	return tr
 }
+
+// JobTRES is a started job's AllocTRES: its allocation's TRES with the
+// billing Slurm records, the billable TRES truncated to a whole number
+// (tres_alloc_cnt[TRES_ARRAY_BILLING] = calc_job_billable_tres). A job
+// that never started holds nothing.
+func (c *Cluster) JobTRES(j *Job) policy.TRESAlloc {
+	if j.Start < 0 || len(j.Alloc) == 0 {
+		return policy.TRESAlloc{}
+	}
+	tr := c.AllocTRES(j.Alloc)
+	tr.Billing = uint64(max(j.Billing, 0))
+	return tr
+}
