@@ -275,7 +275,7 @@ func (sc *Scenario) Build() (*Run, error) {
 	if run.Multifactor != nil {
 		tree = run.Multifactor.Tree()
 	}
-	sc.InForce = inForce(run.Cluster, tree)
+	sc.InForce = inForce(run.Cluster, tree, sc.Sim.Billing == "cpu_type")
 	sample, err := slurmtime.ParseSeconds(sc.Sim.SampleInterval)
 	if err != nil || sample <= 0 {
 		return fail(fmt.Errorf("%s: sim.sample_interval %q: want a positive Slurm time string", sc.file, sc.Sim.SampleInterval))

@@ -28,6 +28,7 @@ type NodeInForce struct {
 	Speed      float64 `yaml:"speed"`
 	Billing    string  `yaml:"billing"` // per core, or "CPUs" (Slurm's own)
 	CPUs       int     `yaml:"CPUs"`
+	Gres       string  `yaml:"Gres,omitempty"`
 	RealMemory int64   `yaml:"RealMemory"`
 	Weight     int     `yaml:"Weight"`
 	State      string  `yaml:"State"`
@@ -65,7 +66,7 @@ type AssocInForce struct {
 }
 
 // inForce describes the built cluster and tree.
-func inForce(c *sim.Cluster, tree *fairshare.Tree) *InForce {
+func inForce(c *sim.Cluster, tree *fairshare.Tree, cpuTypeBilling bool) *InForce {
 	f := &InForce{}
 	var hosts []string
 	var cur *NodeInForce
@@ -78,11 +79,15 @@ func inForce(c *sim.Cluster, tree *fairshare.Tree) *InForce {
 	for i := range c.Nodes {
 		nd := &c.Nodes[i]
 		t := c.Types[nd.Type]
-		billing := strconv.FormatFloat(t.Weight, 'g', -1, 64) + " per core, memory at the cores' rate"
-		if t.Name == sim.GenericCPU {
-			billing = "CPUs"
+		billing := "partition's TRESBillingWeights, else CPUs"
+		if cpuTypeBilling && t.Name != sim.GenericCPU {
+			billing = "partition's TRESBillingWeights, else " + strconv.FormatFloat(t.Weight, 'g', -1, 64) + " per core, memory at the cores' rate"
 		}
-		n := NodeInForce{Type: t.Name, Speed: t.Speed, Billing: billing, CPUs: nd.Cores, RealMemory: nd.MemMB,
+		var gres []string
+		for _, g := range nd.Gres {
+			gres = append(gres, c.GresKinds[g.Kind].String()+":"+strconv.Itoa(g.Count))
+		}
+		n := NodeInForce{Type: t.Name, Speed: t.Speed, Billing: billing, CPUs: nd.Cores, Gres: strings.Join(gres, ","), RealMemory: nd.MemMB,
 			Weight: nd.Weight, State: nd.State.String()}
 		if cur == nil || *cur != n {
 			flush()
@@ -99,7 +104,10 @@ func inForce(c *sim.Cluster, tree *fairshare.Tree) *InForce {
 		}
 		bw := p.BillingWeights
 		if bw == "" {
-			bw = "(none: each node's CPU-type billing)"
+			bw = "(none: the job's CPUs)"
+			if cpuTypeBilling {
+				bw = "(none: each node's CPU-type billing)"
+			}
 		}
 		pm := ""
 		if p.PreemptMode.IsSet() {

@@ -1,0 +1,184 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fairsim/workload"
+)
+
+// gresCluster: three Skylake nodes of 32 cores and 64000 MB.
+//
+//	g1  gpu:a100:4           Weight 1
+//	g2  gpu:v100:2,gpu:a100:1  Weight 1 (two kinds on one node, as at DIKU)
+//	c1  no GRES              Weight 1
+//
+// Partition p holds them all; gpu holds g1 and g2 with DefMemPerGPU 8000
+// and DefCpuPerGPU 4.
+func gresCluster(t *testing.T) *Cluster {
+	t.Helper()
+	g1 := nodeGroup("skylake", 32, 64000, 1, "g1")
+	g1.Gres = []GresCount{{"gpu", "a100", 4}}
+	g2 := nodeGroup("skylake", 32, 64000, 1, "g2")
+	g2.Gres = []GresCount{{"gpu", "v100", 2}, {"GPU", "A100", 1}}
+	c1 := nodeGroup("skylake", 32, 64000, 1, "c1")
+	gp := partSpec("gpu", "g1", "g2")
+	gp.DefMemPerGPU, gp.DefCPUPerGPU = 8000, 4
+	return newTestCluster(t, "skylake", false, []NodeSpec{g1, g2, c1}, partSpec("p"), gp)
+}
+
+// gresString prints an allocation with its GRES: node:cores/MB+kind=n.
+func gresString(c *Cluster, a Alloc) string {
+	var parts []string
+	for _, s := range a {
+		p := fmt.Sprintf("%s:%d/%d", c.Nodes[s.Node].Name, s.Cores, s.MemMB)
+		for i, g := range c.Nodes[s.Node].Gres {
+			if k := s.Gres.At(i); k > 0 {
+				p += fmt.Sprintf("+%s=%d", c.GresKinds[g.Kind], k)
+			}
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestGresKindsAndTotals(t *testing.T) {
+	c := gresCluster(t)
+	// Kinds in the order first seen, names lower-cased: a100 on g1, then
+	// v100 on g2 (g2's A100 is the same kind as g1's).
+	var kinds []string
+	for _, k := range c.GresKinds {
+		kinds = append(kinds, k.String())
+	}
+	if got := strings.Join(kinds, ","); got != "gpu:a100,gpu:v100" {
+		t.Errorf("kinds %s", got)
+	}
+	// 4 + 2 + 1 = 7 GPUs, all free; partition gpu has all 7.
+	gpu, _ := c.Partition("gpu")
+	if c.GPUs != 7 || c.FreeGPUs != 7 || c.Parts[gpu].GPUs != 7 {
+		t.Errorf("GPUs %d free %d, partition gpu %d", c.GPUs, c.FreeGPUs, c.Parts[gpu].GPUs)
+	}
+}
+
+func TestGresAlloc(t *testing.T) {
+	c0 := gresCluster(t)
+	need := func(nodes int, reqs ...workload.GresReq) []GresNeed { return c0.Needs(reqs, nodes) }
+	gpu := func(typ string, n int64, per workload.GresScope) workload.GresReq {
+		return workload.GresReq{Name: "gpu", Type: typ, Count: n, Per: per}
+	}
+	for _, tc := range []struct {
+		name string
+		part string
+		req  Request
+		pre  []Request // placed first, in order
+		want string
+		fit  Fit
+	}{
+		// Best fit by free cores: all three nodes have 32 free; ties go to
+		// allocation order, g1 first. A typeless request takes g1's A100s.
+		{name: "untyped on the first node", part: "p",
+			req: Request{CPUs: 4, MemPerCPU: 1000, Type: -1, Gres: need(0, gpu("", 2, workload.GresPerJob))}, want: "g1:4/4000+gpu:a100=2", fit: FitsNow},
+		// V100 only on g2.
+		{name: "typed lands on its type", part: "p",
+			req: Request{CPUs: 4, MemPerCPU: 1000, Type: -1, Gres: need(1, gpu("v100", 2, workload.GresPerNode))}, want: "g2:4/4000+gpu:v100=2", fit: FitsNow},
+		// Three V100 exist nowhere on one node: g2 has 2. Spreading is
+		// allowed (no node count), but only 2 V100 exist at all.
+		{name: "more of a type than there is", part: "p",
+			req: Request{CPUs: 2, MemPerCPU: 1000, Type: -1, Gres: need(0, gpu("v100", 3, workload.GresPerJob))}, want: "", fit: NotNow},
+		// Five GPUs, no node count: no node has 5; spread by most free
+		// cores (g1, g2 tie at 32, allocation order): g1 gives 4 cores and
+		// its 4 A100s... cores run out first (4 asked), so g2 gets one core
+		// for the fifth GPU, its first kind in node order: a V100.
+		{name: "spread for GPUs", part: "p",
+			req: Request{CPUs: 4, MemPerCPU: 1000, Type: -1, Gres: need(0, gpu("", 5, workload.GresPerJob))}, want: "g1:4/4000+gpu:a100=4 g2:1/1000+gpu:v100=1", fit: FitsNow},
+		// Per node over two nodes: 1 A100 each on g1 and g2 (c1 has none).
+		{name: "per node on two nodes", part: "p",
+			req: Request{CPUs: 8, Nodes: 2, MemPerCPU: 1000, Type: -1, Gres: need(2, gpu("a100", 1, workload.GresPerNode))}, want: "g1:4/4000+gpu:a100=1 g2:4/4000+gpu:a100=1", fit: FitsNow},
+		// A GPU is never shared: after 4 A100 on g1 and 1 on g2 are taken,
+		// an A100 request waits.
+		{name: "no A100 left", part: "p",
+			pre: []Request{{CPUs: 1, MemPerCPU: 1, Type: -1, Gres: need(1, gpu("a100", 4, workload.GresPerNode))},
+				{CPUs: 1, MemPerCPU: 1, Type: -1, Gres: need(1, gpu("a100", 1, workload.GresPerNode))}},
+			req: Request{CPUs: 1, MemPerCPU: 1, Type: -1, Gres: need(1, gpu("a100", 1, workload.GresPerNode))}, want: "", fit: NotNow},
+		// MemPerGPU (DefMemPerGPU 8000): 2 GPUs → 16000 MB on the node.
+		{name: "memory per GPU", part: "gpu",
+			req: Request{CPUs: 8, MemPerGPU: 8000, Type: -1, Gres: need(1, gpu("", 2, workload.GresPerNode))}, want: "g1:8/16000+gpu:a100=2", fit: FitsNow},
+		// Whole nodes hold every GRES on them.
+		{name: "exclusive holds all", part: "gpu",
+			req: Request{CPUs: 8, Exclusive: true, Type: -1, Gres: need(1, gpu("v100", 1, workload.GresPerNode))}, want: "g2:32/64000+gpu:v100=2+gpu:a100=1", fit: FitsNow},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := gresCluster(t)
+			p, _ := c.Partition(tc.part)
+			for _, r := range tc.pre {
+				a, fit := c.TryAlloc(&r, p, nil)
+				if fit != FitsNow {
+					t.Fatalf("pre %+v: %s", r, fit)
+				}
+				c.apply(a, true)
+			}
+			got, fit := c.TryAlloc(&tc.req, p, nil)
+			if fit != tc.fit || gresString(c, got) != tc.want {
+				t.Errorf("got %q (%s), want %q (%s)", gresString(c, got), fit, tc.want, tc.fit)
+			}
+		})
+	}
+}
+
+func TestGresCapacity(t *testing.T) {
+	c := gresCluster(t)
+	p, _ := c.Partition("p")
+	for _, tc := range []struct {
+		reqs  []workload.GresReq
+		nodes int
+		fit   Fit
+		why   string
+	}{
+		{[]workload.GresReq{{Name: "gpu", Type: "h100", Count: 1}}, 1, Never, "GRES gpu:h100 asked, no node of the cluster has it"},
+		{[]workload.GresReq{{Name: "gpu", Count: 8, Per: workload.GresPerJob}}, 0, Never, "8 GRES gpu asked, partition p has 7"},
+		{[]workload.GresReq{{Name: "gpu", Type: "a100", Count: 1}}, 3, Never, "1 GRES gpu:a100 per node on 3 nodes asked, partition p has 2 such nodes"},
+		{[]workload.GresReq{{Name: "gpu", Count: 7, Per: workload.GresPerJob}}, 0, FitsNow, ""},
+	} {
+		req := Request{CPUs: 3, Nodes: tc.nodes, Type: -1, Gres: c.Needs(tc.reqs, tc.nodes)}
+		if fit, why := c.Capacity(&req, p); fit != tc.fit || why != tc.why {
+			t.Errorf("%+v: %s %q, want %s %q", tc.reqs, fit, why, tc.fit, tc.why)
+		}
+	}
+}
+
+func TestGresNeedsSplitsEvenly(t *testing.T) {
+	c := gresCluster(t)
+	// --gpus=8 -N2 is 4 per node; --gpus=3 -N2 stays a job total.
+	n := c.Needs([]workload.GresReq{{Name: "gpu", Count: 8, Per: workload.GresPerJob}}, 2)
+	if n[0].PerNode != 4 || n[0].PerJob != 0 {
+		t.Errorf("8 over 2 nodes: %+v", n[0])
+	}
+	n = c.Needs([]workload.GresReq{{Name: "gpu", Count: 3, Per: workload.GresPerJob}}, 2)
+	if n[0].PerNode != 0 || n[0].PerJob != 3 {
+		t.Errorf("3 over 2 nodes: %+v", n[0])
+	}
+}
+
+func TestTrackTRES(t *testing.T) {
+	c := gresCluster(t)
+	if w, err := c.TrackTRES(""); err != nil || w == "" {
+		t.Errorf("untracked GPUs: warning %q, err %v", w, err)
+	}
+	if w, err := c.TrackTRES("gres/gpu,gres/gpu:a100,license/x"); err != nil || w != "" {
+		t.Fatalf("warning %q, err %v", w, err)
+	}
+	g1 := node(t, c, "g1")
+	g2 := node(t, c, "g2")
+	a := Alloc{{Node: g1, Cores: 4, MemMB: 65536, Gres: GresTake(0).with(0, 2)}, {Node: g2, Cores: 4, MemMB: 1024, Gres: GresTake(0).with(0, 1).with(1, 1)}}
+	tr := c.AllocTRES(a)
+	tr.Billing = 12
+	// gres/gpu counts all 4 GPUs; gres/gpu:a100 the 3 A100s (2 on g1, g2's
+	// second kind); memory 66560 MB = 65 G exactly.
+	if got := tr.SacctString(); got != "billing=12,cpu=8,gres/gpu:a100=3,gres/gpu=4,mem=65G,node=2" {
+		t.Errorf("AllocTRES %s", got)
+	}
+	if _, err := c.TrackTRES("gres/gpu:a:b"); err == nil {
+		t.Error("gres/gpu:a:b accepted")
+	}
+}
