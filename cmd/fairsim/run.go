@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -10,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"fairsim/scheduler"
+	"fairsim/sim"
 	"fairsim/workflow"
 )
 
@@ -51,6 +53,7 @@ does (sim.missing_time_limit: runtime gives them their actual run time instead).
 			&cli.StringFlag{Name: "partition", Usage: "transform: keep jobs of these partitions (`LIST`)"},
 			&cli.StringFlag{Name: "queue", Usage: "transform: keep jobs of these SWF queue numbers (`LIST`)"},
 			&cli.BoolFlag{Name: "fail-impossible", Usage: "fail on a job that can never run (bigger than its partition, over MaxTime) instead of counting it"},
+			&cli.BoolFlag{Name: "check", Usage: "verify the schedule from its records after the run (no node over its cores, memory or GRES at any instant, GRES of the types asked, starts after eligibility, ends within limits); exit 1 on a violation"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a Go CPU profile of the run to `FILE` (for developers: go tool pprof)"},
 			&cli.StringFlag{Name: "memprofile", Usage: "write a Go heap profile at the end of the simulation to `FILE`"},
 		}, siteFlags(true)...),
@@ -88,6 +91,12 @@ does (sim.missing_time_limit: runtime gives them their actual run time instead).
 			run, res, err := p.Run(sc, "")
 			if err != nil {
 				return err
+			}
+			if c.Bool("check") {
+				if err := sim.CheckInvariants(res); err != nil {
+					return fmt.Errorf("check: %w", err)
+				}
+				fmt.Fprintf(c.App.ErrWriter, "check: %d jobs, no node over its cores, memory or GRES at any instant\n", len(res.Jobs))
 			}
 			if p := c.String("memprofile"); p != "" {
 				f, err := os.Create(p)
