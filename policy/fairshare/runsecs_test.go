@@ -160,3 +160,73 @@ func TestGPUUsageFactor(t *testing.T) {
 		}
 	}
 }
+
+// sshare's TRES columns on a cluster that tracks gres/gpu, as process.c
+// builds them (slurmdb_make_tres_string_from_arrays over
+// assoc_mgr_tres_name_array, sorted by TRES id: the fixed TRES, then
+// gres/gpu; every count printed, zeros included; INFINITE64 left out), and
+// --format reaching GrpTRESRaw. One job of 4 CPUs, 8000 MB, 1 node,
+// billing 4 and 2 GPUs, limit 1 h, charged 10 min without decay: usage
+// 600 s × tres, GrpTRESRaw = 10 × tres (cpu 40, mem 80000, node 10,
+// billing 40, gres/gpu 20); TRESRunMins = 50 × tres (3000 s left).
+func TestSshareGPUColumns(t *testing.T) {
+	tr, u, _ := twoLevel(t)
+	e := newEngine(t, tr, Config{TrackTRES: true})
+	job := TRES{TRESCPU: 4, TRESMem: 8000, TRESNode: 1, TRESBilling: 4, TRESGPU: 2}
+	e.BeginTick(0)
+	e.EndTick(0)
+	e.RunStart(u, -1, job, 3600, 1)
+	e.BeginTick(600)
+	e.Charge(u, 0, 600, 4, 1, job)
+	e.EndTick(600)
+	rows := e.Rows()
+	const format = "Account,User,GrpTRESRaw,GrpTRESMins,TRESRunMins"
+	tests := []struct {
+		name string
+		o    SshareOptions
+		want string
+	}{
+		{
+			name: "fairsim's TRES with gres/gpu",
+			o:    SshareOptions{Format: format, TRESCount: NumTRES, All: true, Parsable2: true},
+			want: `Account|User|GrpTRESRaw|GrpTRESMins|TRESRunMins
+root||cpu=40,mem=80000,node=10,billing=40,gres/gpu=20||cpu=200,mem=400000,node=50,billing=200,gres/gpu=100
+ a||cpu=40,mem=80000,node=10,billing=40,gres/gpu=20||cpu=200,mem=400000,node=50,billing=200,gres/gpu=100
+  a|u|cpu=40,mem=80000,node=10,billing=40,gres/gpu=20||cpu=200,mem=400000,node=50,billing=200,gres/gpu=100
+ b||cpu=0,mem=0,node=0,billing=0,gres/gpu=0||cpu=0,mem=0,node=0,billing=0,gres/gpu=0
+  b|v|cpu=0,mem=0,node=0,billing=0,gres/gpu=0||cpu=0,mem=0,node=0,billing=0,gres/gpu=0
+`,
+		},
+		{
+			name: "without gres/gpu tracked (the default)",
+			o:    SshareOptions{Format: format, Accounts: []string{"b"}, UsersOnly: true, All: true, Parsable2: true},
+			want: "Account|User|GrpTRESRaw|GrpTRESMins|TRESRunMins\n" +
+				"b|v|cpu=0,mem=0,node=0,billing=0||cpu=0,mem=0,node=0,billing=0\n",
+		},
+		{
+			name: "Slurm's full TRES list",
+			o:    SshareOptions{Format: format, TRESCount: NumTRES, SlurmTRES: true, UsersOnly: true, Users: []string{"u"}, Parsable2: true},
+			want: "Account|User|GrpTRESRaw|GrpTRESMins|TRESRunMins\n" +
+				"a|u|cpu=40,mem=80000,energy=0,node=10,billing=40,fs/disk=0,vmem=0,pages=0,gres/gpu=20||" +
+				"cpu=200,mem=400000,energy=0,node=50,billing=200,fs/disk=0,vmem=0,pages=0,gres/gpu=100\n",
+		},
+		{
+			// Prefixes match the first field in process.c's table order;
+			// "%40" widens a column, "%-12" left-justifies it.
+			name: "prefixes and widths in a table",
+			o:    SshareOptions{Format: "acc%-6,u%4,grptresr%-40,cl", Cluster: "gpu1", TRESCount: NumTRES, NoHeader: true, UsersOnly: true, Users: []string{"U"}},
+			want: "a         u cpu=40,mem=80000,node=10,billing=40,gre+       gpu1 \n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			diffLines(t, sshare(t, rows, tt.o), tt.want)
+		})
+	}
+	for _, bad := range []string{"ID", "Account,Bogus", "Account,,User", "%5"} {
+		var b strings.Builder
+		if err := WriteSshare(&b, rows, SshareOptions{Format: bad}); err == nil {
+			t.Errorf("format %q: no error", bad)
+		}
+	}
+}
