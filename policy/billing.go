@@ -7,11 +7,14 @@ package policy
 //   - weights empty (the partition has no TRESBillingWeights): the job's CPUs.
 //   - default: Σ alloc_i × w_i over every weighted TRES except billing.
 //   - MAX_TRES: the largest alloc_i × w_i among the node TRES (cpu, mem,
-//     node, gres/*) plus the sum over the others (licenses, bb, …).
+//     node and every TRES of type gres, typed "gres/gpu:a100" as well as
+//     untyped "gres/gpu") plus the sum over the others (licenses, bb, …).
 //   - MAX_TRES_GRES: the largest among cpu, mem and node, plus the sum over
 //     gres/*, plus the sum over the others.
 //
-// The maximum starts at 0, as Slurm's does, so it is never negative. Pass
+// The maximum starts at 0, as Slurm's does, so it is never negative. Slurm
+// skips a NO_CONSUME_VAL64 count (a no_consume GRES); fairsim allocates
+// none of a no_consume GRES, and a 0 count weighs the same. Pass
 // the allocation (tres_alloc_cnt): Slurm bills what a job holds, not what it
 // asked for. Result range: [0, ∞) for non-negative weights.
 func Billing(alloc TRESAlloc, weights TRESWeights, flags PriorityFlags) float64 {

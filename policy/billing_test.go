@@ -136,3 +136,87 @@ func TestBillingPerCPUType(t *testing.T) {
 		t.Errorf("requeue 1 core 4 GB = %v, want 1", got)
 	}
 }
+
+// TRESBillingWeights with GPUs, worked by hand after assoc_mgr_tres_weighted
+// (src/common/assoc_mgr.c): every TRES but billing is weighted; under
+// MAX_TRES cpu, mem, node and every TRES of type "gres" (typed
+// "gres/gpu:a100" as much as untyped "gres/gpu") compete for the node
+// maximum, the rest (licenses, bb) is summed; under MAX_TRES_GRES only cpu,
+// mem and node compete and every gres term is added to that maximum; with
+// both flags the gres terms are added (MAX_TRES_GRES wins for them).
+// Slurm's untyped gres/gpu counts every GPU of the job, typed or not, so a
+// job on A100s holds both gres/gpu=2 and gres/gpu:a100=2.
+func TestBillingGPUs(t *testing.T) {
+	w := mustWeights(t, "CPU=1.0,Mem=0.25G,GRES/gpu=2.0,GRES/gpu:a100=4.0")
+	if m, _ := w.Lookup("mem"); m != 0.25/1024 {
+		t.Fatalf("Mem=0.25G is %v per MB, want 0.25/1024", m)
+	}
+	both := FlagMaxTRES | FlagMaxTRESGRES
+	// 8 CPUs, 64 GiB, 1 node, 2 A100: terms cpu 8×1.0 = 8, mem
+	// 65536 MB × 0.25/1024 = 16, node unweighted 0, gres/gpu 2×2.0 = 4,
+	// gres/gpu:a100 2×4.0 = 8. The billing count (99) is never weighed.
+	a100 := TRESAlloc{CPU: 8, MemMB: 64 * gib, Node: 1, Billing: 99,
+		Other: []TRESCount{{"gres/gpu", 2}, {"gres/gpu:a100", 2}}}
+	// Same job on untyped GPUs: no gres/gpu:a100 term.
+	untyped := TRESAlloc{CPU: 8, MemMB: 64 * gib, Node: 1,
+		Other: []TRESCount{{"gres/gpu", 2}}}
+	// A GPU-heavy job: 2 CPUs, 8 GiB, 4 A100: cpu 2, mem 8192×0.25/1024 = 2,
+	// gres/gpu 4×2 = 8, gres/gpu:a100 4×4 = 16.
+	heavy := TRESAlloc{CPU: 2, MemMB: 8 * gib, Node: 1,
+		Other: []TRESCount{{"gres/gpu", 4}, {"gres/gpu:a100", 4}}}
+	// A job without GPUs in the same partition: cpu 8, mem 16.
+	noGPU := TRESAlloc{CPU: 8, MemMB: 64 * gib, Node: 1}
+	tests := []struct {
+		name  string
+		alloc TRESAlloc
+		flags PriorityFlags
+		want  float64
+	}{
+		{"a100 SUM", a100, 0, 36},                               // 8 + 16 + 4 + 8
+		{"a100 MAX_TRES", a100, FlagMaxTRES, 16},                // max(8, 16, 0, 4, 8)
+		{"a100 MAX_TRES_GRES", a100, FlagMaxTRESGRES, 28},       // max(8, 16, 0) + 4 + 8
+		{"a100 both flags", a100, both, 28},                     // as MAX_TRES_GRES
+		{"untyped SUM", untyped, 0, 28},                         // 8 + 16 + 4
+		{"untyped MAX_TRES", untyped, FlagMaxTRES, 16},          // max(8, 16, 4)
+		{"untyped MAX_TRES_GRES", untyped, FlagMaxTRESGRES, 20}, // 16 + 4
+		{"heavy SUM", heavy, 0, 28},                             // 2 + 2 + 8 + 16
+		{"heavy MAX_TRES", heavy, FlagMaxTRES, 16},              // max(2, 2, 8, 16): the typed GPU term
+		{"heavy MAX_TRES_GRES", heavy, FlagMaxTRESGRES, 26},     // max(2, 2) + 8 + 16
+		{"no GPU SUM", noGPU, 0, 24},                            // 8 + 16
+		{"no GPU MAX_TRES", noGPU, FlagMaxTRES, 16},             // max(8, 16)
+		{"no GPU MAX_TRES_GRES", noGPU, FlagMaxTRESGRES, 16},
+	}
+	for _, tt := range tests {
+		if got := Billing(tt.alloc, w, tt.flags); got != tt.want {
+			t.Errorf("%s: Billing = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+
+	// Only the untyped GPU weighted: the A100 job pays for its 2 GPUs once.
+	wu := mustWeights(t, "CPU=1.0,Mem=0.25G,GRES/gpu=2.0")
+	if got := Billing(a100, wu, 0); got != 28 { // 8 + 16 + 4
+		t.Errorf("untyped weight only: Billing = %v, want 28", got)
+	}
+	// Only the typed weight: the untyped-GPU job has no A100 term.
+	wt := mustWeights(t, "CPU=1.0,Mem=0.25G,GRES/gpu:a100=4.0")
+	if got := Billing(untyped, wt, FlagMaxTRESGRES); got != 16 { // max(8, 16) + 0
+		t.Errorf("typed weight, untyped GPUs: Billing = %v, want 16", got)
+	}
+	// A license stays global in every mode: 2 × 3 = 6 on top.
+	wl := mustWeights(t, "CPU=1.0,Mem=0.25G,GRES/gpu=2.0,GRES/gpu:a100=4.0,License/matlab=3")
+	lic := a100
+	lic.Other = append([]TRESCount{{"license/matlab", 2}}, a100.Other...)
+	for _, tt := range []struct {
+		flags PriorityFlags
+		want  float64
+	}{{0, 42}, {FlagMaxTRES, 22}, {FlagMaxTRESGRES, 34}} { // 36+6, 16+6, 28+6
+		if got := Billing(lic, wl, tt.flags); got != tt.want {
+			t.Errorf("with license, flags %s: Billing = %v, want %v", tt.flags, got, tt.want)
+		}
+	}
+	// No weights: the CPU count (calc_job_billable_tres: total_cpus),
+	// whatever GPUs the job holds.
+	if got := Billing(a100, nil, FlagMaxTRESGRES); got != 8 {
+		t.Errorf("no weights: Billing = %v, want 8 (the CPUs)", got)
+	}
+}

@@ -381,3 +381,55 @@ func BenchmarkRecompute100k(b *testing.B) {
 		}
 	}
 }
+
+// PriorityWeightTRES with GPUs, worked by hand after _get_tres_factors and
+// _get_tres_prio_weighted (priority_multifactor.c): each TRES's factor is
+// the job's count (tres_alloc_cnt when running, else tres_req_cnt) over the
+// partition's tres_cnt, which _calc_part_tres (partition_mgr.c) sums over
+// the partition's nodes, typed gres as their own TRES; a TRES the job does
+// not hold, or the partition lacks, gives 0; the term is factor × weight.
+func TestTRESFactorGPUs(t *testing.T) {
+	p := DefaultParams()
+	var err error
+	if p.WeightTRES, err = ParseTRESWeights("CPU=1000,GRES/gpu=2000,GRES/gpu:a100=4000"); err != nil {
+		t.Fatal(err)
+	}
+	// 4 nodes of 64 CPUs: two with 4 A100, two with 4 V100.
+	part := &TRESAlloc{CPU: 256, MemMB: 1024 * gib, Node: 4,
+		Other: []TRESCount{{"gres/gpu", 16}, {"gres/gpu:a100", 8}, {"gres/gpu:v100", 8}}}
+	cpuOnly := &TRESAlloc{CPU: 256, MemMB: 1024 * gib, Node: 4}
+	n := &Normalizers{Nodes: 4, CPUs: 256}
+	tests := []struct {
+		name  string
+		job   *TRESAlloc
+		part  *TRESAlloc
+		flags PriorityFlags
+		want  [3]float64 // cpu, gres/gpu, gres/gpu:a100
+	}{
+		// 32/256 × 1000 = 125; 2/16 × 2000 = 250; 2/8 × 4000 = 1000.
+		{"2 A100", &TRESAlloc{CPU: 32, Other: []TRESCount{{"gres/gpu", 2}, {"gres/gpu:a100", 2}}}, part, 0, [3]float64{125, 250, 1000}},
+		// V100s: no A100 term.
+		{"2 V100", &TRESAlloc{CPU: 32, Other: []TRESCount{{"gres/gpu", 2}, {"gres/gpu:v100", 2}}}, part, 0, [3]float64{125, 250, 0}},
+		// No GPUs in a GPU partition: both GPU terms 0.
+		{"no GPU", &TRESAlloc{CPU: 32}, part, 0, [3]float64{125, 0, 0}},
+		// A whole GPU node: 64/256 × 1000 = 250, 4/16 × 2000 = 500, 4/8 × 4000 = 2000.
+		{"A100 node", &TRESAlloc{CPU: 64, Other: []TRESCount{{"gres/gpu", 4}, {"gres/gpu:a100", 4}}}, part, 0, [3]float64{250, 500, 2000}},
+		// A partition without GPUs: its tres_cnt is 0, the terms are 0.
+		{"partition without GPUs", &TRESAlloc{CPU: 32, Other: []TRESCount{{"gres/gpu", 2}, {"gres/gpu:a100", 2}}}, cpuOnly, 0, [3]float64{125, 0, 0}},
+		// NO_NORMAL_TRES: raw counts × weight: 32×1000, 2×2000, 2×4000.
+		{"NO_NORMAL_TRES", &TRESAlloc{CPU: 32, Other: []TRESCount{{"gres/gpu", 2}, {"gres/gpu:a100", 2}}}, part, FlagNoNormalTRES, [3]float64{32000, 4000, 8000}},
+	}
+	for _, tt := range tests {
+		p.Flags = DefaultPriorityFlags | tt.flags
+		prio, f := p.Compute(n, &Job{TRES: tt.job, PartTRES: tt.part}, 0)
+		if f.NTRES != 3 {
+			t.Fatalf("%s: NTRES = %d, want 3", tt.name, f.NTRES)
+		}
+		if got := [3]float64(f.TRES[:3]); got != tt.want {
+			t.Errorf("%s: TRES terms %v, want %v", tt.name, got, tt.want)
+		}
+		if sum := tt.want[0] + tt.want[1] + tt.want[2]; prio != uint32(sum) {
+			t.Errorf("%s: priority %d, want %v", tt.name, prio, sum)
+		}
+	}
+}

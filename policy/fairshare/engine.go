@@ -224,8 +224,16 @@ func (e *Engine) sliceSeconds(start, end int64) int64 {
 // Charge adds a running job's usage for the slice d = end - max(start,
 // lastRan): d·df^d·billing·uf to assoc and every direct ancestor including
 // root, plus d·df^d·uf·tres when TrackTRES is set and d·df^d·uf of wall
-// time. uf is the QOS UsageFactor, applied only if >= 0. Call it between
+// time. uf is the QOS UsageFactor, applied only if >= 0, to every TRES of
+// usage_tres_raw alike (gres/gpu included: _apply_new_usage scales
+// run_decay before multiplying it by each tres_alloc_cnt). Call it between
 // BeginTick(T) and EndTick(T) with end = T. Non-finite amounts are dropped.
+//
+// With TrackTRES it also removes the slice from grp_used_tres_run_secs of
+// the same chain, as _handle_assoc_tres_run_secs does: trunc(d·uf) × each
+// whole tres count, leaving 0 where less remained (see RunStart). Slurm
+// removes nothing past the job's time limit; fairsim's jobs never run past
+// it.
 func (e *Engine) Charge(assoc int, start, end int64, billing, uf float64, tres TRES) {
 	if !e.tree.valid(assoc) {
 		return
@@ -233,6 +241,10 @@ func (e *Engine) Charge(assoc int, start, end int64, billing, uf float64, tres T
 	d := e.sliceSeconds(start, end)
 	if d == 0 {
 		return
+	}
+	if e.cfg.TrackTRES {
+		rd := runDelta(&tres, float64(d), uf)
+		e.led.runChain(int32(assoc), &rd, false)
 	}
 	w := e.sliceWeight(d) * usageFactor(uf)
 	raw := w * billing
@@ -253,15 +265,18 @@ func (e *Engine) Charge(assoc int, start, end int64, billing, uf float64, tres T
 // ChargeAtEnd charges a job that ended at end, between ticks, for the slice
 // since lastRan (priority_p_job_end). The slice is decayed once here and
 // again by the next tick's decay: that double decay is what Slurm does.
-// The caller must charge a job at its end only once.
+// The caller must charge a job at its end only once; it removes the slice
+// from the run-seconds as Charge does, and RunEnd then removes the rest.
 func (e *Engine) ChargeAtEnd(assoc int, start, end int64, billing, uf float64, tres TRES) {
 	e.Charge(assoc, start, end, billing, uf, tres)
 }
 
 // ChargeQOS adds the same slice to QOS q: decayed, or the plain d·billing·uf
-// when the QOS has NoDecay. For a partition QOS that differs from the job's
-// QOS Slurm adds the job's amount again without a second UsageFactor: call
-// it with that QOS and uf = 1.
+// when the QOS has NoDecay; with TrackTRES it removes the slice from the
+// QOS's run-seconds as Charge does for associations. For a partition QOS
+// that differs from the job's QOS, _apply_new_usage adds the job's amounts
+// again, already scaled by the job QOS's UsageFactor and not by the
+// partition QOS's own: call it with that QOS and the job QOS's uf.
 func (e *Engine) ChargeQOS(q int, start, end int64, billing, uf float64, tres TRES) {
 	if q < 0 || q >= len(e.led.qosUsage) {
 		return
@@ -269,6 +284,10 @@ func (e *Engine) ChargeQOS(q int, start, end int64, billing, uf float64, tres TR
 	d := e.sliceSeconds(start, end)
 	if d == 0 {
 		return
+	}
+	if e.cfg.TrackTRES {
+		rd := runDelta(&tres, float64(d), uf)
+		e.led.qosRun[q].sub(&rd)
 	}
 	var w float64
 	if e.led.qosNoDecay[q] {
@@ -289,6 +308,72 @@ func (e *Engine) ChargeQOS(q int, start, end int64, billing, uf float64, tres TR
 			e.led.qosTRES[q][k] += t[k]
 		}
 	}
+}
+
+// RunStart is what acct_policy_job_begin adds to grp_used_tres_run_secs
+// when a job starts (_adjust_limit_usage): for each TRES, the whole count
+// tres[k] × trunc(limitSecs·uf) to assoc and every direct ancestor up to
+// root, and to QOS qos (qos < 0: none; an out-of-range index is ignored,
+// as is an invalid assoc). limitSecs is the job's time limit in seconds
+// (time_limit × 60); uf is the job QOS's UsageFactor (< 0 or NaN: not set,
+// 1). tres is the allocation (tres_alloc_cnt: cpu, mem MB, node, billing
+// truncated, gres/gpu). Slurm does this only with
+// AccountingStorageEnforce=limits, so it does nothing unless TrackTRES is
+// set. For a partition QOS other than the job's QOS call it again with
+// assoc = -1 and that QOS, the same tres and uf.
+//
+// The run-seconds then shrink with every Charge/ChargeQOS slice and lose
+// what is left at RunEnd; TRESRunSecs and sshare's TRESRunMins read them.
+func (e *Engine) RunStart(assoc, qos int, tres TRES, limitSecs, uf float64) {
+	e.run(assoc, qos, &tres, limitSecs, uf, true)
+}
+
+// RunEnd removes the run-seconds a job still held when it ended: leftSecs
+// is the rest of its time limit, start + limit − end, after ChargeAtEnd
+// took the last slice; it removes tres[k] × trunc(leftSecs·uf) from the
+// same associations and QOS as RunStart, leaving 0 where less remained.
+// Slurm removes the last slice and the rest in one step (_apply_new_usage
+// at job end: limit end − max(start, last tick)); the two steps agree
+// exactly for a whole-number uf and may remove up to one more second ×
+// tres per step otherwise. No-op without TrackTRES.
+func (e *Engine) RunEnd(assoc, qos int, tres TRES, leftSecs, uf float64) {
+	e.run(assoc, qos, &tres, leftSecs, uf, false)
+}
+
+func (e *Engine) run(assoc, qos int, tres *TRES, secs, uf float64, start bool) {
+	if !e.cfg.TrackTRES {
+		return
+	}
+	d := runDelta(tres, secs, uf)
+	if e.tree.valid(assoc) {
+		e.led.runChain(int32(assoc), &d, start)
+	}
+	if qos >= 0 && qos < len(e.led.qosRun) {
+		if start {
+			e.led.qosRun[qos].add(&d)
+		} else {
+			e.led.qosRun[qos].sub(&d)
+		}
+	}
+}
+
+// TRESRunSecs is grp_used_tres_run_secs of an association: the
+// TRES-seconds its running jobs (and its descendants') have left before
+// their time limits.
+func (e *Engine) TRESRunSecs(assoc int) RunSecs {
+	if !e.tree.valid(assoc) {
+		return RunSecs{}
+	}
+	return e.led.run[assoc]
+}
+
+// QOSTRESRunSecs is grp_used_tres_run_secs of QOS q (what GrpTRESRunMins
+// limits are checked against).
+func (e *Engine) QOSTRESRunSecs(q int) RunSecs {
+	if q < 0 || q >= len(e.led.qosRun) {
+		return RunSecs{}
+	}
+	return e.led.qosRun[q]
 }
 
 // EndTick closes the calc tick at T: it computes every fair-share factor

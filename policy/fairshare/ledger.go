@@ -32,7 +32,16 @@ type ledger struct {
 	qosTRES    []TRES
 	qosWall    []float64
 	qosNoDecay []bool
+
+	// grp_used_tres_run_secs of every association and QOS: TRES-seconds
+	// still to run of the running jobs, never decayed nor reset.
+	run    []RunSecs
+	qosRun []RunSecs
 }
+
+// RunSecs is grp_used_tres_run_secs per TRES index: whole TRES-seconds,
+// unsigned as in Slurm.
+type RunSecs [NumTRES]uint64
 
 func newLedger(parent []int32, nQOS int, noDecay []bool) ledger {
 	n := len(parent)
@@ -45,6 +54,8 @@ func newLedger(parent []int32, nQOS int, noDecay []bool) ledger {
 		qosTRES:    make([]TRES, nQOS),
 		qosWall:    make([]float64, nQOS),
 		qosNoDecay: make([]bool, nQOS),
+		run:        make([]RunSecs, n),
+		qosRun:     make([]RunSecs, nQOS),
 	}
 	copy(l.qosNoDecay, noDecay)
 	return l
@@ -121,4 +132,65 @@ func usageFactor(uf float64) float64 {
 		return uf
 	}
 	return 1
+}
+
+// runDelta is alloc × secs per TRES as Slurm computes the run-seconds a job
+// adds or removes: the seconds scaled by the QOS UsageFactor and truncated
+// to whole seconds first (uint64 time_limit_secs and tres_time_delta times
+// usage_factor in _adjust_limit_usage and _apply_new_usage), then times
+// each whole TRES count (tres_alloc_cnt is uint64). Negative or non-finite
+// amounts count 0; products saturate instead of wrapping.
+func runDelta(tres *TRES, secs, uf float64) RunSecs {
+	var out RunSecs
+	s := toUint64(secs * usageFactor(uf))
+	if s == 0 {
+		return out
+	}
+	for k, v := range tres {
+		c := toUint64(v)
+		if c == 0 {
+			continue
+		}
+		if c > math.MaxUint64/s {
+			out[k] = math.MaxUint64
+			continue
+		}
+		out[k] = c * s
+	}
+	return out
+}
+
+// add adds d to r, saturating.
+func (r *RunSecs) add(d *RunSecs) {
+	for k := range r {
+		if r[k] > math.MaxUint64-d[k] {
+			r[k] = math.MaxUint64
+		} else {
+			r[k] += d[k]
+		}
+	}
+}
+
+// sub removes d from r; a larger d leaves 0, as Slurm does on an underflow
+// (_handle_assoc_tres_run_secs, _handle_qos_tres_run_secs).
+func (r *RunSecs) sub(d *RunSecs) {
+	for k := range r {
+		if d[k] > r[k] {
+			r[k] = 0
+		} else {
+			r[k] -= d[k]
+		}
+	}
+}
+
+// runChain applies d to assoc and every direct ancestor up to and including
+// root: added when start, else removed.
+func (l *ledger) runChain(assoc int32, d *RunSecs, start bool) {
+	for a := assoc; a >= 0; a = l.parent[a] {
+		if start {
+			l.run[a].add(d)
+		} else {
+			l.run[a].sub(d)
+		}
+	}
 }

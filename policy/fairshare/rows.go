@@ -44,8 +44,8 @@ type Row struct {
 	// GrpTRESMins are the association's TRES-minute limits (NoLimit:
 	// unset); fairsim sets none.
 	GrpTRESMins [NumTRES]uint64
-	// TRESRunMins is grp_used_tres_run_secs / 60; fairsim does not track
-	// run-seconds yet, so it is 0.
+	// TRESRunMins is grp_used_tres_run_secs / 60, truncated as sshare
+	// divides it (see Engine.RunStart).
 	TRESRunMins [NumTRES]uint64
 }
 
@@ -95,6 +95,7 @@ func (e *Engine) Rows() []Row {
 		for k := range NumTRES {
 			r.GrpTRESRaw[k] = toUint64(e.led.tres[i][k] / 60)
 			r.GrpTRESMins[k] = NoLimit
+			r.TRESRunMins[k] = e.led.run[i][k] / 60
 		}
 		rows = append(rows, r)
 	}

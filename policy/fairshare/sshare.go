@@ -2,6 +2,7 @@ package fairshare
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -27,10 +28,36 @@ type SshareOptions struct {
 	Users     []string // -u, case-insensitive
 	Accounts  []string // -A: only rows of these accounts, case-insensitive
 	UsersOnly bool     // -U: only user rows
-	// TRESCount limits the TRES printed in TRES columns to the first
-	// TRESCount of TRESNames (0 means all but gres/gpu, which only a
-	// cluster whose accounting tracks it prints).
+	// TRESCount limits the TRES fairsim models that TRES columns
+	// (GrpTRESMins, GrpTRESRaw, TRESRunMins) print to the first TRESCount
+	// of TRESNames. 0 means all but gres/gpu. Set it to NumTRES when the cluster's
+	// AccountingStorageTRES tracks gres/gpu (sim.Cluster.TRESGres lists
+	// it): sshare then prints gres/gpu=N last, as Slurm lists the
+	// gres TRES after the fixed ones (assoc_mgr_tres_name_array is sorted
+	// by TRES id, and dynamic TRES ids follow the fixed ones).
 	TRESCount int
+	// SlurmTRES prints the TRES columns with every TRES a real cluster
+	// always tracks (DEFAULT_ACCOUNTING_TRES, read_config.c), in Slurm's
+	// id order: cpu, mem, energy, node, billing, fs/disk, vmem, pages,
+	// then gres/gpu when TRESCount includes it. fairsim does not model
+	// energy, fs/disk, vmem or pages: they print 0 in GrpTRESRaw and
+	// TRESRunMins (no job holds them in tres_alloc_cnt) and are left out
+	// of GrpTRESMins (no limit, INFINITE64). False keeps fairsim's shorter
+	// list cpu, mem, node, billing(, gres/gpu), which real sshare never
+	// prints; set it to diff against a real cluster byte for byte.
+	SlurmTRES bool
+	// Format is sshare's --format (-o): comma-separated field names, each
+	// a case-insensitive prefix of a field (the first in Slurm's table
+	// order wins: "GrpTRES" is GrpTRESMins), with an optional "%WIDTH"
+	// (negative: left-justified). "" is the default layout of Long and
+	// Partitions. Fields: Account, Cluster (Cluster below), EffectvUsage,
+	// FairShare, GrpTRESMins, GrpTRESRaw, LevelFS, NormShares, NormUsage,
+	// Partition, RawShares, RawUsage, TRESRunMins, User; ID is refused
+	// (fairsim has no association ids). GrpTRESRaw is reachable only here,
+	// as in Slurm.
+	Format string
+	// Cluster is what the Cluster field prints (the tree's cluster name).
+	Cluster string
 }
 
 type sshareKind int
@@ -49,6 +76,7 @@ const (
 	kGrpTRESMins
 	kGrpTRESRaw
 	kTRESRunMins
+	kCluster
 )
 
 // sshareField mirrors process.c's field table: a negative width means
@@ -72,7 +100,68 @@ var (
 	fLevelFS      = sshareField{"LevelFS", 10, kLevelFS}
 	fGrpTRESMins  = sshareField{"GrpTRESMins", 30, kGrpTRESMins}
 	fTRESRunMins  = sshareField{"TRESRunMins", 30, kTRESRunMins}
+	fGrpTRESRaw   = sshareField{"GrpTRESRaw", 30, kGrpTRESRaw}
+	fCluster      = sshareField{"Cluster", 10, kCluster}
 )
+
+// sshareTable is process.c's fields[] in its order, which decides what a
+// format prefix matches. kID (-1) marks the field fairsim cannot print.
+var sshareTable = []sshareField{
+	fAccount, fCluster, fEffectvUsage, fFairShare, fGrpTRESMins, fGrpTRESRaw,
+	{"ID", 6, -1}, fLevelFS, fNormShares, fNormUsage, fPartition, fRawShares,
+	fRawUsage, fTRESRunMins, fUser,
+}
+
+// parseSshareFormat reads a --format list as process.c does: "name%len",
+// the name matched as a case-insensitive prefix against the table in
+// order, len (atoi: a bad number is 0, which keeps the default) replacing
+// the width.
+func parseSshareFormat(format string) ([]sshareField, error) {
+	var out []sshareField
+	for _, item := range strings.Split(format, ",") {
+		name, width, hasWidth := strings.Cut(item, "%")
+		if name == "" {
+			return nil, fmt.Errorf("sshare format %q: empty field name", format)
+		}
+		found := false
+		for _, f := range sshareTable {
+			if len(name) <= len(f.name) && strings.EqualFold(f.name[:len(name)], name) {
+				if f.kind < 0 {
+					return nil, fmt.Errorf("sshare format %q: field %s: fairsim has no association ids", format, f.name)
+				}
+				if n := atoi(width); hasWidth && n != 0 {
+					f.width = n
+				}
+				out = append(out, f)
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("sshare format %q: invalid field requested: %q", format, name)
+		}
+	}
+	return out, nil
+}
+
+// atoi is C's atoi: optional sign and leading digits, 0 when none; it
+// stops before overflowing an int32.
+func atoi(s string) int {
+	s = strings.TrimLeft(s, " \t")
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	n := 0
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9' && n < 1<<30; i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	if neg {
+		return -n
+	}
+	return n
+}
 
 func sshareFields(o SshareOptions) []sshareField {
 	f := []sshareField{fAccount, fUser}
@@ -100,14 +189,29 @@ func sshareFields(o SshareOptions) []sshareField {
 // (-P) with '|'.
 func WriteSshare(w io.Writer, rows []Row, o SshareOptions) error {
 	fields := sshareFields(o)
+	if o.Format != "" {
+		var err error
+		if fields, err = parseSshareFormat(o.Format); err != nil {
+			return err
+		}
+	}
 	p := &sshareWriter{
 		bw:       bufio.NewWriter(w),
 		parsable: o.Parsable || o.Parsable2,
 		noEnding: o.Parsable2,
-		nTRES:    TRESGPU,
 	}
+	nTRES := TRESGPU
 	if o.TRESCount > 0 && o.TRESCount <= NumTRES {
-		p.nTRES = o.TRESCount
+		nTRES = o.TRESCount
+	}
+	list := fairsimTRES
+	if o.SlurmTRES {
+		list = slurmTRES
+	}
+	for _, it := range list {
+		if it.idx < nTRES {
+			p.tresList = append(p.tresList, it)
+		}
 	}
 	if !o.NoHeader {
 		p.header(fields)
@@ -155,6 +259,8 @@ func WriteSshare(w io.Writer, rows []Row, o SshareOptions) error {
 				p.tres(f, r.GrpTRESRaw, last)
 			case kTRESRunMins:
 				p.tres(f, r.TRESRunMins, last)
+			case kCluster:
+				p.str(f, o.Cluster, o.Cluster == "", last)
 			}
 		}
 		p.bw.WriteByte('\n')
@@ -236,8 +342,24 @@ type sshareWriter struct {
 	bw       *bufio.Writer
 	parsable bool
 	noEnding bool
-	nTRES    int
+	tresList []tresItem
 }
+
+// tresItem is one TRES of a TRES column: its name and its index in a
+// Row's arrays, or -1 for a TRES fairsim does not model.
+type tresItem struct {
+	name string
+	idx  int
+}
+
+// fairsimTRES is fairsim's own order, TRESNames; slurmTRES is Slurm's id
+// order with the TRES fairsim does not model (idx -1), gres/gpu last.
+// TRESCount keeps the modelled TRES whose index is below it.
+var (
+	fairsimTRES = []tresItem{{"cpu", TRESCPU}, {"mem", TRESMem}, {"node", TRESNode}, {"billing", TRESBilling}, {"gres/gpu", TRESGPU}}
+	slurmTRES   = []tresItem{{"cpu", TRESCPU}, {"mem", TRESMem}, {"energy", -1}, {"node", TRESNode},
+		{"billing", TRESBilling}, {"fs/disk", -1}, {"vmem", -1}, {"pages", -1}, {"gres/gpu", TRESGPU}}
+)
 
 func absInt(x int) int {
 	if x < 0 {
@@ -414,20 +536,30 @@ func (p *sshareWriter) double(f sshareField, v float64, null, last bool) {
 	}
 }
 
-// tres is _print_tres: "name=count,..." without INFINITE64 entries,
-// truncated with '+' in a table.
+// tres is _print_tres_array (slurmdb_make_tres_string_from_arrays with
+// TRES_STR_FLAG_REMOVE): "name=count,..." in the TRES order, every count
+// printed, zeros included, but INFINITE64 (no limit) left out; truncated
+// with '+' in a table. A TRES fairsim does not model is 0, or no limit in
+// GrpTRESMins.
 func (p *sshareWriter) tres(f sshareField, v [NumTRES]uint64, last bool) {
 	var b strings.Builder
-	for k := range p.nTRES {
-		if v[k] == math.MaxUint64 {
+	for _, it := range p.tresList {
+		var c uint64
+		switch {
+		case it.idx >= 0:
+			c = v[it.idx]
+		case f.kind == kGrpTRESMins:
+			c = math.MaxUint64
+		}
+		if c == math.MaxUint64 {
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(TRESNames[k])
+		b.WriteString(it.name)
 		b.WriteByte('=')
-		b.WriteString(strconv.FormatUint(v[k], 10))
+		b.WriteString(strconv.FormatUint(c, 10))
 	}
 	s := b.String()
 	if p.parsableCell(s, last) {

@@ -207,3 +207,21 @@ func TestSshareTableEdgeCases(t *testing.T) {
 		"b                    someoneve+          7    0.000000                         1.2345675e+06   1.000000                                   cpu=600   cpu=0,mem=0,node=0,billing=0 \n"
 	diffLines(t, got, want)
 }
+
+// No --format string may panic; a valid one prints one cell per field.
+func FuzzSshareFormat(f *testing.F) {
+	for _, s := range []string{"Account,User,GrpTRESRaw,GrpTRESMins,TRESRunMins", "acc%-6,u%4,grptresr%-40,cl",
+		"A,User,P,RawShares,NormShares,RawUsage,NormUsage,Eff,Fairshare,LevelFS,GrpTRESMins,TRESRunMins", "ID", "%", ",", "n%99999999999"} {
+		f.Add(s)
+	}
+	rows := []Row{{Account: "a", ParentAccount: "root", RawShares: "1", HasFairShare: true}}
+	f.Fuzz(func(t *testing.T, format string) {
+		var b strings.Builder
+		if err := WriteSshare(&b, rows, SshareOptions{Format: format, All: true, Parsable2: true, NoHeader: true, SlurmTRES: true, TRESCount: NumTRES}); err != nil {
+			return
+		}
+		if got, want := strings.Count(b.String(), "|"), len(strings.Split(format, ","))-1; got < want {
+			t.Errorf("format %q: %d separators, want at least %d", format, got, want)
+		}
+	})
+}
