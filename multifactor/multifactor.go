@@ -2,6 +2,7 @@ package multifactor
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"fairsim/policy"
@@ -371,9 +372,47 @@ func tresReason(name string) string {
 
 // Started implements sim.Policy: the job's TRES billing rate is fixed from
 // its allocation, as Slurm caches billable_tres at the first charge.
+//
+// With AccountingStorageEnforce=limits the job's TRES × time limit join its
+// associations' and QOS's grp_used_tres_run_secs (acct_policy_job_begin),
+// sshare's TRESRunMins.
 func (m *Policy) Started(j *sim.Job, now int64) {
 	j.Billing = m.billing(j)
 	m.accrue.Release(j.Idx)
+	if j.Assoc >= 0 || j.QOSIdx >= 0 {
+		m.engine.RunStart(j.Assoc, j.QOSIdx, m.jobTRES(j), float64(runLimit(j)), m.usageFactor(j))
+	}
+}
+
+// runLimit is the time limit run-seconds count with: the limit in force,
+// or Slurm's INFINITE minutes for a job without one.
+func runLimit(j *sim.Job) int64 {
+	if j.Limit > 0 {
+		return j.Limit
+	}
+	return int64(^uint32(0)) * 60
+}
+
+func (m *Policy) usageFactor(j *sim.Job) float64 {
+	if j.QOSIdx >= 0 {
+		return m.cfg.QOS.QOS(j.QOSIdx).UsageFactor
+	}
+	return 1
+}
+
+// jobTRES is a running job's tres_alloc_cnt as the fair-share engine
+// counts it: CPUs, memory, nodes, the billing truncated to a whole number
+// (as Slurm stores it), and its GPUs when accounting tracks gres/gpu.
+func (m *Policy) jobTRES(j *sim.Job) fairshare.TRES {
+	tres := fairshare.TRES{float64(j.Alloc.Cores()), float64(j.Alloc.MemMB()), float64(len(j.Alloc)), math.Floor(max(j.Billing, 0)), 0}
+	if m.gpuMask != 0 {
+		k := 0
+		for _, s := range j.Alloc {
+			k += m.cluster.SliceGres(s, m.gpuMask)
+		}
+		tres[fairshare.TRESGPU] = float64(k)
+	}
+	return tres
 }
 
 // billing is the TRES billing per second of a job's allocation
@@ -411,18 +450,8 @@ func (m *Policy) billing(j *sim.Job) float64 {
 }
 
 func (m *Policy) charge(j *sim.Job, now int64, atEnd bool) {
-	uf := 1.0
-	if j.QOSIdx >= 0 {
-		uf = m.cfg.QOS.QOS(j.QOSIdx).UsageFactor
-	}
-	tres := fairshare.TRES{float64(j.Alloc.Cores()), float64(j.Alloc.MemMB()), float64(len(j.Alloc)), j.Billing, 0}
-	if m.gpuMask != 0 {
-		k := 0
-		for _, s := range j.Alloc {
-			k += m.cluster.SliceGres(s, m.gpuMask)
-		}
-		tres[fairshare.TRESGPU] = float64(k)
-	}
+	uf := m.usageFactor(j)
+	tres := m.jobTRES(j)
 	if j.Assoc >= 0 {
 		if atEnd {
 			m.engine.ChargeAtEnd(j.Assoc, j.Start+m.cfg.Epoch, now+m.cfg.Epoch, j.Billing, uf, tres)
@@ -440,6 +469,9 @@ func (m *Policy) charge(j *sim.Job, now int64, atEnd bool) {
 func (m *Policy) Ended(j *sim.Job, now int64) {
 	if j.Start >= 0 && j.Start <= now {
 		m.charge(j, now, true)
+		if j.Assoc >= 0 || j.QOSIdx >= 0 {
+			m.engine.RunEnd(j.Assoc, j.QOSIdx, m.jobTRES(j), float64(j.Start+runLimit(j)-now), m.usageFactor(j))
+		}
 	}
 	m.accrue.Release(j.Idx)
 }

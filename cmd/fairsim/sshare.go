@@ -56,12 +56,14 @@ user's rows, and fairsim has no invoking user.
 			&cli.BoolFlag{Name: "parsable", Aliases: []string{"p"}, Usage: "'|' after every field"},
 			&cli.BoolFlag{Name: "parsable2", Aliases: []string{"P"}, Usage: "'|' between fields"},
 			&cli.BoolFlag{Name: "noheader", Aliases: []string{"n"}, Usage: "no header lines"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"o"}, Usage: "fields to print, as sshare -o `LIST` (Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare,LevelFS,GrpTRESMins,GrpTRESRaw,TRESRunMins,Partition,Cluster; %WIDTH after a name sets its width)"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say on stderr what was simulated"},
 		}, siteFlags(true)...),
 		Action: func(c *cli.Context) error {
 			opt := fairshare.SshareOptions{Long: c.Bool("long"), All: c.Bool("all"), Users: slurmtext.SplitList(c.String("users")),
 				Accounts: slurmtext.SplitList(c.String("accounts")), UsersOnly: c.Bool("Users"),
-				Parsable: c.Bool("parsable"), Parsable2: c.Bool("parsable2"), NoHeader: c.Bool("noheader"), Partitions: c.Bool("partition")}
+				Parsable: c.Bool("parsable"), Parsable2: c.Bool("parsable2"), NoHeader: c.Bool("noheader"), Partitions: c.Bool("partition"),
+				Format: c.String("format"), SlurmTRES: true}
 			var rows []fairshare.Row
 			switch {
 			case c.IsSet("scenario") || c.IsSet("slurm-conf"):
@@ -91,6 +93,12 @@ user's rows, and fairsim has no invoking user.
 				}
 				eng := run.Multifactor.Engine()
 				rows, opt.Algorithm = eng.Rows(), eng.Config().Algorithm
+				opt.Cluster = run.Multifactor.Tree().Cluster()
+				for _, t := range run.Cluster.TRESGres {
+					if t.Name == "gres/gpu" {
+						opt.TRESCount = fairshare.NumTRES // gres/gpu is a TRES here: sshare prints it last
+					}
+				}
 			case c.IsSet("at"):
 				return errors.New("sshare: --at needs --scenario or --slurm-conf")
 			case !c.IsSet("assoc"):

@@ -47,7 +47,9 @@ func diffText(t *testing.T, got, want string) {
 	}
 }
 
-const tresZero = "cpu=0,mem=0,node=0,billing=0"
+// tresZero is a TRES column with no usage as Slurm's sshare prints it: every
+// TRES of DEFAULT_ACCOUNTING_TRES (read_config.c) in id order.
+const tresZero = "cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0"
 
 // The tree of the classic fair-share example in Slurm 2.0's
 // doc/html/priority_multifactor.shtml, with usage in its proportions:
