@@ -158,7 +158,7 @@ func gpuWaitPlot(jobs []waitJob, parts []string, title string) (*plot.Plot, erro
 	}
 	logWaitAxis(p)
 	p.Y.Min, p.Y.Max = 0, 1
-	p.Legend.Left = true
+	p.Legend.Top, p.Legend.Left = cdfLegendCorner(series, p.X.Min, p.X.Max)
 	return p, nil
 }
 

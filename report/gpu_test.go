@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -422,5 +423,106 @@ func TestGPURunThroughSim(t *testing.T) {
 		"0: 10,10,1,8,2\n3600: 6,10,0.6,4,2\n7200: 0,10,0,0,0\n"
 	if b.String() != wantU {
 		t.Errorf("utilization.csv GPU columns\n%s\nwant\n%s", b.String(), wantU)
+	}
+}
+
+// TestReadGPUFiles reads a GPU run's files back as the report does.
+func TestReadGPUFiles(t *testing.T) {
+	jobs, err := readJobs("testdata/jobs_gpu.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gpus []int64
+	for _, j := range jobs {
+		gpus = append(gpus, j.GPUs)
+	}
+	if got := fmt.Sprint(gpus); got != "[0 0 0 0 4 0 0 4 4 4]" {
+		t.Errorf("GPUs %s", got)
+	}
+	u, err := readUtil("testdata/utilization_gpu.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !u.gpus || strings.Join(u.kinds, " ") != "gpu:a100 gpu:v100" || len(u.rows) != 11 {
+		t.Fatalf("GPU columns %v kinds %v rows %d", u.gpus, u.kinds, len(u.rows))
+	}
+	if x := u.rows[1]; x.BusyGPUs != 18 || x.TotalGPUs != 48 || fmt.Sprint(x.ByKind) != "[4 14]" {
+		t.Errorf("row 2: %+v", x)
+	}
+	// A file without GPU columns (a CPU-only run's) reads as before.
+	p := filepath.Join(t.TempDir(), "utilization.csv")
+	os.WriteFile(p, []byte("time,busy_cores,total_cores,utilization,running_jobs,pending_jobs\n0,2,8,0.25,1,1\n"), 0o644)
+	if u, err := readUtil(p); err != nil || u.gpus || u.kinds != nil || u.rows[0].ByKind != nil {
+		t.Errorf("CPU-only file: %+v %v", u, err)
+	}
+	// A bad GPU cell names its file, line and column.
+	os.WriteFile(p, []byte("time,busy_cores,total_cores,utilization,running_jobs,pending_jobs,busy_gpus,total_gpus,gpu_utilization,gpu:a100\n0,2,8,0.25,1,1,x,4,0,0\n"), 0o644)
+	if _, err := readUtil(p); err == nil || !strings.Contains(err.Error(), p+":2: field busy_gpus") {
+		t.Errorf("bad busy_gpus: %v", err)
+	}
+	// A column named twice is refused rather than read from either copy.
+	os.WriteFile(p, []byte("time,busy_cores,total_cores,utilization,running_jobs,pending_jobs,busy_gpus,total_gpus,gpu,gpu\n0,2,8,0.25,1,1,0,4,0,0\n"), 0o644)
+	if _, err := readUtil(p); err == nil || err.Error() != p+`:1: column "gpu" twice` {
+		t.Errorf("duplicate column: %v", err)
+	}
+}
+
+// FuzzReadUtil: the utilization.csv reader fails cleanly, naming the
+// file, or reads every row.
+func FuzzReadUtil(f *testing.F) {
+	for _, name := range []string{"testdata/utilization_gpu.csv"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("time,busy_cores,total_cores,utilization,running_jobs,pending_jobs\n0,2,8,0.25,1,1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "utilization.csv")
+		os.WriteFile(p, data, 0o644)
+		u, err := readUtil(p)
+		if err != nil {
+			if !strings.Contains(err.Error(), p) {
+				t.Errorf("error %q does not name the file", err)
+			}
+			return
+		}
+		c, _ := readCSVFile(p)
+		if len(u.rows) != len(c.rows) {
+			t.Errorf("%d rows from %d", len(u.rows), len(c.rows))
+		}
+		for _, r := range u.rows {
+			if u.gpus && len(r.ByKind) != len(u.kinds) {
+				t.Errorf("row with %d kinds, header %d", len(r.ByKind), len(u.kinds))
+			}
+		}
+	})
+}
+
+// TestCDFLegendCorner: on an axis from 0 to 1 day (log), the top-left box
+// is x up to 86401^0.4 ≈ 94 s, y from 0.9; the bottom-right box x from
+// 86401^0.6 ≈ 920 s, y up to 0.1 (one series).
+func TestCDFLegendCorner(t *testing.T) {
+	spread := func(lo, hi float64) Series {
+		w := make([]float64, 100)
+		for i := range w {
+			w[i] = lo + (hi-lo)*float64(i)/99
+		}
+		return Series{XY: WaitCDF(w)}
+	}
+	for _, tc := range []struct {
+		name      string
+		series    []Series
+		top, left bool
+	}{
+		{"waits of 0..60 s: 10 points top left, none bottom right", []Series{spread(0, 60)}, false, false},
+		{"waits of 1 h..1 d: none top left, 10 points bottom right", []Series{spread(3600, 86400)}, true, true},
+		{"no series: a tie", nil, false, false},
+	} {
+		top, left := cdfLegendCorner(tc.series, 1, 86401)
+		if top != tc.top || left != tc.left {
+			t.Errorf("%s: top %v left %v, want %v %v", tc.name, top, left, tc.top, tc.left)
+		}
 	}
 }

@@ -12,9 +12,10 @@ import (
 // report reads any results folder whose files have the columns it needs,
 // in any order.
 type csvFile struct {
-	path string
-	head map[string]int
-	rows [][]string
+	path  string
+	head  map[string]int
+	names []string // the header, in file order
+	rows  [][]string
 }
 
 func readCSVFile(path string) (*csvFile, error) {
@@ -32,8 +33,11 @@ func readCSVFile(path string) (*csvFile, error) {
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("%s: empty file, want a header line", path)
 	}
-	c := &csvFile{path: path, head: map[string]int{}, rows: recs[1:]}
+	c := &csvFile{path: path, head: map[string]int{}, names: recs[0], rows: recs[1:]}
 	for i, h := range recs[0] {
+		if _, dup := c.head[h]; dup {
+			return nil, fmt.Errorf("%s:1: column %q twice", path, h)
+		}
 		c.head[h] = i
 	}
 	return c, nil
@@ -57,13 +61,7 @@ func (c *csvFile) has(name string) bool { _, ok := c.head[name]; return ok }
 
 // cellErr names the file, line and column of a bad cell.
 func (c *csvFile) cellErr(row, col int, want string) error {
-	name := ""
-	for n, k := range c.head {
-		if k == col {
-			name = n
-		}
-	}
-	return fmt.Errorf("%s:%d: field %s: %q is not %s", c.path, row+2, name, c.rows[row][col], want)
+	return fmt.Errorf("%s:%d: field %s: %q is not %s", c.path, row+2, c.names[col], c.rows[row][col], want)
 }
 
 func (c *csvFile) int64At(row, col int) (int64, error) {
@@ -208,11 +206,7 @@ func readUtil(path string) (utilTable, error) {
 	if u.gpus {
 		gidx, _ = c.cols("busy_gpus", "total_gpus")
 		// Per-kind columns are named as the kind; take them in file order.
-		head := make([]string, len(c.head))
-		for n, k := range c.head {
-			head[k] = n
-		}
-		for k, n := range head {
+		for k, n := range c.names {
 			if n == "gpu" || strings.HasPrefix(n, "gpu:") {
 				u.kinds = append(u.kinds, n)
 				kidx = append(kidx, k)

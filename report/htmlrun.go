@@ -269,7 +269,7 @@ func (d *runData) waitSection() (Section, error) {
 	}
 	logWaitAxis(p)
 	p.Y.Min, p.Y.Max = 0, 1
-	p.Legend.Left = true
+	p.Legend.Top, p.Legend.Left = cdfLegendCorner(series, p.X.Min, p.X.Max)
 	s.Figures = append(s.Figures, &Figure{Name: "wait_by_account", Title: "Wait-time distribution per account",
 		Caption: "Empirical CDF of wait per account.", Plot: p})
 
