@@ -53,3 +53,41 @@ func TestRunSummaryGPULine(t *testing.T) {
 		}
 	}
 }
+
+// TestAllocText: explain's allocation line names the nodes as a hostlist
+// and the AllocTRES; GPUs that accounting does not track show apart.
+// Two 4-GPU a100 nodes; a job of 2 CPUs and 2 a100s on each of 2 nodes.
+func TestAllocText(t *testing.T) {
+	sky, err := sim.LookupCPUType("skylake")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		track, want string
+	}{
+		{"gres/gpu", "g[1-2]  AllocTRES billing=4,cpu=4,gres/gpu=4,mem=4000M,node=2"},
+		{"", "g[1-2]  AllocTRES billing=4,cpu=4,mem=4000M,node=2; 4 GPU(s) (gpu:a100=4), not tracked as TRES"},
+	} {
+		c, err := sim.NewCluster([]sim.CPUType{sky}, []sim.NodeSpec{{Names: []string{"g1", "g2"}, Type: "skylake", Cores: 8, MemMB: 8000,
+			Gres: []sim.GresCount{{Name: "gpu", Type: "a100", Count: 4}}}},
+			[]sim.PartitionSpec{{Partition: sim.Partition{Name: "p", MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}}}, "skylake", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.track != "" {
+			if _, err := c.TrackTRES(tc.track); err != nil {
+				t.Fatal(err)
+			}
+		}
+		req := sim.Request{CPUs: 4, Nodes: 2, MemPerCPU: 1000, Type: -1,
+			Gres: c.Needs([]workload.GresReq{{Name: "gpu", Type: "a100", Count: 2, Per: workload.GresPerNode}}, 2)}
+		a, fit := c.TryAlloc(&req, 0, nil)
+		if fit != sim.FitsNow {
+			t.Fatalf("no fit: %v", fit)
+		}
+		j := &sim.Job{State: sim.Completed, Start: 0, End: 60, Alloc: a, Billing: 4}
+		if got := allocText(c, j); got != tc.want {
+			t.Errorf("tracking %q: %q, want %q", tc.track, got, tc.want)
+		}
+	}
+}
