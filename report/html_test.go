@@ -241,6 +241,11 @@ func FuzzReadJobs(f *testing.F) {
 	}
 	f.Add(seed)
 	f.Add([]byte(jobsHead))
+	if gpu, err := os.ReadFile("testdata/jobs_gpu.csv"); err == nil {
+		f.Add(gpu) // with the GPUs, AllocTRES and NodeList columns
+	} else {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := filepath.Join(t.TempDir(), "jobs.csv")
 		os.WriteFile(p, data, 0o644)

@@ -5,15 +5,17 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 )
 
 // csvFile is a CSV file read whole, its columns found by name, so the
 // report reads any results folder whose files have the columns it needs,
 // in any order.
 type csvFile struct {
-	path string
-	head map[string]int
-	rows [][]string
+	path  string
+	head  map[string]int
+	names []string // the header, in file order
+	rows  [][]string
 }
 
 func readCSVFile(path string) (*csvFile, error) {
@@ -31,8 +33,11 @@ func readCSVFile(path string) (*csvFile, error) {
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("%s: empty file, want a header line", path)
 	}
-	c := &csvFile{path: path, head: map[string]int{}, rows: recs[1:]}
+	c := &csvFile{path: path, head: map[string]int{}, names: recs[0], rows: recs[1:]}
 	for i, h := range recs[0] {
+		if _, dup := c.head[h]; dup {
+			return nil, fmt.Errorf("%s:1: column %q twice", path, h)
+		}
 		c.head[h] = i
 	}
 	return c, nil
@@ -56,13 +61,7 @@ func (c *csvFile) has(name string) bool { _, ok := c.head[name]; return ok }
 
 // cellErr names the file, line and column of a bad cell.
 func (c *csvFile) cellErr(row, col int, want string) error {
-	name := ""
-	for n, k := range c.head {
-		if k == col {
-			name = n
-		}
-	}
-	return fmt.Errorf("%s:%d: field %s: %q is not %s", c.path, row+2, name, c.rows[row][col], want)
+	return fmt.Errorf("%s:%d: field %s: %q is not %s", c.path, row+2, c.names[col], c.rows[row][col], want)
 }
 
 func (c *csvFile) int64At(row, col int) (int64, error) {
@@ -92,6 +91,7 @@ type runJob struct {
 	CPUs                                           int64
 	Submit, Start, End, Wait, Elapsed              int64
 	Billing                                        float64
+	GPUs                                           int64 // 0 in files written before the GPUs column
 }
 
 // readJobs reads jobs.csv as `fairsim run` writes it.
@@ -119,6 +119,14 @@ func readJobs(path string) ([]runJob, error) {
 		}
 		if j.Billing, _, err = c.floatAt(i, idx[11]); err != nil {
 			return nil, err
+		}
+		if g, ok := c.head["GPUs"]; ok {
+			if j.GPUs, err = c.int64At(i, g); err != nil {
+				return nil, err
+			}
+			if j.GPUs < 0 {
+				return nil, c.cellErr(i, g, "a count of GPUs")
+			}
 		}
 	}
 	return jobs, nil
@@ -170,27 +178,69 @@ type utilRow struct {
 	Time             int64
 	Busy, Total      int64
 	Running, Pending int64
+	// BusyGPUs and TotalGPUs are 0, and ByKind nil, in a file without
+	// GPU columns (a CPU-only cluster's).
+	BusyGPUs, TotalGPUs int64
+	ByKind              []int64 // busy GPUs per utilTable.kinds
 }
 
-func readUtil(path string) ([]utilRow, error) {
+// utilTable is utilization.csv: its rows and the GPU kinds of its per-kind
+// columns (gpu, gpu:a100), in column order.
+type utilTable struct {
+	rows  []utilRow
+	kinds []string
+	gpus  bool // the file has GPU columns
+}
+
+func readUtil(path string) (utilTable, error) {
 	c, err := readCSVFile(path)
 	if err != nil {
-		return nil, err
+		return utilTable{}, err
 	}
 	idx, err := c.cols("time", "busy_cores", "total_cores", "running_jobs", "pending_jobs")
 	if err != nil {
-		return nil, err
+		return utilTable{}, err
 	}
-	rows := make([]utilRow, len(c.rows))
-	for i := range c.rows {
-		x := &rows[i]
-		for k, p := range []*int64{&x.Time, &x.Busy, &x.Total, &x.Running, &x.Pending} {
-			if *p, err = c.int64At(i, idx[k]); err != nil {
-				return nil, err
+	u := utilTable{gpus: c.has("busy_gpus") && c.has("total_gpus")}
+	var gidx, kidx []int
+	if u.gpus {
+		gidx, _ = c.cols("busy_gpus", "total_gpus")
+		// Per-kind columns are named as the kind; take them in file order.
+		for k, n := range c.names {
+			if n == "gpu" || strings.HasPrefix(n, "gpu:") {
+				u.kinds = append(u.kinds, n)
+				kidx = append(kidx, k)
 			}
 		}
 	}
-	return rows, nil
+	u.rows = make([]utilRow, len(c.rows))
+	for i, r := range c.rows {
+		if len(r) != len(c.head) {
+			return utilTable{}, fmt.Errorf("%s:%d: %d fields, the header has %d", path, i+2, len(r), len(c.head))
+		}
+		x := &u.rows[i]
+		for k, p := range []*int64{&x.Time, &x.Busy, &x.Total, &x.Running, &x.Pending} {
+			if *p, err = c.int64At(i, idx[k]); err != nil {
+				return utilTable{}, err
+			}
+		}
+		if !u.gpus {
+			continue
+		}
+		if x.BusyGPUs, err = c.int64At(i, gidx[0]); err != nil {
+			return utilTable{}, err
+		}
+		if x.TotalGPUs, err = c.int64At(i, gidx[1]); err != nil {
+			return utilTable{}, err
+		}
+		x.ByKind = make([]int64, len(kidx))
+		for k, col := range kidx {
+			if x.ByKind[k], err = c.int64At(i, col); err != nil {
+				return utilTable{}, err
+			}
+		}
+	}
+	return u, nil
 }
 
 // readSummary reads summary.csv as ordered metric/value pairs.

@@ -48,6 +48,8 @@ type runData struct {
 	summary         [][2]string
 	jobs            []runJob
 	util            []utilRow
+	gpuKinds        []string // utilization.csv's per-kind GPU columns
+	utilGPUs        bool     // utilization.csv has GPU columns
 	fs              []fsRow
 	first           int64
 	accounts        []string           // by delivered usage, heaviest first
@@ -67,9 +69,11 @@ func loadRun(dir string) (*runData, error) {
 	if len(d.jobs) == 0 {
 		return nil, fmt.Errorf("%s: no jobs", filepath.Join(dir, "jobs.csv"))
 	}
-	if d.util, err = readUtil(filepath.Join(dir, "utilization.csv")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	ut, err := readUtil(filepath.Join(dir, "utilization.csv"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
+	d.util, d.gpuKinds, d.utilGPUs = ut.rows, ut.kinds, ut.gpus
 	if d.fs, err = readFairshare(filepath.Join(dir, "fairshare.csv")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
@@ -128,13 +132,23 @@ func RunPage(dir string) (*Page, error) {
 		}
 		p.Sections = append(p.Sections, s)
 	}
+	// GPUs get a section only in a run that has them, so a CPU-only
+	// run's report is what it was.
+	if d.hasGPUs() {
+		s, err := d.gpuSection()
+		if err != nil {
+			return nil, err
+		}
+		p.Sections = append(p.Sections, s)
+	}
 	return p, nil
 }
 
 // headline are the summary.csv rows the report's first table shows.
 var headline = []string{MetricJobs, MetricStarted, MetricNeverStarted, MetricRejected, MetricBackfilled,
-	MetricPreempted, MetricUtilization, MetricWaitMean, MetricWaitMedian, MetricWaitP95, MetricWaitMax,
-	MetricBSLDMean, MetricDeliveredCoreHr, MetricMakespan, MetricClusterNodes, MetricClusterCores}
+	MetricPreempted, MetricUtilization, MetricGPUUtilization, MetricWaitMean, MetricWaitMedian, MetricWaitP95, MetricWaitMax,
+	MetricBSLDMean, MetricDeliveredCoreHr, MetricDeliveredGPUHr, MetricMakespan, MetricClusterNodes, MetricClusterCores,
+	MetricClusterGPUs}
 
 func (d *runData) summarySection() Section {
 	t := HTMLTable{Caption: "Headline figures (summary.csv)", Head: []string{"metric", "value"}}
@@ -255,7 +269,7 @@ func (d *runData) waitSection() (Section, error) {
 	}
 	logWaitAxis(p)
 	p.Y.Min, p.Y.Max = 0, 1
-	p.Legend.Left = true
+	p.Legend.Top, p.Legend.Left = cdfLegendCorner(series, p.X.Min, p.X.Max)
 	s.Figures = append(s.Figures, &Figure{Name: "wait_by_account", Title: "Wait-time distribution per account",
 		Caption: "Empirical CDF of wait per account.", Plot: p})
 

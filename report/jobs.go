@@ -2,16 +2,25 @@ package report
 
 import (
 	"bufio"
+	"cmp"
+	"encoding/csv"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/gocarina/gocsv"
 
 	"fairsim/sim"
+	"fairsim/slurmconf"
 )
 
 // JobRow is one line of jobs.csv. Times are seconds since the trace epoch;
-// -1 means never (a job that never started).
+// -1 means never (a job that never started). The last columns (GPUs,
+// AllocTRES, NodeList) came later and stay last, so readers that take
+// columns by position keep working; for a job that never started they are
+// 0 and empty.
 type JobRow struct {
 	JobID        int64   `csv:"JobID"`
 	User         string  `csv:"User"`
@@ -39,6 +48,14 @@ type JobRow struct {
 	LostCoreSecs float64 `csv:"LostCoreSecs"`
 	LostBilling  float64 `csv:"LostBilling"`
 	Reason       string  `csv:"Reason"`
+	// GPUs are the GPUs the allocation holds (GRES named gpu, any type).
+	GPUs int `csv:"GPUs"`
+	// AllocTRES is the allocation's TRES as sacct prints AllocTRES
+	// ("billing=4,cpu=4,gres/gpu=2,mem=8000M,node=1").
+	AllocTRES string `csv:"AllocTRES"`
+	// NodeList is the allocation's nodes as a Slurm hostlist
+	// ("ocio-gpu[01-02]"), in node order as sacct prints it.
+	NodeList string `csv:"NodeList"`
 }
 
 // JobRows converts a result's jobs to rows, in arrival order.
@@ -63,9 +80,59 @@ func JobRows(r *sim.Result) []JobRow {
 			row.NCPUS = j.Alloc.Cores()
 			row.MemMB = j.Alloc.MemMB()
 			row.NodeType = r.Cluster.Types[j.NodeType].Name
+			row.GPUs = r.Cluster.AllocGPUs(j.Alloc)
+			tres := r.Cluster.JobTRES(j)
+			row.AllocTRES = tres.SacctString()
+			row.NodeList = NodeList(r.Cluster, j.Alloc)
 		}
 	}
 	return rows
+}
+
+// NodeList is an allocation's nodes as a Slurm hostlist expression,
+// sorted as slurmctld prints a job's node list (bitmap2node_name sorts its
+// hostlist: by prefix, names without a number first, then by number), so
+// the order of placement does not show.
+func NodeList(c *sim.Cluster, a sim.Alloc) string {
+	if len(a) == 0 {
+		return ""
+	}
+	type host struct {
+		name, prefix string
+		single       bool
+		width, num   int
+	}
+	hosts := make([]host, 0, len(a))
+	for _, s := range a {
+		name := c.Nodes[s.Node].Name
+		i := len(name)
+		for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+			i--
+		}
+		h := host{name: name, prefix: name[:i], single: i == len(name) || len(name)-i > 9}
+		if !h.single {
+			h.width = len(name) - i
+			h.num, _ = strconv.Atoi(name[i:])
+		}
+		hosts = append(hosts, h)
+	}
+	slices.SortFunc(hosts, func(x, y host) int {
+		switch {
+		case x.prefix != y.prefix:
+			return strings.Compare(x.prefix, y.prefix)
+		case x.single != y.single:
+			if x.single {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(x.width, y.width), cmp.Compare(x.num, y.num), strings.Compare(x.name, y.name))
+	})
+	names := make([]string, len(hosts))
+	for i, h := range hosts {
+		names[i] = h.name
+	}
+	return slurmconf.Compress(slices.Compact(names))
 }
 
 func round6(v float64) float64 {
@@ -88,6 +155,28 @@ func WriteCSV(dir, name string, rows any) error {
 		return err
 	}
 	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// WriteRecords writes a header and records to dir/name as CSV, buffered,
+// quoted as WriteCSV quotes, for files whose columns depend on the run.
+func WriteRecords(dir, name string, head []string, recs [][]string) error {
+	f, err := os.Create(filepath.Join(dir, name))
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	w := csv.NewWriter(bw)
+	w.Write(head)
+	w.WriteAll(recs)
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		f.Close()
 		return err
 	}

@@ -31,6 +31,12 @@ const (
 	MetricClusterNodes = "cluster_nodes"
 	MetricClusterCores = "cluster_cores"
 
+	// GPU figures, in summary.csv only when the cluster has GPUs, so the
+	// summary of a CPU-only run (and its golden metrics) stays as it was.
+	MetricDeliveredGPUHr = "delivered_gpu_hours"
+	MetricGPUUtilization = "gpu_utilization"
+	MetricClusterGPUs    = "cluster_gpus"
+
 	// Sweep figures (workflow.Compute), named here so the report that
 	// reads sweep.csv uses the writer's names.
 	MetricBackfilledShare = "backfilled_share"
@@ -64,6 +70,12 @@ type Metrics struct {
 	Makespan        int64   // last end - first submit
 	LostCoreHours   float64
 	DeliveredCoreHr float64
+	// GPUs are the cluster's usable GPUs (those of nodes that allocate);
+	// DeliveredGPUHr sums GPUs held × elapsed over started jobs, and
+	// GPUUtilization is that over GPUs × makespan (0 without GPUs).
+	GPUs           int
+	DeliveredGPUHr float64
+	GPUUtilization float64
 }
 
 // Compute derives the metrics of a result.
@@ -71,7 +83,7 @@ func Compute(r *sim.Result) Metrics {
 	var m Metrics
 	m.Jobs = len(r.Jobs)
 	var ws WaitStats
-	var used float64
+	var used, gpuSecs float64
 	for _, j := range r.Jobs {
 		switch {
 		case j.State == sim.Rejected:
@@ -90,12 +102,20 @@ func Compute(r *sim.Result) Metrics {
 		}
 		m.LostCoreHours += j.LostCoreSecs / 3600
 		used += float64(j.End-j.Start) * float64(j.Alloc.Cores())
+		if r.Cluster.GPUs > 0 {
+			gpuSecs += float64(j.End-j.Start) * float64(r.Cluster.AllocGPUs(j.Alloc))
+		}
 		ws.Add(j)
 	}
 	m.DeliveredCoreHr = used / 3600
+	m.DeliveredGPUHr = gpuSecs / 3600
+	m.GPUs = r.Cluster.GPUs - r.Cluster.DownGPUs
 	m.Makespan = r.Last - r.First
 	if m.Makespan > 0 {
 		m.Utilization = used / (float64(r.Cluster.TotalCores) * float64(m.Makespan))
+		if m.GPUs > 0 {
+			m.GPUUtilization = gpuSecs / (float64(m.GPUs) * float64(m.Makespan))
+		}
 	}
 	if ws.N() > 0 {
 		w := ws.Waits()

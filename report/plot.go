@@ -73,9 +73,40 @@ func LinePlot(path, title, xlabel, ylabel string, logX bool, series []Series) er
 		p.X.Min = math.Max(p.X.Min, 1)
 		p.X.Max = math.Max(p.X.Max, 60)
 	}
-	p.Legend.Top = true
-	p.Legend.Left = logX
+	p.Legend.Top, p.Legend.Left = true, false
+	if logX {
+		p.Legend.Top, p.Legend.Left = cdfLegendCorner(series, p.X.Min, p.X.Max)
+	}
 	return p.Save(8*vg.Inch, 5*vg.Inch, path)
+}
+
+// cdfLegendCorner says where a legend covers least of wait CDFs drawn on a
+// log x axis from xmin to xmax: top left (empty when most jobs waited
+// long) or bottom right (empty when most waited little), by counting the
+// points of each corner's box (about a third of the width and, per legend
+// row, 6% of the height); bottom right on a tie.
+func cdfLegendCorner(series []Series, xmin, xmax float64) (top, left bool) {
+	lo, hi := math.Log(math.Max(xmin, 1)), math.Log(math.Max(xmax, 1))
+	h := math.Min(0.9, 0.06*float64(len(series))+0.04)
+	var tl, br int
+	for _, s := range series {
+		for _, pt := range s.XY {
+			f := 0.0
+			if hi > lo {
+				f = (math.Log(math.Max(pt.X, 1)) - lo) / (hi - lo)
+			}
+			switch {
+			case f <= 0.4 && pt.Y >= 1-h:
+				tl++
+			case f >= 0.6 && pt.Y <= h:
+				br++
+			}
+		}
+	}
+	if tl < br {
+		return true, true
+	}
+	return false, false
 }
 
 // durationTicks labels a log-scaled seconds axis in units people read:

@@ -51,6 +51,15 @@ func SummaryRows(r *sim.Result, m Metrics) []SummaryRow {
 		SummaryRow{MetricLostCoreHours, ff(m.LostCoreHours)},
 		SummaryRow{MetricDeliveredCoreHr, ff(m.DeliveredCoreHr)},
 		SummaryRow{MetricUtilization, ff(m.Utilization)},
+	)
+	// GPU rows only on a cluster with GPUs: a CPU-only run's summary.csv
+	// is what it was before GPUs, and regress reports a metric present on
+	// one side only as a drift.
+	if r.Cluster.GPUs > 0 {
+		rows = append(rows, SummaryRow{MetricDeliveredGPUHr, ff(m.DeliveredGPUHr)},
+			SummaryRow{MetricGPUUtilization, ff(m.GPUUtilization)})
+	}
+	rows = append(rows,
 		SummaryRow{MetricWaitMean, ff(m.MeanWait)},
 		SummaryRow{MetricWaitMedian, ff(m.MedianWait)},
 		SummaryRow{MetricWaitP95, ff(m.P95Wait)},
@@ -62,6 +71,9 @@ func SummaryRows(r *sim.Result, m Metrics) []SummaryRow {
 		SummaryRow{MetricClusterNodes, strconv.Itoa(len(r.Cluster.Nodes))},
 		SummaryRow{MetricClusterCores, strconv.Itoa(r.Cluster.TotalCores)},
 	)
+	if r.Cluster.GPUs > 0 {
+		rows = append(rows, SummaryRow{MetricClusterGPUs, strconv.Itoa(m.GPUs)})
+	}
 	return rows
 }
 
@@ -82,4 +94,58 @@ func UtilRows(r *sim.Result) []UtilRow {
 		rows[i] = UtilRow{s.T, s.BusyCores, r.Cluster.TotalCores, round6(float64(s.BusyCores) / float64(r.Cluster.TotalCores)), s.Running, s.Pending}
 	}
 	return rows
+}
+
+// GPUKinds are the indices in Cluster.GresKinds of the cluster's GPU kinds
+// (GRES named gpu), in the order the cluster lists them.
+func GPUKinds(c *sim.Cluster) []int {
+	var out []int
+	for i, k := range c.GresKinds {
+		if k.Name == "gpu" {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// UtilTable is utilization.csv as a header and records: UtilRows's
+// columns, and on a cluster with GPUs busy_gpus, total_gpus (those of nodes
+// that allocate), gpu_utilization and one column of busy GPUs per GPU kind
+// named as the kind (gpu:a100, or gpu for untyped GPUs). A CPU-only
+// cluster's file is UtilRows's, byte for byte.
+func UtilTable(r *sim.Result) (head []string, recs [][]string) {
+	head = []string{"time", "busy_cores", "total_cores", "utilization", "running_jobs", "pending_jobs"}
+	kinds := GPUKinds(r.Cluster)
+	gpus := r.Cluster.GPUs - r.Cluster.DownGPUs
+	withGPU := r.Cluster.GPUs > 0
+	if withGPU {
+		head = append(head, "busy_gpus", "total_gpus", "gpu_utilization")
+		for _, k := range kinds {
+			head = append(head, r.Cluster.GresKinds[k].String())
+		}
+	}
+	itoa := strconv.Itoa
+	fl := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	recs = make([][]string, len(r.Samples))
+	for i, s := range r.Samples {
+		rec := make([]string, 0, len(head))
+		rec = append(rec, strconv.FormatInt(s.T, 10), itoa(s.BusyCores), itoa(r.Cluster.TotalCores),
+			fl(round6(float64(s.BusyCores)/float64(r.Cluster.TotalCores))), itoa(s.Running), itoa(s.Pending))
+		if withGPU {
+			u := 0.0
+			if gpus > 0 {
+				u = round6(float64(s.BusyGPUs) / float64(gpus))
+			}
+			rec = append(rec, itoa(s.BusyGPUs), itoa(gpus), fl(u))
+			for _, k := range kinds {
+				n := 0
+				if k < len(s.ByGres) {
+					n = s.ByGres[k]
+				}
+				rec = append(rec, itoa(n))
+			}
+		}
+		recs[i] = rec
+	}
+	return head, recs
 }

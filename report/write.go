@@ -16,19 +16,24 @@ type Resolver interface {
 
 // WriteRun writes every output of a run into dir: jobs.csv, summary.csv,
 // utilization.csv, wait.png, utilization.png, schedule.swf and
-// scenario.resolved.yaml.
+// scenario.resolved.yaml, and on a cluster with GPUs gpu_utilization.png
+// and wait_gpu.png.
 func WriteRun(dir string, r *sim.Result, sc Resolver) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	m := Compute(r)
-	steps := []struct {
+	type step struct {
 		name string
 		fn   func() error
-	}{
+	}
+	steps := []step{
 		{"jobs.csv", func() error { return WriteCSV(dir, "jobs.csv", JobRows(r)) }},
 		{"summary.csv", func() error { return WriteCSV(dir, "summary.csv", SummaryRows(r, m)) }},
-		{"utilization.csv", func() error { return WriteCSV(dir, "utilization.csv", UtilRows(r)) }},
+		{"utilization.csv", func() error {
+			head, recs := UtilTable(r)
+			return WriteRecords(dir, "utilization.csv", head, recs)
+		}},
 		{"wait.png", func() error { return WaitPlot(filepath.Join(dir, "wait.png"), r) }},
 		{"utilization.png", func() error { return UtilizationPlot(filepath.Join(dir, "utilization.png"), r) }},
 		{"schedule.swf", func() error {
@@ -42,6 +47,11 @@ func WriteRun(dir string, r *sim.Result, sc Resolver) error {
 			}
 			return os.WriteFile(filepath.Join(dir, "scenario.resolved.yaml"), b, 0o644)
 		}},
+	}
+	if r.Cluster.GPUs > 0 {
+		steps = append(steps,
+			step{"gpu_utilization.png", func() error { return GPUUtilizationPlot(filepath.Join(dir, "gpu_utilization.png"), r) }},
+			step{"wait_gpu.png", func() error { return GPUWaitPlot(filepath.Join(dir, "wait_gpu.png"), r) }})
 	}
 	// The outputs are independent: write them side by side (the CSV
 	// encoder and the plot rasteriser each take about a core), then report

@@ -86,6 +86,7 @@ func TestExplainLongWait(t *testing.T) {
 	for _, want := range []string{
 		"Job 4: user u1, account g1, partition batch",
 		"started    0-01:10:03  by the main scheduler, after waiting 01:09:23",
+		"allocated  n1  AllocTRES billing=2,cpu=2,mem=8G,node=1\n",
 		"Its rank in batch's queue went from 2 of 2 pending at 0-00:05:00 to 1 of 1 at 0-01:10:00.",
 		"backfill pass: reservation at 0-02:01:00",
 		"1 job started on its partition's nodes while it waited: 1 job ahead of it in priority",

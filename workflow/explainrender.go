@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"fairsim/policy"
+	"fairsim/report"
 	"fairsim/sim"
 )
 
@@ -83,7 +84,11 @@ func (st *Story) Write(w io.Writer, maxRows int) {
 	if t.TimeLimit > 0 {
 		limit = dur(t.TimeLimit)
 	}
-	p("  asks %d CPUs%s, time limit %s; scheduler %s", t.CPUs, nodesText(t.Nodes), limit, r.Scheduler)
+	gres := ""
+	if t.Job.Gres > 0 {
+		gres = ", GRES " + nm.Gres.Name(t.Job.Gres-1)
+	}
+	p("  asks %d CPUs%s%s, time limit %s; scheduler %s", t.CPUs, nodesText(t.Nodes), gres, limit, r.Scheduler)
 	p("")
 	p("  submitted  %s", clock(t.Submit))
 	if t.State == sim.Rejected {
@@ -103,6 +108,7 @@ func (st *Story) Write(w io.Writer, maxRows int) {
 		}
 		p("  started    %s  by %s, after waiting %s, on %d node(s) of type %s", clock(t.Start), by, dur(t.Start-t.EligibleTime),
 			len(t.Alloc), r.Cluster.Types[t.NodeType].Name)
+		p("  allocated  %s", allocText(r.Cluster, t))
 		p("  ended      %s  %s after %s", clock(t.End), t.State, dur(t.End-t.Start))
 		if t.Limit > 0 && t.Limit != t.TimeLimit {
 			p("             (its time limit became %s on %s nodes: runtimes and limits scale with CPU speed)", dur(t.Limit), r.Cluster.Types[t.NodeType].Name)
@@ -122,6 +128,25 @@ func (st *Story) Write(w io.Writer, maxRows int) {
 	st.writePasses(w, maxRows)
 	st.writeAhead(w)
 	st.writeFairShare(w)
+}
+
+// allocText is a started job's nodes as a hostlist and its AllocTRES as
+// sacct prints them, and the GPUs it holds per kind when accounting does
+// not track them as TRES (AllocTRES then does not show them).
+func allocText(c *sim.Cluster, j *sim.Job) string {
+	tres := c.JobTRES(j)
+	s := report.NodeList(c, j.Alloc) + "  AllocTRES " + tres.SacctString()
+	if n := c.AllocGPUs(j.Alloc); n > 0 && !strings.Contains(s, "gres/gpu") {
+		held := c.AllocGres(j.Alloc, nil)
+		var kinds []string
+		for _, k := range report.GPUKinds(c) {
+			if held[k] > 0 {
+				kinds = append(kinds, fmt.Sprintf("%s=%d", c.GresKinds[k], held[k]))
+			}
+		}
+		s += fmt.Sprintf("; %d GPU(s) (%s), not tracked as TRES", n, strings.Join(kinds, ","))
+	}
+	return s
 }
 
 // jobs counts jobs in words: "1 job", "3 jobs".

@@ -1,6 +1,8 @@
 package workflow
 
 import (
+	"bufio"
+	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -81,15 +83,19 @@ func LoadRunDir(dir, scenarioDir string) (*config.Scenario, error) {
 // jobs.csv; it returns "" when they agree, else what differs (the code or
 // an input file changed since the run).
 func CheckReplay(dir string, st *Story) string {
-	b, err := os.ReadFile(filepath.Join(dir, "jobs.csv"))
+	f, err := os.Open(filepath.Join(dir, "jobs.csv"))
 	if err != nil {
 		return ""
 	}
-	lines := strings.Split(string(b), "\n")
-	if len(lines) < 2 {
+	defer f.Close()
+	// Read as CSV: AllocTRES and NodeList hold quoted commas.
+	cr := csv.NewReader(bufio.NewReader(f))
+	cr.ReuseRecord = true
+	cr.FieldsPerRecord = -1 // a short row is skipped below, not the end
+	head, err := cr.Read()
+	if err != nil {
 		return ""
 	}
-	head := strings.Split(lines[0], ",")
 	col := map[string]int{}
 	for i, h := range head {
 		col[h] = i
@@ -99,17 +105,19 @@ func CheckReplay(dir string, st *Story) string {
 		return ""
 	}
 	id := strconv.FormatInt(st.ID, 10)
-	for _, l := range lines[1:] {
-		f := strings.Split(l, ",")
-		if len(f) != len(head) || f[ci] != id {
+	for {
+		rec, err := cr.Read()
+		if err != nil {
+			return "" // the end, or a damaged file: nothing to compare with
+		}
+		if len(rec) != len(head) || rec[ci] != id {
 			continue
 		}
-		s, _ := strconv.ParseInt(f[cs], 10, 64)
-		e, _ := strconv.ParseInt(f[ce], 10, 64)
+		s, _ := strconv.ParseInt(rec[cs], 10, 64)
+		e, _ := strconv.ParseInt(rec[ce], 10, 64)
 		if s != st.Job.Start || e != st.Job.End {
 			return fmt.Sprintf("jobs.csv says job %d ran %d..%d, the re-run %d..%d: the code or an input changed since that run; the story is the re-run's", st.ID, s, e, st.Job.Start, st.Job.End)
 		}
 		return ""
 	}
-	return ""
 }

@@ -13,14 +13,18 @@ import (
 )
 
 // WriteRunSummary prints the few figures users compare runs by (jobs,
-// utilisation, waits, wall time, throughput and peak memory) after a run
-// that took wall and wrote its results to out.
+// utilisation, waits, wall time, throughput and peak memory; GPU
+// utilisation and GPU-hours on a cluster with GPUs) after a run that took
+// wall and wrote its results to out.
 func WriteRunSummary(w io.Writer, r *sim.Result, out string, wall time.Duration) {
 	m := report.Compute(r)
 	fmt.Fprintf(w, "\n%s: %d jobs (%d skipped records, %d rejected), %d started (%d by backfill)\n",
 		r.Scheduler, m.Jobs, r.Read.Skipped.Total(), m.Rejected, m.Started, m.Backfilled)
 	fmt.Fprintf(w, "utilisation %.1f%%, wait mean %s median %s p95 %s, bounded slowdown %.2f\n",
 		100*m.Utilization, roundDur(m.MeanWait), roundDur(m.MedianWait), roundDur(m.P95Wait), m.MeanBSLD)
+	if r.Cluster.GPUs > 0 {
+		fmt.Fprintf(w, "GPU utilisation %.1f%% of %d GPUs, %.1f GPU-hours delivered\n", 100*m.GPUUtilization, m.GPUs, m.DeliveredGPUHr)
+	}
 	fmt.Fprintf(w, "results in %s\n", out)
 	fmt.Fprintf(w, "wall %.2f s, %.0f jobs/s, peak memory %s\n", wall.Seconds(), float64(len(r.Jobs))/wall.Seconds(), peakRSS())
 }

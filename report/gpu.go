@@ -1,0 +1,184 @@
+package report
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"fairsim/sim"
+)
+
+// gpuBusy is GPU occupancy sampled over time, whatever it was read from
+// (a run's samples or utilization.csv): busy GPUs in all and per GPU kind,
+// and the GPUs available.
+type gpuBusy struct {
+	times  []int64
+	busy   []float64
+	kinds  []string    // GPU kind labels (gpu:a100); none when unknown
+	byKind [][]float64 // per kind, per time
+	avail  int
+}
+
+// gpuBusyPlot draws busy GPUs over time (days since first): one line per
+// GPU kind when there are several, the total, and the GPUs available as a
+// dashed line. The y axis leaves room above the available line for the
+// legend, so it never covers the curves.
+func gpuBusyPlot(g gpuBusy, first int64, title string) (*plot.Plot, error) {
+	p := newPlot(title, "days since first submit", "busy GPUs")
+	step := max(1, (len(g.times)+maxPoints-1)/maxPoints)
+	var series []Series
+	if len(g.kinds) > 1 {
+		for k, name := range g.kinds {
+			series = append(series, Series{Name: name, XY: binMeans(g.times, g.byKind[k], step, first)})
+		}
+	}
+	total := "busy GPUs"
+	if len(g.kinds) == 1 {
+		total = "busy " + g.kinds[0]
+	} else if len(g.kinds) > 1 {
+		total = "busy GPUs, all kinds"
+	}
+	series = append(series, Series{Name: total, XY: binMeans(g.times, g.busy, step, first)})
+	if err := addLines(p, series, false); err != nil {
+		return nil, err
+	}
+	hi := 1.0
+	for _, v := range g.busy {
+		hi = math.Max(hi, v)
+	}
+	if g.avail > 0 && len(g.times) > 0 {
+		x0 := float64(g.times[0]-first) / 86400
+		x1 := float64(g.times[len(g.times)-1]-first) / 86400
+		l, err := plotter.NewLine(plotter.XYs{{X: x0, Y: float64(g.avail)}, {X: math.Max(x1, x0+1e-9), Y: float64(g.avail)}})
+		if err != nil {
+			return nil, err
+		}
+		l.Color = Color(7)
+		l.Width = vg.Points(1)
+		l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+		p.Add(l)
+		p.Legend.Add(fmt.Sprintf("GPUs available (%d)", g.avail), l)
+		hi = math.Max(hi, float64(g.avail))
+	}
+	rows := len(series) + 1
+	p.Y.Min = 0
+	p.Y.Max = hi * (1 + 0.07*float64(rows) + 0.05)
+	p.Legend.Top, p.Legend.Left = true, false
+	if len(g.times) == 0 {
+		p.X.Min, p.X.Max = 0, 1
+	}
+	return p, nil
+}
+
+// runGPUBusy is a run's GPU occupancy from its samples.
+func runGPUBusy(r *sim.Result) gpuBusy {
+	kinds := GPUKinds(r.Cluster)
+	g := gpuBusy{avail: r.Cluster.GPUs - r.Cluster.DownGPUs, byKind: make([][]float64, len(kinds))}
+	for _, k := range kinds {
+		g.kinds = append(g.kinds, r.Cluster.GresKinds[k].String())
+	}
+	for _, s := range r.Samples {
+		g.times = append(g.times, s.T)
+		g.busy = append(g.busy, float64(s.BusyGPUs))
+		for i, k := range kinds {
+			n := 0
+			if k < len(s.ByGres) {
+				n = s.ByGres[k]
+			}
+			g.byKind[i] = append(g.byKind[i], float64(n))
+		}
+	}
+	return g
+}
+
+// GPUUtilizationPlot writes busy GPUs over time per GPU kind, with the GPUs
+// available, for a cluster with GPUs.
+func GPUUtilizationPlot(path string, r *sim.Result) error {
+	g := runGPUBusy(r)
+	p, err := gpuBusyPlot(g, r.First, "GPU utilisation ("+r.Scheduler+")")
+	if err != nil {
+		return err
+	}
+	return p.Save(8*vg.Inch, 5*vg.Inch, path)
+}
+
+// waitJob is what the GPU wait views need of a started job.
+type waitJob struct {
+	wait float64
+	gpus int64
+	part string
+}
+
+// gpuWaitSeries are the wait CDFs of GPU jobs against CPU-only jobs, and
+// of GPU jobs per partition when they ran in several, partitions in the
+// order parts lists them.
+func gpuWaitSeries(jobs []waitJob, parts []string) []Series {
+	var gpu, cpu []float64
+	perPart := map[string][]float64{}
+	for _, j := range jobs {
+		if j.gpus > 0 {
+			gpu = append(gpu, j.wait)
+			perPart[j.part] = append(perPart[j.part], j.wait)
+		} else {
+			cpu = append(cpu, j.wait)
+		}
+	}
+	var series []Series
+	if len(gpu) > 0 {
+		series = append(series, Series{Name: fmt.Sprintf("GPU jobs (%d)", len(gpu)), XY: WaitCDF(gpu)})
+	}
+	if len(cpu) > 0 {
+		series = append(series, Series{Name: fmt.Sprintf("CPU-only jobs (%d)", len(cpu)), XY: WaitCDF(cpu)})
+	}
+	if len(perPart) > 1 {
+		for _, name := range parts {
+			if w := perPart[name]; len(w) > 0 && len(series) < maxLines {
+				series = append(series, Series{Name: fmt.Sprintf("GPU jobs in %s (%d)", name, len(w)), XY: WaitCDF(w)})
+			}
+		}
+	}
+	return series
+}
+
+// gpuWaitPlot draws gpuWaitSeries on a log wait axis.
+func gpuWaitPlot(jobs []waitJob, parts []string, title string) (*plot.Plot, error) {
+	series := gpuWaitSeries(jobs, parts)
+	if len(series) == 0 {
+		title += ": no job started"
+	}
+	p := newPlot(title, "wait (log scale)", "fraction of jobs waiting at most this long")
+	if err := addLines(p, series, false); err != nil {
+		return nil, err
+	}
+	if len(series) == 0 {
+		p.X.Min, p.X.Max = 1, 60
+	}
+	logWaitAxis(p)
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Legend.Top, p.Legend.Left = cdfLegendCorner(series, p.X.Min, p.X.Max)
+	return p, nil
+}
+
+// GPUWaitPlot writes the wait-time distribution of the jobs that held GPUs
+// against the CPU-only ones, and of GPU jobs per partition when they ran
+// in several, for a cluster with GPUs.
+func GPUWaitPlot(path string, r *sim.Result) error {
+	var jobs []waitJob
+	for _, j := range r.Jobs {
+		if w := j.QueueWait(); w >= 0 && j.Start >= 0 {
+			jobs = append(jobs, waitJob{wait: float64(w), gpus: int64(r.Cluster.AllocGPUs(j.Alloc)), part: r.Cluster.Parts[j.Part].Name})
+		}
+	}
+	parts := make([]string, len(r.Cluster.Parts))
+	for i, p := range r.Cluster.Parts {
+		parts[i] = p.Name
+	}
+	p, err := gpuWaitPlot(jobs, parts, "Wait of GPU and CPU-only jobs ("+r.Scheduler+")")
+	if err != nil {
+		return err
+	}
+	return p.Save(8*vg.Inch, 5*vg.Inch, path)
+}
