@@ -42,7 +42,7 @@ type Options struct {
 // Sample is one point of the utilisation time series.
 type Sample struct {
 	T         int64
-	BusyCores int
+	BusyCores int // cores held by running jobs (not those of nodes that allocate nothing)
 	Running   int
 	Pending   int
 	ByType    []int // busy cores per CPU type
@@ -753,7 +753,7 @@ func (s *Simulator) preempt(j *Job, requeue bool) {
 }
 
 func (s *Simulator) sample() {
-	sm := Sample{T: s.now, BusyCores: s.c.TotalCores - s.c.FreeCores, Running: len(s.running),
+	sm := Sample{T: s.now, BusyCores: s.c.TotalCores - s.c.FreeCores - s.c.DownCores, Running: len(s.running),
 		Pending: len(s.pend) - s.holes, ByType: make([]int, len(s.c.Types))}
 	for _, j := range s.running {
 		for _, sl := range j.Alloc {
