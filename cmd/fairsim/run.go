@@ -21,7 +21,9 @@ func runCommand() *cli.Command {
 		Usage:     "simulate a scenario or replay a trace, writing results/<run>/",
 		ArgsUsage: " ",
 		Description: `Runs one simulation and writes jobs.csv, summary.csv, utilization.csv, wait.png,
-utilization.png and scenario.resolved.yaml (every setting in force, defaults included).
+utilization.png and scenario.resolved.yaml (every setting in force, defaults included);
+with the slurm scheduler fairshare.csv and its plots; on a cluster with GPUs
+gpu_utilization.png and wait_gpu.png. --check verifies the schedule afterwards.
 
   fairsim run                                   the embedded default scenario
   fairsim run --scenario scenarios/odyssey.yaml
