@@ -323,8 +323,12 @@ func (c GenConfig) gpuString() string {
 		return ""
 	}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	dist := c.GPUsPerJob
+	if dist == nil {
+		dist = DefaultGPUsPerJob()
+	}
 	return fmt.Sprintf(" gpu-share=%s gpus-per-job=%s gpu-partitions=%s gpu-types=%s gpu-type-share=%s cpus-per-gpu=%d gpus-per-node=%d",
-		f(c.GPUShare), c.GPUsPerJob, strings.Join(c.GPUPartitions, ","), strings.Join(c.GPUTypes, ","), f(c.GPUTypeShare),
+		f(c.GPUShare), dist, strings.Join(c.GPUPartitions, ","), strings.Join(c.GPUTypes, ","), f(c.GPUTypeShare),
 		c.CPUsPerGPU, c.GPUsPerNode)
 }
 
