@@ -443,6 +443,25 @@ func (sc *Scenario) genConfig() (workload.GenConfig, error) {
 	if len(g.Features) == 0 {
 		c.FeatureShare = 0
 	}
+	c.GPUShare, c.GPUPartitions, c.GPUTypes = g.GPUShare, g.GPUPartitions, g.GPUTypes
+	dist, err := workload.ParseGPUDist(g.GPUsPerJob)
+	if err != nil {
+		return c, fmt.Errorf("%s: generate.gpus_per_job: %w", sc.file, err)
+	}
+	if dist != nil {
+		c.GPUsPerJob = dist
+	}
+	// Zero (the key left out) keeps the generator's default; a typed share
+	// of 0 is no gpu_types.
+	if g.GPUTypeShare != 0 {
+		c.GPUTypeShare = g.GPUTypeShare
+	}
+	if g.CPUsPerGPU != 0 {
+		c.CPUsPerGPU = g.CPUsPerGPU
+	}
+	if g.GPUsPerNode != 0 {
+		c.GPUsPerNode = g.GPUsPerNode
+	}
 	ml, err := slurmtime.ParseSeconds(g.MaxLimit)
 	if err != nil || ml <= 0 {
 		return c, fmt.Errorf("%s: generate.max_limit %q: want a positive Slurm time string", sc.file, g.MaxLimit)

@@ -110,6 +110,18 @@ type GenSpec struct {
 	// smallest of them, and as many jobs as keep it about 80 % busy over
 	// the days (what `fairsim run --slurm-conf F` without --trace draws).
 	FitCluster bool `yaml:"fit_cluster,omitempty"`
+	// GPU jobs (workload.GenConfig's GPU fields): the share of jobs asking
+	// GPUs, their count distribution "COUNT:WEIGHT,..." (default
+	// "1:0.5,2:0.25,4:0.15,8:0.1"), the partitions they go to, GPU types
+	// a share gpu_type_share of them asks (default 0.5), CPUs per GPU
+	// (default 4) and GPUs per node (default 4).
+	GPUShare      float64  `yaml:"gpu_share,omitempty"`
+	GPUsPerJob    string   `yaml:"gpus_per_job,omitempty"`
+	GPUPartitions []string `yaml:"gpu_partitions,omitempty"`
+	GPUTypes      []string `yaml:"gpu_types,omitempty"`
+	GPUTypeShare  float64  `yaml:"gpu_type_share,omitempty"`
+	CPUsPerGPU    int      `yaml:"cpus_per_gpu,omitempty"`
+	GPUsPerNode   int      `yaml:"gpus_per_node,omitempty"`
 }
 
 // ClusterSpec is the hardware, when slurm.conf does not give it.

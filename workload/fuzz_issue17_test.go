@@ -25,7 +25,9 @@ func addRealSiteSeeds(f *testing.F, extra ...any) {
 func FuzzSubmitLine(f *testing.F) {
 	for _, s := range []string{"sbatch job.sh", "sbatch --wrap=env | grep SLURM", "sbatch -N2-4 --exclusive -d afterok:1:2 x",
 		"salloc -HN1 -w 'cn[1-4]' --begin=now+1hour", "srun -W 30 -N 1-2 hostname", "sbatch --nodes=1,2,4:2 --res=x",
-		`sbatch --wrap="echo \"hi\"" -x cn5`} {
+		`sbatch --wrap="echo \"hi\"" -x cn5`, "sbatch --gres=gpu:a100:2,shard:1 -N 2 x", "sbatch -G a100:2,v100:1 -n 4 x",
+		"sbatch --gpus-per-node=4 --gpus-per-task=1 --ntasks-per-node=4 x", "srun --gpus-per-socket=2 -c 8 x",
+		"sbatch --tres-per-task=cpu=2,gres/gpu:1 x", "sbatch --gres=none --gres=gpu:1k x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
@@ -35,6 +37,17 @@ func FuzzSubmitLine(f *testing.F) {
 		}
 		if (req.MinNodes == Unset) != (req.MaxNodes == Unset) || req.MaxNodes < req.MinNodes {
 			t.Fatalf("%q: nodes %d-%d", line, req.MinNodes, req.MaxNodes)
+		}
+		for _, g := range append(append([]GresReq(nil), req.Gres...), req.GresPerTask...) {
+			if g.Count < 1 || g.Count > MaxGresCount {
+				t.Fatalf("%q: GRES %+v", line, g)
+			}
+		}
+		if reqs, err := req.GresFor(3); err == nil {
+			back, err := ParseGres(FormatGres(reqs))
+			if err != nil || FormatGres(back) != FormatGres(reqs) {
+				t.Fatalf("%q: GRES %q reads back as %q, %v", line, FormatGres(reqs), FormatGres(back), err)
+			}
 		}
 		if req.Dependency != "" {
 			if deps, _, err := ParseDependency(req.Dependency); err == nil {

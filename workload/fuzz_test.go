@@ -190,6 +190,9 @@ func FuzzSacct(f *testing.F) {
 	addSeeds(f, "*.psv", uint8(0))
 	addSeeds(f, "*.sacct", uint8(6))
 	addRealSiteSeeds(f, uint8(0))
+	f.Add([]byte("JobIDRaw|Submit|Start|End|Elapsed|State|NCPUS|ReqNodes|ReqGRES|AllocGRES|AllocTRES|SubmitLine|NTasks\n"+
+		"5|2019-01-01T00:00:00|2019-01-01T00:01:00|2019-01-01T00:02:00|00:01:00|COMPLETED|4|2|gpu:k80:4|gpu:4|cpu=4,gres/gpu=4|sbatch -N 2 --gres=gpu:k80:2 x|\n"+
+		"6|2019-01-01T00:00:00|2019-01-01T00:01:00|2019-01-01T00:02:00|00:01:00|COMPLETED|4|1||gpu:2|cpu=4,gres/gpu:p100=2,gres/gpu=2|sbatch --gpus-per-task=1 x|2\n"), uint8(0))
 	// Pending array ranges cost a job per task: keep them small so that
 	// the fuzzer's time goes to variety, not to one range.
 	oldTask, oldTotal := maxArrayTasks, maxArrayTasksTotal
@@ -253,14 +256,15 @@ func FuzzSacct(f *testing.F) {
 			if a.Status == StatusCancelled && a.Runtime == 0 {
 				a.CancelledPending, b.CancelledPending = false, false
 			}
-			// SacctWriter writes no SubmitLine: what the reader took from
-			// one does not come back.
+			// SacctWriter writes a SubmitLine with GRES options only: what
+			// else the reader took from one does not come back.
 			if a.Dependency != 0 {
 				a.Preceding = Unset
 			}
 			a.MaxNodes, a.AllocNodes, a.Exclusive, a.ReqNodeList, a.ExcNodeList, a.Reservation, a.Dependency = b.MaxNodes, b.AllocNodes, b.Exclusive, 0, 0, 0, 0
 			if why := sameJob(&a, &b, r.Names(), r2.Names()); why != "" || a.Eligible != b.Eligible || a.Nodes != b.Nodes ||
-				a.CancelledPending != b.CancelledPending {
+				a.CancelledPending != b.CancelledPending || (a.Gres == 0) != (b.Gres == 0) ||
+				r.Names().Gres.Name(a.Gres-1) != r2.Names().Gres.Name(b.Gres-1) {
 				t.Fatalf("job %d: %s\n was %+v\n now %+v\n%s", i, why, a, b, out.Bytes())
 			}
 		}

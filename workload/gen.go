@@ -73,14 +73,116 @@ type GenConfig struct {
 	MemMax   int64   // default 8000
 
 	Cluster string // name in the association dump; "": "gen"
+
+	// GPUs: a share GPUShare of jobs asks GPUs, their count drawn from
+	// GPUsPerJob. A job of at most GPUsPerNode GPUs asks them per job
+	// (--gpus=N); a larger one asks per node over ceil(g/GPUsPerNode)
+	// nodes, ceil(g/nodes) on each (so never more than GPUsPerNode on a
+	// node, and a total rounded up to a multiple of the nodes), with Nodes
+	// set. A GPU job asks GPUs x CPUsPerGPU CPUs, capped at MaxCPUs. A
+	// share GPUTypeShare of GPU jobs asks one of GPUTypes, chosen
+	// uniformly. GPU jobs go only to GPUPartitions (added to Partitions
+	// when missing), and the others only to the other partitions when
+	// there are some. The GPU draws come from a stream of their own, taken
+	// only when GPUShare > 0 or GPUPartitions are given, so that a trace
+	// without GPUs is the same, byte for byte, as before they existed.
+	GPUShare      float64  // in [0,1]; default 0
+	GPUsPerJob    GPUDist  // nil: DefaultGPUsPerJob
+	GPUPartitions []string // nil: GPU jobs in any partition
+	GPUTypes      []string // nil: untyped GPUs only
+	GPUTypeShare  float64  // in [0,1]; default 0.5
+	CPUsPerGPU    int      // default 4
+	GPUsPerNode   int      // default 4
 }
+
+// GPUWeight is one value of a GPU count distribution and its weight.
+type GPUWeight struct {
+	GPUs   int
+	Weight float64
+}
+
+// GPUDist is a discrete distribution of GPUs per job, written
+// "COUNT:WEIGHT,..." ("1:0.5,2:0.25,4:0.15,8:0.1"); weights are relative
+// and need not add up to 1.
+type GPUDist []GPUWeight
+
+// DefaultGPUsPerJob is GPUsPerJob when none is given: 1, 2, 4 and 8 GPUs
+// with weights 0.5, 0.25, 0.15 and 0.1.
+func DefaultGPUsPerJob() GPUDist {
+	return GPUDist{{1, 0.5}, {2, 0.25}, {4, 0.15}, {8, 0.1}}
+}
+
+// ParseGPUDist reads "COUNT:WEIGHT,..."; "" is nil (the default). Counts
+// are whole numbers in 1..MaxGresCount, each once; weights positive.
+func ParseGPUDist(s string) (GPUDist, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var d GPUDist
+	for _, item := range strings.Split(s, ",") {
+		c, w, ok := strings.Cut(strings.TrimSpace(item), ":")
+		if !ok {
+			return nil, fmt.Errorf("GPUs per job %q: want COUNT:WEIGHT", item)
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(c))
+		if err != nil {
+			return nil, fmt.Errorf("GPUs per job %q: count %q is not a whole number", item, c)
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(w), 64)
+		if err != nil {
+			return nil, fmt.Errorf("GPUs per job %q: weight %q is not a number", item, w)
+		}
+		d = append(d, GPUWeight{n, f})
+	}
+	return d, d.validate()
+}
+
+func (d GPUDist) validate() error {
+	for i, v := range d {
+		if v.GPUs < 1 || v.GPUs > MaxGresCount {
+			return fmt.Errorf("GPUs per job %d: want 1..%d", v.GPUs, MaxGresCount)
+		}
+		if !(v.Weight > 0) || math.IsInf(v.Weight, 0) {
+			return fmt.Errorf("GPUs per job %d: weight %v must be positive", v.GPUs, v.Weight)
+		}
+		for _, u := range d[:i] {
+			if u.GPUs == v.GPUs {
+				return fmt.Errorf("GPUs per job %d given twice", v.GPUs)
+			}
+		}
+	}
+	return nil
+}
+
+// String writes the distribution as ParseGPUDist reads it.
+func (d GPUDist) String() string {
+	parts := make([]string, len(d))
+	for i, v := range d {
+		parts[i] = strconv.Itoa(v.GPUs) + ":" + strconv.FormatFloat(v.Weight, 'g', -1, 64)
+	}
+	return strings.Join(parts, ",")
+}
+
+// Set reads s into d (ParseGPUDist), so that a flag can hold a GPUDist.
+func (d *GPUDist) Set(s string) error {
+	v, err := ParseGPUDist(s)
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
+
+// gpuOn tells whether the GPU stream is drawn.
+func (c GenConfig) gpuOn() bool { return c.GPUShare > 0 || len(c.GPUPartitions) > 0 }
 
 // DefaultGenConfig is the configuration `fairsim gen` starts from.
 func DefaultGenConfig() GenConfig {
 	return GenConfig{Jobs: 1000, Days: 30, Daily: 0.5, Weekend: 0.5, StartTime: 1704067200,
 		MaxCPUs: 256, CPUsPerNode: 32, PowerOfTwo: 0.75, Runtime: "lognormal", RuntimeMedian: 1800,
 		RuntimeSigma: 1.5, RuntimeMin: 60, RuntimeMax: 86400, LimitFactor: 2, MaxLimit: 7 * 86400,
-		Users: 50, Zipf: 1, Accounts: 5, FeatureShare: 0.2, MemMin: 1000, MemMax: 8000, Cluster: "gen"}
+		Users: 50, Zipf: 1, Accounts: 5, FeatureShare: 0.2, MemMin: 1000, MemMax: 8000, Cluster: "gen",
+		GPUTypeShare: 0.5, CPUsPerGPU: 4, GPUsPerNode: 4}
 }
 
 // fill sets the list fields left nil.
@@ -96,6 +198,14 @@ func (c GenConfig) fill() GenConfig {
 	}
 	if c.Cluster == "" {
 		c.Cluster = "gen"
+	}
+	if c.GPUsPerJob == nil {
+		c.GPUsPerJob = DefaultGPUsPerJob()
+	}
+	for _, p := range c.GPUPartitions {
+		if !slices.Contains(c.Partitions, p) {
+			c.Partitions = append(slices.Clip(c.Partitions), p)
+		}
 	}
 	return c
 }
@@ -152,6 +262,41 @@ func (c GenConfig) Validate() error {
 			return fmt.Errorf("empty partition name")
 		}
 	}
+	return c.validateGPUs()
+}
+
+// validateGPUs checks the GPU parameters; those only GPU jobs use only
+// when there are GPU jobs.
+func (c GenConfig) validateGPUs() error {
+	if !(c.GPUShare >= 0 && c.GPUShare <= 1) {
+		return fmt.Errorf("GPU share %v: want 0..1", c.GPUShare)
+	}
+	if c.GPUShare == 0 {
+		return nil
+	}
+	switch {
+	case len(c.GPUsPerJob) == 0:
+		return fmt.Errorf("GPUs per job: empty distribution")
+	case !(c.GPUTypeShare >= 0 && c.GPUTypeShare <= 1):
+		return fmt.Errorf("GPU type share %v: want 0..1", c.GPUTypeShare)
+	case c.CPUsPerGPU < 1 || c.CPUsPerGPU > 1<<24:
+		return fmt.Errorf("CPUs per GPU %d: want 1..16777216", c.CPUsPerGPU)
+	case c.GPUsPerNode < 1 || c.GPUsPerNode > MaxGresCount:
+		return fmt.Errorf("GPUs per node %d: want 1..%d", c.GPUsPerNode, MaxGresCount)
+	}
+	if err := c.GPUsPerJob.validate(); err != nil {
+		return err
+	}
+	for _, v := range c.GPUsPerJob {
+		if nodes := (v.GPUs + c.GPUsPerNode - 1) / c.GPUsPerNode; nodes > c.MaxCPUs {
+			return fmt.Errorf("GPUs per job %d: %d nodes of %d GPUs, more than max CPUs %d", v.GPUs, nodes, c.GPUsPerNode, c.MaxCPUs)
+		}
+	}
+	for _, t := range c.GPUTypes {
+		if !validGresName(t) {
+			return fmt.Errorf("GPU type %q: want lower-case letters, digits, '_', '-' and '.'", t)
+		}
+	}
 	return nil
 }
 
@@ -168,7 +313,23 @@ func (c GenConfig) String() string {
 		c.Seed, c.Jobs, f(c.Days), f(c.Daily), f(c.Weekend), c.StartTime, c.MaxCPUs, c.CPUsPerNode, f(c.PowerOfTwo),
 		c.Runtime, f(c.RuntimeMedian), f(c.RuntimeSigma), f(c.RuntimeMin), f(c.RuntimeMax), f(c.LimitFactor), c.MaxLimit,
 		c.Users, f(c.Zipf), c.Accounts, strings.Join(shares, ","), strings.Join(c.Partitions, ","),
-		strings.Join(c.Features, ","), f(c.FeatureShare), f(c.MemShare), c.MemMin, c.MemMax, c.Cluster)
+		strings.Join(c.Features, ","), f(c.FeatureShare), f(c.MemShare), c.MemMin, c.MemMax, c.Cluster) + c.gpuString()
+}
+
+// gpuString lists the GPU parameters, only when GPUs are drawn: a header
+// without GPUs stays as it was.
+func (c GenConfig) gpuString() string {
+	if !c.gpuOn() {
+		return ""
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	dist := c.GPUsPerJob
+	if dist == nil {
+		dist = DefaultGPUsPerJob()
+	}
+	return fmt.Sprintf(" gpu-share=%s gpus-per-job=%s gpu-partitions=%s gpu-types=%s gpu-type-share=%s cpus-per-gpu=%d gpus-per-node=%d",
+		f(c.GPUShare), dist, strings.Join(c.GPUPartitions, ","), strings.Join(c.GPUTypes, ","), f(c.GPUTypeShare),
+		c.CPUsPerGPU, c.GPUsPerNode)
 }
 
 // Generated is a synthetic workload: the jobs, their names and header, and
@@ -253,6 +414,29 @@ func Generate(c GenConfig) (*Generated, error) {
 		return mean * w * (1 + c.Daily*math.Cos(2*math.Pi*(h-14)/24))
 	}
 
+	// The GPU stream, its partitions and count distribution.
+	var grng *rand.Rand
+	var gpuParts, cpuParts []int32
+	var gpuCum []float64
+	gpuTotal := 0.0
+	if c.gpuOn() {
+		grng = rand.New(rand.NewPCG(c.Seed, 0x67707573)) // "gpus"
+		for i, p := range c.Partitions {
+			if len(c.GPUPartitions) == 0 || slices.Contains(c.GPUPartitions, p) {
+				gpuParts = append(gpuParts, int32(i))
+			} else {
+				cpuParts = append(cpuParts, int32(i))
+			}
+		}
+		if len(cpuParts) == 0 {
+			cpuParts = gpuParts // every partition has GPUs: CPU jobs go anywhere
+		}
+		for _, v := range c.GPUsPerJob {
+			gpuTotal += v.Weight
+			gpuCum = append(gpuCum, gpuTotal)
+		}
+	}
+
 	log2Max := math.Log2(float64(c.MaxCPUs))
 	g.Jobs = make([]Job, 0, c.Jobs)
 	t := 0.0
@@ -297,6 +481,9 @@ func Generate(c GenConfig) (*Generated, error) {
 			mb := math.Exp(lo + (hi-lo)*mv)
 			j.MemPerCPU = max(int64(math.Round(mb/100))*100, 100)
 		}
+		if grng != nil {
+			c.drawGPUs(grng, &j, g.Names, gpuParts, cpuParts, gpuCum, gpuTotal)
+		}
 		g.Jobs = append(g.Jobs, j)
 	}
 
@@ -331,6 +518,40 @@ func Generate(c GenConfig) (*Generated, error) {
 	}
 	g.Assoc = d
 	return g, nil
+}
+
+// drawGPUs decides from the GPU stream whether j asks GPUs, how many and
+// of which type, and its partition when GPU and CPU jobs have their own.
+// Every draw happens for every job, so that one parameter does not shift
+// the others' draws.
+func (c GenConfig) drawGPUs(rng *rand.Rand, j *Job, names *Names, gpuParts, cpuParts []int32, cum []float64, total float64) {
+	u, w, tu, ti, pu := rng.Float64(), rng.Float64(), rng.Float64(), rng.IntN(max(len(c.GPUTypes), 1)), rng.Float64()
+	isGPU := u < c.GPUShare
+	if len(c.GPUPartitions) > 0 {
+		parts := cpuParts
+		if isGPU {
+			parts = gpuParts
+		}
+		j.Partition = parts[min(int(pu*float64(len(parts))), len(parts)-1)]
+	}
+	if !isGPU {
+		return
+	}
+	gpus := c.GPUsPerJob[min(searchCum(cum, w*total), len(c.GPUsPerJob)-1)].GPUs
+	req := GresReq{Name: "gpu", Count: int64(gpus), Per: GresPerJob}
+	if len(c.GPUTypes) > 0 && tu < c.GPUTypeShare {
+		req.Type = c.GPUTypes[ti]
+	}
+	if gpus > c.GPUsPerNode {
+		nodes := (gpus + c.GPUsPerNode - 1) / c.GPUsPerNode
+		per := (gpus + nodes - 1) / nodes
+		req.Count, req.Per = int64(per), GresPerNode
+		j.Nodes = nodes
+		gpus = per * nodes
+	}
+	j.CPUs = max(min(gpus*c.CPUsPerGPU, c.MaxCPUs), max(j.Nodes, 1))
+	j.AllocCPUs = j.CPUs
+	j.Gres = 1 + names.Gres.ID(FormatGres([]GresReq{req}))
 }
 
 // searchCum finds the first index whose cumulative weight reaches x.

@@ -54,6 +54,9 @@ const (
 	sfFlags
 	sfNodeList
 	sfReqReservation
+	sfReqGRES
+	sfAllocGRES
+	sfNTasks
 	sfCount
 )
 
@@ -63,7 +66,7 @@ var sacctFieldNames = [sfCount]string{"JobID", "JobIDRaw", "User", "UID", "Group
 	"Account", "Partition", "QOS", "Submit", "Eligible", "Start", "End", "Elapsed",
 	"ElapsedRaw", "Timelimit", "TimelimitRaw", "ReqCPUS", "NCPUS", "AllocCPUS", "ReqMem",
 	"ReqNodes", "NNodes", "AllocNodes", "ReqTRES", "AllocTRES", "State", "Constraints",
-	"TotalCPU", "MaxRSS", "SubmitLine", "Flags", "NodeList", "ReqReservation"}
+	"TotalCPU", "MaxRSS", "SubmitLine", "Flags", "NodeList", "ReqReservation", "ReqGRES", "AllocGRES", "NTasks"}
 
 // sacctRequired are the columns without which a line cannot be a job: a line
 // cut short before one of them is truncated, whereas missing trailing
@@ -818,7 +821,10 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 		return "", p
 	}
 	r.parseNames(l, j)
-	r.parseSubmitLine(l, j, t)
+	sub := r.parseSubmitLine(l, j, t)
+	if p := r.parseGres(l, j, sub); p != nil {
+		return "", p
+	}
 	return "", r.parseUsage(l, j)
 }
 

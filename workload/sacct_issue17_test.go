@@ -3,6 +3,7 @@ package workload
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -99,7 +100,7 @@ func TestParseSubmitLine(t *testing.T) {
 	}{
 		{"sbatch job.sh", SubmitRequest{Command: "sbatch", MinNodes: Unset, MaxNodes: Unset, Script: "job.sh"}, ""},
 		{"sbatch --wrap=env | grep SLURM", SubmitRequest{Command: "sbatch", MinNodes: Unset, MaxNodes: Unset, Script: "|"}, ""},
-		{"/usr/bin/sbatch -N2 -n 64 --exclusive run.sh -N 9", SubmitRequest{Command: "sbatch", MinNodes: 2, MaxNodes: 2, Exclusive: true, Script: "run.sh"}, ""},
+		{"/usr/bin/sbatch -N2 -n 64 --exclusive run.sh -N 9", SubmitRequest{Command: "sbatch", MinNodes: 2, MaxNodes: 2, Exclusive: true, Script: "run.sh", NTasks: 64}, ""},
 		{"sbatch --nodes 2-4 --dependency afterok:12:13 --begin=now+1hour --reservation=maint --nodelist=cn[1-4] -x cn5 a.sh",
 			SubmitRequest{Command: "sbatch", MinNodes: 2, MaxNodes: 4, Dependency: "afterok:12:13", Begin: "now+1hour",
 				Reservation: "maint", NodeList: "cn[1-4]", Exclude: "cn5", Script: "a.sh"}, ""},
@@ -124,7 +125,13 @@ func TestParseSubmitLine(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || got != tc.want {
+		// Counts the line does not give are Unset.
+		for _, v := range []*int{&tc.want.NTasks, &tc.want.NTasksPerNode, &tc.want.CPUsPerTask} {
+			if *v == 0 {
+				*v = Unset
+			}
+		}
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%q:\n got %+v, %v\nwant %+v", tc.line, got, err, tc.want)
 		}
 	}

@@ -6,19 +6,20 @@ package workload
 // reservation (when ReqReservation is missing), required and excluded
 // nodes. A SubmitLine the parser does not understand leaves the job as
 // the other columns describe it, counted in Defaulted, so that one odd
-// command line does not cost the job.
-func (r *SacctReader) parseSubmitLine(l *sacctLine, j *Job, t sacctTimes) {
+// command line does not cost the job. It returns the parsed request for
+// parseGres, or nil.
+func (r *SacctReader) parseSubmitLine(l *sacctLine, j *Job, t sacctTimes) *SubmitRequest {
 	if b, st := l.get(sfReqReservation); st == valOK {
 		j.Reservation = 1 + r.names.Reservations.ID(string(b))
 	}
 	b, st := l.get(sfSubmitLine)
 	if st != valOK {
-		return
+		return nil
 	}
 	req, err := ParseSubmitLine(string(b))
 	if err != nil {
 		l.defs = append(l.defs, "SubmitLine not understood: its requests ignored")
-		return
+		return nil
 	}
 	if req.MinNodes > 0 {
 		if j.Nodes <= 0 {
@@ -57,4 +58,5 @@ func (r *SacctReader) parseSubmitLine(l *sacctLine, j *Job, t sacctTimes) {
 	if req.Exclude != "" {
 		j.ExcNodeList = 1 + r.names.NodeLists.ID(req.Exclude)
 	}
+	return &req
 }

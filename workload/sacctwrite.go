@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +17,12 @@ import (
 var SacctColumns = []string{"JobID", "User", "Group", "Account", "Partition", "QOS",
 	"Submit", "Eligible", "Start", "End", "Elapsed", "Timelimit", "ReqCPUS", "NCPUS",
 	"ReqNodes", "ReqMem", "State", "Constraints", "TotalCPU", "MaxRSS"}
+
+// SacctGresColumns follow SacctColumns when the jobs' names hold any GRES
+// request (Names.Gres): ReqTRES, a job's request as sacct's totals, and a
+// SubmitLine carrying the scope a total cannot (--gres=gpu:2 per node,
+// --gpus=4 per job). A trace without GRES keeps the columns it always had.
+var SacctGresColumns = []string{"ReqTRES", "SubmitLine"}
 
 // SacctWriteOptions tunes the sacct writer.
 type SacctWriteOptions struct {
@@ -41,7 +48,12 @@ type SacctWriteOptions struct {
 // CPU in the old explicit form ("4000Mc"); the SWF status becomes COMPLETED
 // (1), FAILED (0), CANCELLED (5) or UNKNOWN; an SWF queue number n with no
 // QOS becomes QOS "qn"; TotalCPU is UsedCPU times the processors; MaxRSS is
-// UsedMemKB.
+// UsedMemKB. With GRES (SacctGresColumns), ReqTRES lists cpu=, the GRES
+// totals (a typed GRES also in its name's untyped total, as Slurm prints
+// it), mem= (MemPerCPU x CPUs) and node= where the job gives them, items
+// sorted; SubmitLine is "sbatch" with --gres for the per-node GRES and
+// --gpus for the per-job GPUs, or empty for a job without GRES (a per-job
+// GRES other than gpu has no sbatch option: ReqTRES alone carries it).
 type SacctWriter struct {
 	w         *bufio.Writer
 	names     *Names
@@ -50,6 +62,7 @@ type SacctWriter struct {
 	epoch     int64
 	buf       []byte
 	wroteHead bool
+	gres      bool // the GRES columns are written
 }
 
 // NewSacctWriter writes to w; names resolves the Job's name ids.
@@ -83,6 +96,10 @@ func (w *SacctWriter) WriteHeader(h *Header) error {
 		}
 	}
 	w.w.WriteString(strings.Join(SacctColumns, "|"))
+	if w.names.Gres.Len() > 0 {
+		w.gres = true
+		w.w.WriteString("|" + strings.Join(SacctGresColumns, "|"))
+	}
 	_, err := w.w.WriteString("\n")
 	return err
 }
@@ -181,6 +198,16 @@ func (w *SacctWriter) Write(j *Job) error {
 		b = strconv.AppendFloat(b, j.UsedMemKB, 'f', -1, 64)
 		b = append(b, 'K')
 	}
+	if w.gres {
+		reqs, err := w.names.GresOf(j)
+		if err != nil {
+			return err
+		}
+		sep()
+		b = appendReqTRES(b, j, reqs)
+		sep()
+		b = appendGresSubmitLine(b, reqs)
+	}
 	b = append(b, '\n')
 	w.buf = b
 	_, err := w.w.Write(b)
@@ -220,4 +247,67 @@ func (w *SacctWriter) Flush() error { return w.w.Flush() }
 // error is returned too.
 func WriteSacct(out io.Writer, src Source, opts SacctWriteOptions) (int, error) {
 	return copyJobs(NewSacctWriter(out, src.Names(), opts), src)
+}
+
+// appendReqTRES writes the job's request as sacct's ReqTRES: totals over
+// the job, items sorted as strings.
+func appendReqTRES(b []byte, j *Job, reqs []GresReq) []byte {
+	var items []string
+	if j.CPUs > 0 {
+		items = append(items, "cpu="+strconv.Itoa(j.CPUs))
+	}
+	tot := gresTotals(reqs, j.Nodes)
+	byName := map[string]int64{}
+	typed := map[string]bool{}
+	for k, v := range tot {
+		byName[k.name] += v
+		if k.typ != "" {
+			typed[k.name] = true
+			items = append(items, "gres/"+k.name+":"+k.typ+"="+strconv.FormatInt(v, 10))
+		}
+	}
+	for name, v := range byName {
+		items = append(items, "gres/"+name+"="+strconv.FormatInt(v, 10))
+	}
+	if j.MemPerCPU > 0 && j.CPUs > 0 {
+		items = append(items, "mem="+strconv.FormatInt(j.MemPerCPU*int64(j.CPUs), 10)+"M")
+	}
+	if j.Nodes > 0 {
+		items = append(items, "node="+strconv.Itoa(j.Nodes))
+	}
+	slices.Sort(items)
+	return append(b, strings.Join(items, ",")...)
+}
+
+// appendGresSubmitLine writes the sbatch options of a GRES request: the
+// per-node items as --gres, the per-job GPUs as --gpus; nothing when
+// neither is there.
+func appendGresSubmitLine(b []byte, reqs []GresReq) []byte {
+	var perNode, gpus []string
+	for _, g := range reqs {
+		c := strconv.FormatInt(g.Count, 10)
+		switch {
+		case g.Per == GresPerNode && g.Type != "":
+			perNode = append(perNode, g.Name+":"+g.Type+":"+c)
+		case g.Per == GresPerNode:
+			perNode = append(perNode, g.Name+":"+c)
+		case g.Name == "gpu" && g.Type != "":
+			gpus = append(gpus, g.Type+":"+c)
+		case g.Name == "gpu":
+			gpus = append(gpus, c)
+		}
+	}
+	if len(perNode) == 0 && len(gpus) == 0 {
+		return b
+	}
+	b = append(b, "sbatch"...)
+	if len(perNode) > 0 {
+		b = append(b, " --gres="...)
+		b = append(b, strings.Join(perNode, ",")...)
+	}
+	if len(gpus) > 0 {
+		b = append(b, " --gpus="...)
+		b = append(b, strings.Join(gpus, ",")...)
+	}
+	return b
 }

@@ -3,6 +3,7 @@ package workload
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,6 +22,122 @@ type SubmitRequest struct {
 	NodeList    string // -w/--nodelist value; "" when none
 	Exclude     string // -x/--exclude value; "" when none
 	Script      string // the first word after the options (script or command); "" when none
+
+	NTasks        int // -n/--ntasks; Unset when not given
+	NTasksPerNode int // --ntasks-per-node; Unset when not given
+	CPUsPerTask   int // -c/--cpus-per-task; Unset when not given
+	// Gres are the GRES asked per node (--gres, --gpus-per-node,
+	// --gpus-per-socket) and per job (-G/--gpus), sorted (SortGres). Of
+	// two options naming one GRES and type in one scope, --gpus-per-node
+	// beats --gres and --gpus-per-socket beats both.
+	Gres []GresReq
+	// GresPerTask are the counts asked per task (--gpus-per-task,
+	// --tres-per-task=gres/...), Per left GresPerJob: GresFor multiplies
+	// them by the task count, which only the caller knows.
+	GresPerTask []GresReq
+	// GPUsPerSocket tells that --gpus-per-socket was given: its count is
+	// in Gres per node, as if each node had one socket.
+	GPUsPerSocket bool
+}
+
+// GresFor is the job's GRES request for tasks tasks: Gres, and the
+// per-task counts times tasks as per-job counts (added to a per-job count
+// of the same GRES and type), sorted.
+func (r SubmitRequest) GresFor(tasks int64) ([]GresReq, error) {
+	out := append([]GresReq(nil), r.Gres...)
+	for _, g := range r.GresPerTask {
+		if tasks < 1 || tasks > MaxGresCount || g.Count*tasks > MaxGresCount {
+			return nil, fmt.Errorf("%s per task x %d tasks: above %d", g.Name, tasks, MaxGresCount)
+		}
+		g.Count *= tasks
+		g.Per = GresPerJob
+		if i := slices.IndexFunc(out, func(h GresReq) bool { return h.Name == g.Name && h.Type == g.Type && h.Per == GresPerJob }); i >= 0 {
+			if out[i].Count+g.Count > MaxGresCount {
+				return nil, fmt.Errorf("%s per task x %d tasks and per job: above %d", g.Name, tasks, MaxGresCount)
+			}
+			out[i].Count += g.Count
+			continue
+		}
+		out = append(out, g)
+	}
+	SortGres(out)
+	return out, nil
+}
+
+// mergeGres puts g into reqs, replacing the item of the same name, type
+// and scope.
+func mergeGres(reqs []GresReq, g GresReq) []GresReq {
+	for i := range reqs {
+		if reqs[i].Name == g.Name && reqs[i].Type == g.Type && reqs[i].Per == g.Per {
+			reqs[i] = g
+			return reqs
+		}
+	}
+	return append(reqs, g)
+}
+
+// parseGresOption reads a GRES option's value as slurm_get_next_tres
+// (slurm_protocol_defs.c) does: comma-separated items
+// "[gres/]NAME[:TYPE][:COUNT]" (or NAME=COUNT), a missing count being 1
+// and a zero count dropping the item; "none" asks nothing (--gres=none).
+// gpu is true for the --gpus* options, whose items are "[TYPE:]COUNT"
+// of GRES gpu; tresList is true for --tres-per-task, whose items other
+// than gres/... (cpu=4) are not GRES.
+func parseGresOption(val string, per GresScope, gpu, tresList bool) ([]GresReq, error) {
+	if strings.EqualFold(val, "none") && !gpu {
+		return nil, nil
+	}
+	var out []GresReq
+	for _, item := range strings.Split(val, ",") {
+		if item == "" {
+			continue
+		}
+		if tresList {
+			rest, ok := strings.CutPrefix(item, "gres/")
+			if !ok {
+				rest, ok = strings.CutPrefix(item, "gres:")
+			}
+			if !ok {
+				continue
+			}
+			item = rest
+		} else if gpu {
+			item = "gpu:" + item
+		} else {
+			item = strings.TrimPrefix(item, "gres/")
+		}
+		body, cnt, hasEq := strings.Cut(item, "=")
+		var f []string
+		if hasEq {
+			f = append(strings.Split(body, ":"), cnt)
+		} else {
+			f = strings.Split(item, ":")
+		}
+		count := int64(1)
+		if len(f) > 1 {
+			if n, err := parseGresCount(f[len(f)-1], MaxGresCount); err == nil {
+				count = n
+				f = f[:len(f)-1]
+			} else if last := f[len(f)-1]; hasEq || len(f) > 2 || last == "" || last[0] == '-' || last[0] >= '0' && last[0] <= '9' {
+				return nil, fmt.Errorf("GRES %q: %v", item, err)
+			}
+		}
+		if len(f) > 2 {
+			return nil, fmt.Errorf("GRES %q: want NAME[:TYPE][:COUNT]", item)
+		}
+		typ := ""
+		if len(f) == 2 {
+			typ = f[1]
+		}
+		name, typ, err := checkGresNames(f[0], typ)
+		if err != nil {
+			return nil, err
+		}
+		if count > 0 {
+			out = mergeGres(out, GresReq{Name: name, Type: typ, Count: count, Per: per})
+		}
+	}
+	return out, nil
 }
 
 // submitOpt is one option of sbatch/salloc/srun: whether it takes a value
@@ -122,7 +239,24 @@ func findShortOpt(c byte, cmd string) (submitOpt, bool) {
 // not sbatch, salloc or srun, or with an option those commands refuse, is
 // an error.
 func ParseSubmitLine(line string) (SubmitRequest, error) {
-	req := SubmitRequest{MinNodes: Unset, MaxNodes: Unset}
+	req := SubmitRequest{MinNodes: Unset, MaxNodes: Unset, NTasks: Unset, NTasksPerNode: Unset, CPUsPerTask: Unset}
+	var gresOpt, gpusOpt, perNodeOpt, perSocketOpt, perTaskOpt, tresTaskOpt []GresReq
+	gresOption := func(dst *[]GresReq, o submitOpt, val string, per GresScope, gpu, tres bool) error {
+		g, err := parseGresOption(val, per, gpu, tres)
+		if err != nil {
+			return fmt.Errorf("--%s %q: %v", o.long, val, err)
+		}
+		*dst = g
+		return nil
+	}
+	count := func(dst *int, o submitOpt, val string) error {
+		n, ok := parseCount([]byte(val))
+		if !ok || n < 1 || n > 1<<24 {
+			return fmt.Errorf("--%s %q: not a count", o.long, val)
+		}
+		*dst = int(n)
+		return nil
+	}
 	words := shellWords(line)
 	if len(words) == 0 {
 		return req, fmt.Errorf("empty submit line")
@@ -155,8 +289,42 @@ func ParseSubmitLine(line string) (SubmitRequest, error) {
 			req.NodeList = val
 		case "exclude":
 			req.Exclude = val
+		case "ntasks":
+			return count(&req.NTasks, o, val)
+		case "ntasks-per-node":
+			return count(&req.NTasksPerNode, o, val)
+		case "cpus-per-task":
+			return count(&req.CPUsPerTask, o, val)
+		case "gres":
+			return gresOption(&gresOpt, o, val, GresPerNode, false, false)
+		case "gpus":
+			return gresOption(&gpusOpt, o, val, GresPerJob, true, false)
+		case "gpus-per-node":
+			return gresOption(&perNodeOpt, o, val, GresPerNode, true, false)
+		case "gpus-per-socket":
+			req.GPUsPerSocket = true
+			return gresOption(&perSocketOpt, o, val, GresPerNode, true, false)
+		case "gpus-per-task":
+			return gresOption(&perTaskOpt, o, val, GresPerJob, true, false)
+		case "tres-per-task":
+			return gresOption(&tresTaskOpt, o, val, GresPerJob, false, true)
 		}
 		return nil
+	}
+	done := func() (SubmitRequest, error) {
+		for _, list := range [][]GresReq{gresOpt, gpusOpt, perNodeOpt, perSocketOpt} {
+			for _, g := range list {
+				req.Gres = mergeGres(req.Gres, g)
+			}
+		}
+		for _, list := range [][]GresReq{tresTaskOpt, perTaskOpt} {
+			for _, g := range list {
+				req.GresPerTask = mergeGres(req.GresPerTask, g)
+			}
+		}
+		SortGres(req.Gres)
+		SortGres(req.GresPerTask)
+		return req, nil
 	}
 	for i := 1; i < len(words); i++ {
 		w := words[i]
@@ -165,7 +333,7 @@ func ParseSubmitLine(line string) (SubmitRequest, error) {
 			if i+1 < len(words) {
 				req.Script = words[i+1]
 			}
-			return req, nil
+			return done()
 		case strings.HasPrefix(w, "--"):
 			name, val, hasVal := strings.Cut(w[2:], "=")
 			o, err := findLongOpt(name)
@@ -220,10 +388,10 @@ func ParseSubmitLine(line string) (SubmitRequest, error) {
 			}
 		default:
 			req.Script = w
-			return req, nil
+			return done()
 		}
 	}
-	return req, nil
+	return done()
 }
 
 // parseNodeRange reads -N's value: "4", "2-8", or a list of sizes

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"fairsim/slurmtext"
 	"fairsim/workflow"
 	"fairsim/workload"
 )
@@ -51,11 +52,19 @@ The SWF header records every parameter.
 			&cli.Float64Flag{Name: "mem-share", Destination: &s.MemShare, Value: s.MemShare, Usage: "share of jobs requesting memory"},
 			&cli.Int64Flag{Name: "mem-min", Destination: &s.MemMin, Value: s.MemMin, Usage: "smallest memory request, MB per CPU"},
 			&cli.Int64Flag{Name: "mem-max", Destination: &s.MemMax, Value: s.MemMax, Usage: "largest memory request, MB per CPU"},
+			&cli.Float64Flag{Name: "gpu-share", Destination: &s.GPUShare, Value: s.GPUShare, Usage: "share of jobs asking GPUs"},
+			&cli.GenericFlag{Name: "gpus-per-job", Value: &s.GPUsPerJob, Usage: "GPU counts and weights (`DIST`, default 1:0.5,2:0.25,4:0.15,8:0.1)"},
+			&cli.StringFlag{Name: "gpu-partitions", Usage: "partitions of the GPU jobs, added to --partitions (`LIST`; default any)"},
+			&cli.StringFlag{Name: "gpu-types", Usage: "GPU types a share of GPU jobs asks for (`LIST`)"},
+			&cli.Float64Flag{Name: "gpu-type-share", Destination: &s.GPUTypeShare, Value: s.GPUTypeShare, Usage: "share of GPU jobs asking a GPU type"},
+			&cli.IntFlag{Name: "cpus-per-gpu", Destination: &s.CPUsPerGPU, Value: s.CPUsPerGPU, Usage: "CPUs a GPU job asks per GPU"},
+			&cli.IntFlag{Name: "gpus-per-node", Destination: &s.GPUsPerNode, Value: s.GPUsPerNode, Usage: "most GPUs a job asks on one node (larger jobs span nodes)"},
 			&cli.StringFlag{Name: "cluster", Destination: &s.Cluster, Value: s.Cluster, Usage: "cluster `NAME` in the association dump"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Required: true, Usage: "output `FILE` (.swf, or .sacct for sacct -P; .gz compresses; - for stdout)"},
 			&cli.StringFlag{Name: "assoc-out", Usage: "association dump `FILE` (sacctmgr dump format)"},
 		},
 		Action: func(c *cli.Context) error {
+			s.GPUPartitions, s.GPUTypes = slurmtext.SplitList(c.String("gpu-partitions")), slurmtext.SplitList(c.String("gpu-types"))
 			cfg, err := s.Config()
 			if err != nil {
 				return err
