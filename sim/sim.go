@@ -329,9 +329,12 @@ func (s *Simulator) placeRequest(j *Job) {
 		j.Part = c.DefaultPartition()
 	}
 	j.Req = Request{Nodes: j.Nodes, Exclusive: c.Parts[j.Part].Exclusive || j.Job.Exclusive, Type: -1}
-	if j.Nodes == 1 && j.MaxNodes != 1 {
+	if j.Nodes == 1 && j.MaxNodes != 1 && j.Gres == 0 {
 		// A minimum of one node (sacct's ReqNodes) says nothing: the
-		// allocator chooses, as for a job that gives no count.
+		// allocator chooses, as for a job that gives no count. A GPU job
+		// the trace puts on one node stays on one: its GPUs spread over
+		// nodes would make another job (and cons_tres keeps a job's
+		// --gpus on as few nodes as hold them).
 		j.Req.Nodes = 0
 	}
 	if j.ReqNodeList > 0 || j.ExcNodeList > 0 {

@@ -75,8 +75,8 @@ type GenConfig struct {
 	Cluster string // name in the association dump; "": "gen"
 
 	// GPUs: a share GPUShare of jobs asks GPUs, their count drawn from
-	// GPUsPerJob. A job of at most GPUsPerNode GPUs asks them per job
-	// (--gpus=N); a larger one asks per node over ceil(g/GPUsPerNode)
+	// GPUsPerJob. A job of at most GPUsPerNode GPUs asks them per job on
+	// one node (--gpus=N -N1); a larger one asks per node over ceil(g/GPUsPerNode)
 	// nodes, ceil(g/nodes) on each (so never more than GPUsPerNode on a
 	// node, and a total rounded up to a multiple of the nodes), with Nodes
 	// set. A GPU job asks GPUs x CPUsPerGPU CPUs, capped at MaxCPUs. A
@@ -542,6 +542,7 @@ func (c GenConfig) drawGPUs(rng *rand.Rand, j *Job, names *Names, gpuParts, cpuP
 	if len(c.GPUTypes) > 0 && tu < c.GPUTypeShare {
 		req.Type = c.GPUTypes[ti]
 	}
+	j.Nodes = 1 // -N1: GPUs of one job spread over nodes would be another job
 	if gpus > c.GPUsPerNode {
 		nodes := (gpus + c.GPUsPerNode - 1) / c.GPUsPerNode
 		per := (gpus + nodes - 1) / nodes

@@ -50,8 +50,8 @@ func TestGenGPUs(t *testing.T) {
 		total := GPUs(reqs, j.Nodes)
 		counts[total]++
 		switch r.Per {
-		case GresPerJob: // at most one node's worth, placed freely
-			if r.Count > int64(c.GPUsPerNode) || j.Nodes != Unset {
+		case GresPerJob: // at most one node's worth, on one node
+			if r.Count > int64(c.GPUsPerNode) || j.Nodes != 1 {
 				t.Fatalf("job %d: %v over %d nodes", j.ID, r, j.Nodes)
 			}
 		case GresPerNode: // 6 GPUs: 2 nodes x 3; 16: 4 nodes x 4
