@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -418,8 +419,42 @@ func (g *GenSpec) fit(c *sim.Cluster) string {
 	usable := max(c.TotalCores-c.DownCores, 1)
 	jobs := 0.8 * float64(usable) * g.Days * 86400 / (held * max(meanRun, 1))
 	g.Jobs = int(min(max(jobs, 200), 5000))
-	return fmt.Sprintf("generated workload: %d jobs over %g days in partition(s) %s, 1 to %d CPUs and at most %s each (no --trace)",
+	note := fmt.Sprintf("generated workload: %d jobs over %g days in partition(s) %s, 1 to %d CPUs and at most %s each (no --trace)",
 		g.Jobs, g.Days, strings.Join(g.Partitions, ","), g.MaxCPUs, g.MaxLimit)
+	return note + g.fitGPUs(c, pick)
+}
+
+// fitGPUs makes a share of the generated jobs GPU jobs when the chosen
+// partitions have GPU nodes (a GPU site's workload is not CPU jobs only):
+// 30 % unless the scenario says otherwise, in the partitions with GPUs, at
+// most the fewest GPUs of those partitions' GPU nodes per node, a typed
+// request for half of them when the nodes name types.
+func (g *GenSpec) fitGPUs(c *sim.Cluster, pick []int) string {
+	var parts, types []string
+	perNode := 0
+	for _, i := range pick {
+		p := &c.Parts[i]
+		if p.GPUs == 0 {
+			continue
+		}
+		parts = append(parts, p.Name)
+		for _, n := range p.Nodes {
+			k := c.SliceGPUs(sim.Slice{Node: n, Gres: c.WholeGres(n)})
+			if k > 0 && (perNode == 0 || k < perNode) {
+				perNode = k
+			}
+		}
+	}
+	if len(parts) == 0 || g.GPUShare > 0 || len(g.GPUPartitions) > 0 {
+		return ""
+	}
+	for _, k := range c.GresKinds {
+		if k.Name == "gpu" && k.Type != "" && !slices.Contains(types, k.Type) {
+			types = append(types, k.Type)
+		}
+	}
+	g.GPUShare, g.GPUPartitions, g.GPUsPerNode, g.GPUTypes = 0.3, parts, perNode, types
+	return fmt.Sprintf("; 30%% of them ask 1 to %d GPUs in %s", perNode, strings.Join(parts, ","))
 }
 
 // setDefault sets *v to d when it is the zero value.
@@ -461,6 +496,9 @@ func (sc *Scenario) genConfig() (workload.GenConfig, error) {
 	}
 	if g.GPUsPerNode != 0 {
 		c.GPUsPerNode = g.GPUsPerNode
+	}
+	if c.QOS, err = workload.ParseQOSMix(g.QOS); err != nil {
+		return c, fmt.Errorf("%s: generate.qos: %w", sc.file, err)
 	}
 	ml, err := slurmtime.ParseSeconds(g.MaxLimit)
 	if err != nil || ml <= 0 {

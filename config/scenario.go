@@ -122,6 +122,9 @@ type GenSpec struct {
 	GPUTypeShare  float64  `yaml:"gpu_type_share,omitempty"`
 	CPUsPerGPU    int      `yaml:"cpus_per_gpu,omitempty"`
 	GPUsPerNode   int      `yaml:"gpus_per_node,omitempty"`
+	// QOS is the mix of QOS the jobs ask for, "NAME:WEIGHT,..." (e.g.
+	// "normal:0.85,high:0.1,standby:0.05"); empty: none, the default QOS.
+	QOS string `yaml:"qos,omitempty"`
 }
 
 // ClusterSpec is the hardware, when slurm.conf does not give it.

@@ -205,6 +205,9 @@ func (c *Cluster) wholeTake(n int) GresTake {
 	return t
 }
 
+// WholeGres is a take of all of node n's GRES.
+func (c *Cluster) WholeGres(n int) GresTake { return c.wholeTake(n) }
+
 // gpusOf is how many GPUs a take holds on node n.
 func (c *Cluster) gpusOf(n int, t GresTake) int {
 	if t == 0 {

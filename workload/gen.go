@@ -91,6 +91,10 @@ type GenConfig struct {
 	GPUPartitions []string // nil: GPU jobs in any partition
 	GPUTypes      []string // nil: untyped GPUs only
 	GPUTypeShare  float64  // in [0,1]; default 0.5
+
+	// QOS is the mix of QOS jobs ask for, drawn per job by weight from a
+	// stream of their own (nil: jobs name no QOS and get the default one).
+	QOS QOSMix
 	CPUsPerGPU    int      // default 4
 	GPUsPerNode   int      // default 4
 }
@@ -213,6 +217,9 @@ func (c GenConfig) fill() GenConfig {
 // Validate reports the first parameter out of range.
 func (c GenConfig) Validate() error {
 	c = c.fill()
+	if err := c.QOS.validate(); err != nil {
+		return err
+	}
 	switch {
 	case c.Jobs < 1 || c.Jobs > 100_000_000:
 		return fmt.Errorf("jobs %d: want 1..100000000", c.Jobs)
@@ -313,7 +320,7 @@ func (c GenConfig) String() string {
 		c.Seed, c.Jobs, f(c.Days), f(c.Daily), f(c.Weekend), c.StartTime, c.MaxCPUs, c.CPUsPerNode, f(c.PowerOfTwo),
 		c.Runtime, f(c.RuntimeMedian), f(c.RuntimeSigma), f(c.RuntimeMin), f(c.RuntimeMax), f(c.LimitFactor), c.MaxLimit,
 		c.Users, f(c.Zipf), c.Accounts, strings.Join(shares, ","), strings.Join(c.Partitions, ","),
-		strings.Join(c.Features, ","), f(c.FeatureShare), f(c.MemShare), c.MemMin, c.MemMax, c.Cluster) + c.gpuString()
+		strings.Join(c.Features, ","), f(c.FeatureShare), f(c.MemShare), c.MemMin, c.MemMax, c.Cluster) + c.gpuString() + c.qosString()
 }
 
 // gpuString lists the GPU parameters, only when GPUs are drawn: a header
@@ -330,6 +337,14 @@ func (c GenConfig) gpuString() string {
 	return fmt.Sprintf(" gpu-share=%s gpus-per-job=%s gpu-partitions=%s gpu-types=%s gpu-type-share=%s cpus-per-gpu=%d gpus-per-node=%d",
 		f(c.GPUShare), dist, strings.Join(c.GPUPartitions, ","), strings.Join(c.GPUTypes, ","), f(c.GPUTypeShare),
 		c.CPUsPerGPU, c.GPUsPerNode)
+}
+
+// qosString lists the QOS mix, only when there is one.
+func (c GenConfig) qosString() string {
+	if len(c.QOS) == 0 {
+		return ""
+	}
+	return " qos=" + c.QOS.String()
 }
 
 // Generated is a synthetic workload: the jobs, their names and header, and
@@ -437,6 +452,17 @@ func Generate(c GenConfig) (*Generated, error) {
 		}
 	}
 
+	var qrng *rand.Rand
+	var qosCum []float64
+	if len(c.QOS) > 0 {
+		qrng = rand.New(rand.NewPCG(c.Seed, 0x716f73)) // "qos"
+		sum := 0.0
+		for _, q := range c.QOS {
+			sum += q.Weight
+			qosCum = append(qosCum, sum)
+		}
+	}
+
 	log2Max := math.Log2(float64(c.MaxCPUs))
 	g.Jobs = make([]Job, 0, c.Jobs)
 	t := 0.0
@@ -483,6 +509,10 @@ func Generate(c GenConfig) (*Generated, error) {
 		}
 		if grng != nil {
 			c.drawGPUs(grng, &j, g.Names, gpuParts, cpuParts, gpuCum, gpuTotal)
+		}
+		if qrng != nil {
+			k := min(searchCum(qosCum, qrng.Float64()*qosCum[len(qosCum)-1]), len(c.QOS)-1)
+			j.QOS = g.Names.QOS.ID(c.QOS[k].Name)
 		}
 		g.Jobs = append(g.Jobs, j)
 	}

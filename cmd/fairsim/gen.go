@@ -54,6 +54,7 @@ The SWF header records every parameter.
 			&cli.Int64Flag{Name: "mem-max", Destination: &s.MemMax, Value: s.MemMax, Usage: "largest memory request, MB per CPU"},
 			&cli.Float64Flag{Name: "gpu-share", Destination: &s.GPUShare, Value: s.GPUShare, Usage: "share of jobs asking GPUs"},
 			&cli.GenericFlag{Name: "gpus-per-job", Value: &s.GPUsPerJob, Usage: "GPU counts and weights (`DIST`, default 1:0.5,2:0.25,4:0.15,8:0.1)"},
+			&cli.GenericFlag{Name: "qos", Value: &s.QOS, Usage: "QOS the jobs ask for, by weight (`MIX`, e.g. normal:0.85,high:0.1,standby:0.05; default none)"},
 			&cli.StringFlag{Name: "gpu-partitions", Usage: "partitions of the GPU jobs, added to --partitions (`LIST`; default any)"},
 			&cli.StringFlag{Name: "gpu-types", Usage: "GPU types a share of GPU jobs asks for (`LIST`)"},
 			&cli.Float64Flag{Name: "gpu-type-share", Destination: &s.GPUTypeShare, Value: s.GPUTypeShare, Usage: "share of GPU jobs asking a GPU type"},
