@@ -94,9 +94,9 @@ type GenConfig struct {
 
 	// QOS is the mix of QOS jobs ask for, drawn per job by weight from a
 	// stream of their own (nil: jobs name no QOS and get the default one).
-	QOS QOSMix
-	CPUsPerGPU    int      // default 4
-	GPUsPerNode   int      // default 4
+	QOS         QOSMix
+	CPUsPerGPU  int // default 4
+	GPUsPerNode int // default 4
 }
 
 // GPUWeight is one value of a GPU count distribution and its weight.

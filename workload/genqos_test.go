@@ -50,4 +50,3 @@ func TestGenQOSMix(t *testing.T) {
 		t.Errorf("ParseQOSMix: %v %v", m, err)
 	}
 }
-
