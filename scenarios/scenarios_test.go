@@ -12,7 +12,7 @@ import (
 
 // library is the scenario library: every scenario here must run through
 // the command line and show what its README section says it shows.
-var library = []string{"odyssey", "rcac-fairshare", "rcac-credit", "slurm20"}
+var library = []string{"odyssey", "rcac-fairshare", "rcac-credit", "slurm20", "kestrel-gpu"}
 
 // runScenario runs scenarios/NAME.yaml through the CLI and returns the
 // output folder.

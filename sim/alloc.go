@@ -150,9 +150,13 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 	if req.Nodes > 0 {
 		need = (req.CPUs + req.Nodes - 1) / req.Nodes
 	}
+	gres := len(req.Gres) > 0
 	for _, sh := range part.shapes {
 		if req.Type >= 0 && sh.typ != req.Type {
 			continue
+		}
+		if gres && !c.gresHolds(req, sh.node) {
+			continue // a node of this shape never has the GRES asked on it
 		}
 		usable := sh.cores
 		if !req.Exclusive {
@@ -175,6 +179,8 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 	switch {
 	case req.CPUs <= 0:
 		return Never, "no CPUs requested"
+	case nodes == 0 && gres:
+		return Never, fmt.Sprintf("no node in %s has the GRES asked with the CPU and memory asked", part.Name)
 	case nodes == 0 && req.Type >= 0:
 		return Never, fmt.Sprintf("no %s node in %s can hold a CPU with the memory asked", c.Types[req.Type].Name, part.Name)
 	case nodes == 0:

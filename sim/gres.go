@@ -157,6 +157,22 @@ func (c *Cluster) gresOK(req *Request, n int, single bool) bool {
 	return true
 }
 
+// gresHolds reports whether node n has, free or not, the per-node GRES
+// counts of req (and all of a one-node job's per-job counts).
+func (c *Cluster) gresHolds(req *Request, n int) bool {
+	for i := range req.Gres {
+		g := &req.Gres[i]
+		need := g.PerNode
+		if req.Nodes == 1 && g.PerJob > 0 {
+			need = g.PerJob
+		}
+		if need > 0 && c.countMatching(n, g.Mask) < need {
+			return false
+		}
+	}
+	return true
+}
+
 // gresTake picks GRES on node n for req: each need's per-node count, plus
 // up to left[i] of its per-job count (left is decremented). Kinds are taken
 // in the node's order, so a typeless request on a node of two types takes

@@ -130,17 +130,23 @@ func TestGresCapacity(t *testing.T) {
 	c := gresCluster(t)
 	p, _ := c.Partition("p")
 	for _, tc := range []struct {
-		reqs  []workload.GresReq
-		nodes int
-		fit   Fit
-		why   string
+		reqs   []workload.GresReq
+		nodes  int
+		memGPU int64
+		fit    Fit
+		why    string
 	}{
-		{[]workload.GresReq{{Name: "gpu", Type: "h100", Count: 1}}, 1, Never, "GRES gpu:h100 asked, no node of the cluster has it"},
-		{[]workload.GresReq{{Name: "gpu", Count: 8, Per: workload.GresPerJob}}, 0, Never, "8 GRES gpu asked, partition p has 7"},
-		{[]workload.GresReq{{Name: "gpu", Type: "a100", Count: 1}}, 3, Never, "1 GRES gpu:a100 per node on 3 nodes asked, partition p has 2 such nodes"},
-		{[]workload.GresReq{{Name: "gpu", Count: 7, Per: workload.GresPerJob}}, 0, FitsNow, ""},
+		// Two A100 on a node: only g1 has them, and 2 × 40000 MB is more
+		// than its 64000: no node can ever hold it, though the partition
+		// has 5 A100 and g2 the memory.
+		{[]workload.GresReq{{Name: "gpu", Type: "a100", Count: 2}}, 1, 40000, Never, "no node in p has the GRES asked with the CPU and memory asked"},
+		{[]workload.GresReq{{Name: "gpu", Type: "h100", Count: 1}}, 1, 0, Never, "GRES gpu:h100 asked, no node of the cluster has it"},
+		{[]workload.GresReq{{Name: "gpu", Count: 8, Per: workload.GresPerJob}}, 0, 0, Never, "8 GRES gpu asked, partition p has 7"},
+		{[]workload.GresReq{{Name: "gpu", Type: "a100", Count: 1}}, 3, 0, Never, "1 GRES gpu:a100 per node on 3 nodes asked, partition p has 2 such nodes"},
+		{[]workload.GresReq{{Name: "gpu", Count: 7, Per: workload.GresPerJob}}, 0, 0, FitsNow, ""},
+		{[]workload.GresReq{{Name: "gpu", Type: "a100", Count: 2}}, 1, 30000, FitsNow, ""},
 	} {
-		req := Request{CPUs: 3, Nodes: tc.nodes, Type: -1, Gres: c.Needs(tc.reqs, tc.nodes)}
+		req := Request{CPUs: 3, Nodes: tc.nodes, Type: -1, Gres: c.Needs(tc.reqs, tc.nodes), MemPerGPU: tc.memGPU}
 		if fit, why := c.Capacity(&req, p); fit != tc.fit || why != tc.why {
 			t.Errorf("%+v: %s %q, want %s %q", tc.reqs, fit, why, tc.fit, tc.why)
 		}
