@@ -323,3 +323,60 @@ func TestKestrelGPUScenario(t *testing.T) {
 		t.Errorf("sshare lists no gres/gpu in TRESRunMins:\n%s", sh[:min(len(sh), 600)])
 	}
 }
+
+// TestSacctGPUReplay replays a sacct log of GPU jobs (workload's fixture:
+// ReqTRES and AllocTRES with gres/gpu, typed and untyped, SubmitLine's
+// --gres, --gpus, --gpus-per-node and --gpus-per-task) on a cluster of
+// A100 and V100 nodes: every job gets the GPUs it recorded, typed ones of
+// their type, and the job asking a GRES no node has (gres/shard) is
+// refused with that reason.
+func TestSacctGPUReplay(t *testing.T) {
+	dir := t.TempDir()
+	trace, _ := filepath.Abs(filepath.Join("..", "workload", "testdata", "gpu-jobs.psv"))
+	sc := filepath.Join(dir, "replay.yaml")
+	if err := os.WriteFile(sc, []byte(`name: gpu-replay
+scheduler: slurm
+trace: {file: `+trace+`, time_zone: UTC}
+slurm:
+  AccountingStorageTRES: gres/gpu,gres/gpu:a100,gres/gpu:v100
+  SelectTypeParameters: CR_Core_Memory
+cluster:
+  reference_cpu: skylake
+  nodes:
+    - {NodeName: "c[1-2]", Feature: skylake, CPUs: 32, RealMemory: 192G}
+    - {NodeName: "a[1-2]", Feature: skylake, CPUs: 32, RealMemory: 256G, Gres: "gpu:a100:4"}
+    - {NodeName: "v1", Feature: skylake, CPUs: 16, RealMemory: 128G, Gres: "gpu:v100:2"}
+  partitions:
+    - {PartitionName: cpu, Nodes: "c[1-2]", Default: true}
+    - {PartitionName: gpu, Nodes: "a[1-2],v1"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	cli(t, "run", "--scenario", sc, "--out", out, "--check", "--quiet")
+	jt := readJobs(t, out)
+	// GPUs each job recorded (AllocTRES gres/gpu); job 8 asked shard only.
+	want := map[string]string{"1": "0", "2": "2", "3": "2", "4": "8", "5": "4", "6": "3", "7": "1", "9": "1", "10": "2", "11": "4"}
+	for _, r := range jt.rows {
+		id := jt.s(r, "JobID")
+		if id == "8" {
+			if jt.s(r, "State") != "REJECTED" || !strings.Contains(jt.s(r, "Reason"), "GRES shard") {
+				t.Errorf("job 8 (gres/shard): %s %q", jt.s(r, "State"), jt.s(r, "Reason"))
+			}
+			continue
+		}
+		if jt.s(r, "GPUs") != want[id] {
+			t.Errorf("job %s: %s GPUs, recorded %s (%s)", id, jt.s(r, "GPUs"), want[id], jt.s(r, "AllocTRES"))
+		}
+		switch id {
+		case "3", "4": // asked gpu:a100
+			if !strings.Contains(jt.s(r, "AllocTRES"), "gres/gpu:a100="+want[id]) || !strings.HasPrefix(jt.s(r, "NodeList"), "a") {
+				t.Errorf("job %s: %s on %s, want A100s", id, jt.s(r, "AllocTRES"), jt.s(r, "NodeList"))
+			}
+		case "7": // recorded gres/gpu:v100=1 only in AllocTRES: the request was untyped
+			if !strings.Contains(jt.s(r, "AllocTRES"), "gres/gpu=1") {
+				t.Errorf("job 7: %s", jt.s(r, "AllocTRES"))
+			}
+		}
+	}
+}
