@@ -27,7 +27,10 @@ import (
 //     every partition and CPU type it touches keeps its reserved cores
 //     through the slot of its end. Slurm reserves named whole nodes, so
 //     fairsim can backfill onto a node Slurm would keep idle for a
-//     fragmented reservation, and ignores memory in reservations.
+//     fragmented reservation, and ignores memory and GRES in
+//     reservations: a GPU job that waits for GPUs while cores are free is
+//     planned at the cores' earliest start, and its reservation holds
+//     cores, not GPUs. Starts are always checked against free GPUs.
 //   - Preempted jobs release their resources at once; the preemptor starts
 //     in a later pass (one second later), as in Slurm it starts once the
 //     preempted jobs have left.
