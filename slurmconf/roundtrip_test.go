@@ -195,6 +195,7 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"",
 		"KillWait = 3 # x\n",
+		"GresTypes=gpu\nAccountingStorageTRES=gres/gpu,gres/gpu:a100\nNodeName=g[1-2] CPUs=8 Gres=gpu:a100:4,mps:400(S:0-1)\nPartitionName=p Nodes=ALL DefMemPerGPU=1000 DefCpuPerGPU=2 TRESBillingWeights=\"CPU=1,GRES/gpu=4\"\n",
 		"NodeName=n[1-2] CPUs=4\nPartitionName=p Nodes=n[1-2] OverSubscribe=YES:3 PreemptMode=GANG\n",
 		"NodeName=DEFAULT Features=a\nNodeName=x\\#y Weight=9\nNodeSet=s Feature=a\nPartitionName=p Nodes=s\n",
 		"SchedulerParameters=\"bf_window=5, x\"\nPriorityFlags=\"a b\"\n",
