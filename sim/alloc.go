@@ -250,7 +250,9 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	if req.Nodes > 1 {
 		return c.allocNodes(req, p, dst)
 	}
-	gres := len(req.Gres) > 0
+	if len(req.Gres) > 0 {
+		return c.allocGres(req, p, dst)
+	}
 	// Single node, best fit (only when one node could hold the job).
 	best := -1
 	if req.CPUs <= part.MaxNodeCores {
@@ -263,17 +265,8 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 				if nd.FreeCores < req.CPUs || !part.member[n] || !c.typeOK(req, n) || c.out(n) {
 					continue
 				}
-				if gres && !c.gresOK(req, n, true) {
+				if nd.FreeMem < c.memFor(req, n, req.CPUs, 0) {
 					continue
-				}
-				if !gres && nd.FreeMem < c.memFor(req, n, req.CPUs, 0) {
-					continue
-				}
-				if gres {
-					t, _ := c.gresTake(req, n, req.perJobLeft(nil))
-					if nd.FreeMem < c.memFor(req, n, req.CPUs, t) {
-						continue
-					}
 				}
 				if best < 0 || nd.FreeCores < c.Nodes[best].FreeCores { // ties: the first in allocation order
 					best = n
@@ -282,11 +275,7 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 		}
 	}
 	if best >= 0 {
-		var t GresTake
-		if gres {
-			t, _ = c.gresTake(req, best, req.perJobLeft(nil))
-		}
-		return append(dst, Slice{best, req.CPUs, c.memFor(req, best, req.CPUs, t), t}), FitsNow
+		return append(dst, Slice{best, req.CPUs, c.memFor(req, best, req.CPUs, 0), 0}), FitsNow
 	}
 	if req.Nodes == 1 {
 		// One node asked (-N1 is min = max = 1): wait for one, as
@@ -299,23 +288,69 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	b := c.bucket(req, p, 1)
 	left := req.CPUs
 	start := len(dst)
-	var gleft []int
-	if gres {
-		gleft = req.perJobLeft(c.gleft[:0])
-		c.gleft = gleft
-	}
-	for k := len(b) - 1; k > 0 && (left > 0 || anyLeft(gleft)); k-- {
+	for k := len(b) - 1; k > 0 && left > 0; k-- {
 		for _, n := range b[k] {
-			// A node taken only for GRES still gets a CPU, as
-			// cons_tres gives every node of a job at least one.
-			take := max(min(left, k), 1)
-			var t GresTake
-			if gres {
-				if left == 0 && !c.gresHelps(req, n, gleft) {
+			take := min(left, k)
+			dst = append(dst, Slice{n, take, c.memFor(req, n, take, 0), 0})
+			left -= take
+			if left == 0 {
+				break
+			}
+		}
+	}
+	if left == 0 {
+		return dst, FitsNow
+	}
+	return dst[:start], NotNow
+}
+
+// allocGres is TryAllocExcept's single-node and spread placement for a
+// request with GRES (kept apart so CPU-only placement pays nothing for
+// it): the same best fit, on nodes with the GRES free; a spread takes the
+// per-job GRES node by node, and a node taken only for GRES still gets a
+// CPU, as cons_tres gives every node of a job at least one.
+func (c *Cluster) allocGres(req *Request, p int, dst Alloc) (Alloc, Fit) {
+	part := &c.Parts[p]
+	best := -1
+	var bestTake GresTake
+	if req.CPUs <= part.MaxNodeCores {
+		for wi, w := range c.freeBits {
+			for w != 0 {
+				b := bits.TrailingZeros64(w)
+				w &= w - 1
+				n := c.byRank[wi*64+b]
+				nd := &c.Nodes[n]
+				if nd.FreeCores < req.CPUs || !part.member[n] || !c.typeOK(req, n) || c.out(n) || !c.gresOK(req, n, true) {
 					continue
 				}
-				t, _ = c.gresTake(req, n, gleft)
+				t, _ := c.gresTake(req, n, req.perJobLeft(c.gleft[:0]))
+				if nd.FreeMem < c.memFor(req, n, req.CPUs, t) {
+					continue
+				}
+				if best < 0 || nd.FreeCores < c.Nodes[best].FreeCores { // ties: the first in allocation order
+					best, bestTake = n, t
+				}
 			}
+		}
+	}
+	if best >= 0 {
+		return append(dst, Slice{best, req.CPUs, c.memFor(req, best, req.CPUs, bestTake), bestTake}), FitsNow
+	}
+	if req.Nodes == 1 {
+		return dst, NotNow
+	}
+	b := c.bucket(req, p, 1)
+	left := req.CPUs
+	start := len(dst)
+	gleft := req.perJobLeft(c.gleft[:0])
+	c.gleft = gleft
+	for k := len(b) - 1; k > 0 && (left > 0 || anyLeft(gleft)); k-- {
+		for _, n := range b[k] {
+			if left == 0 && !c.gresHelps(req, n, gleft) {
+				continue
+			}
+			take := max(min(left, k), 1)
+			t, _ := c.gresTake(req, n, gleft)
 			dst = append(dst, Slice{n, take, c.memFor(req, n, take, t), t})
 			left = max(left-take, 0)
 			if left == 0 && !anyLeft(gleft) {

@@ -78,13 +78,15 @@ func (p *Plan) Start(j *Job, part int, a Alloc, by StartKind) error {
 			return fmt.Errorf("job %d: node %s has %d CPUs and %d MB free, %d and %d asked",
 				j.ID, nd.Name, nd.FreeCores, nd.FreeMem, sl.Cores, sl.MemMB)
 		}
-		for p := range nd.Gres {
-			if k := sl.Gres.At(p); k > nd.Gres[p].Free {
-				return fmt.Errorf("job %d: node %s has %d GRES %s free, %d asked", j.ID, nd.Name, nd.Gres[p].Free, c.GresKinds[nd.Gres[p].Kind], k)
+		if sl.Gres != 0 {
+			for p := range nd.Gres {
+				if k := sl.Gres.At(p); k > nd.Gres[p].Free {
+					return fmt.Errorf("job %d: node %s has %d GRES %s free, %d asked", j.ID, nd.Name, nd.Gres[p].Free, c.GresKinds[nd.Gres[p].Kind], k)
+				}
 			}
-		}
-		if sl.Gres>>(16*uint(len(nd.Gres))) != 0 {
-			return fmt.Errorf("job %d: node %s has no GRES of the kind asked", j.ID, nd.Name)
+			if sl.Gres>>(16*uint(len(nd.Gres))) != 0 {
+				return fmt.Errorf("job %d: node %s has no GRES of the kind asked", j.ID, nd.Name)
+			}
 		}
 	}
 	c.apply(a, true)
