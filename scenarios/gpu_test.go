@@ -314,6 +314,27 @@ func TestKestrelGPUScenario(t *testing.T) {
 	if !(gpuU > cpuU) {
 		t.Errorf("GPU utilisation %v, cores %v", gpuU, cpuU)
 	}
+	// PriorityWeightTRES=GRES/gpu=2000 over the gpu partition's 80 GPUs:
+	// a pending job of g GPUs gets 2000 × g/80, so 25, 50, 100 or 200 for
+	// the 1, 2, 4 or 8 GPUs the scenario draws (_get_tres_prio_weighted).
+	sp := cli(t, "sprio", "--scenario", "kestrel-gpu.yaml", "--at", "5-0", "-l")
+	seen := 0
+	for _, l := range strings.Split(sp, "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 || f[1] != "gpu" {
+			continue
+		}
+		last := f[len(f)-1]
+		switch last {
+		case "gres/gpu=25", "gres/gpu=50", "gres/gpu=100", "gres/gpu=200":
+			seen++
+		default:
+			t.Errorf("sprio row %q: TRES %q is not 2000 × GPUs/80", l, last)
+		}
+	}
+	if seen == 0 {
+		t.Errorf("no pending GPU job in sprio at 5-0:\n%s", sp)
+	}
 	sh := cli(t, "sshare", "--scenario", "kestrel-gpu.yaml", "--at", "7-0", "-l", "-P")
 	if !strings.Contains(sh, "TRESRunMins") || !strings.Contains(sh, ",pages=0,gres/gpu=") {
 		t.Errorf("sshare lists no gres/gpu in TRESRunMins:\n%s", sh[:min(len(sh), 600)])
