@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"fairsim/config"
 	"fairsim/policy"
 	"fairsim/policy/fairshare"
 )
@@ -76,4 +77,20 @@ func staticEngine(dumpPath, usagePath string, alg fairshare.Algorithm, warn io.W
 		return nil, err
 	}
 	return eng, nil
+}
+
+// SimulatedSshare gives sshare's rows of a simulated run's fair-share
+// engine and sets what the options take from the run: the algorithm, the
+// cluster name, and gres/gpu in the TRES columns when accounting tracks it
+// (sshare prints it after the fixed TRES, as Slurm orders TRES by id).
+func SimulatedSshare(run *config.Run, opt *fairshare.SshareOptions) []fairshare.Row {
+	eng := run.Multifactor.Engine()
+	opt.Algorithm = eng.Config().Algorithm
+	opt.Cluster = run.Multifactor.Tree().Cluster()
+	for _, t := range run.Cluster.TRESGres {
+		if t.Name == "gres/gpu" {
+			opt.TRESCount = fairshare.NumTRES
+		}
+	}
+	return eng.Rows()
 }

@@ -137,6 +137,9 @@ shards. Without --out, the first argument is the output directory when it is not
 // from the same grid and scenario, and together hold every point once.
 // The point directories stay where the shards wrote them.
 func Merge(out string, dirs []string) error {
+	if out == "" {
+		return fmt.Errorf("sweep merge: give --out DIR")
+	}
 	if len(dirs) == 0 {
 		return fmt.Errorf("sweep merge: name the shard directories to merge")
 	}

@@ -1,17 +1,11 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
-	"runtime/pprof"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"fairsim/scheduler"
-	"fairsim/sim"
 	"fairsim/workflow"
 )
 
@@ -60,17 +54,6 @@ does (sim.missing_time_limit: runtime gives them their actual run time instead).
 			&cli.StringFlag{Name: "memprofile", Usage: "write a Go heap profile at the end of the simulation to `FILE`"},
 		}, siteFlags(true)...),
 		Action: func(c *cli.Context) error {
-			if p := c.String("cpuprofile"); p != "" {
-				f, err := os.Create(p)
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				if err := pprof.StartCPUProfile(f); err != nil {
-					return err
-				}
-				defer pprof.StopCPUProfile()
-			}
 			spec := siteSpec(c)
 			spec.Given = c.IsSet // the trace transforms are run's own flags
 			spec.Scheduler, spec.SkipInvalid, spec.FailImpossible = c.String("scheduler"), c.Bool("skip-invalid"), c.Bool("fail-impossible")
@@ -81,43 +64,9 @@ does (sim.missing_time_limit: runtime gives them their actual run time instead).
 			if err != nil {
 				return err
 			}
-			out := c.String("out")
-			if out == "" {
-				out = filepath.Join("results", sc.Name)
-			}
-			var p workflow.Pipeline
-			if !c.Bool("quiet") {
-				p = workflow.Pipeline{Log: os.Stderr, Progress: workflow.TerminalProgress(os.Stderr)}
-			}
-			start := time.Now()
-			run, res, err := p.Run(sc, "")
-			if err != nil {
-				return err
-			}
-			if c.Bool("check") {
-				if err := sim.CheckInvariants(res); err != nil {
-					return fmt.Errorf("check: %w", err)
-				}
-				fmt.Fprintf(c.App.ErrWriter, "check: %d jobs, no node over its cores, memory or GRES at any instant\n", len(res.Jobs))
-			}
-			if p := c.String("memprofile"); p != "" {
-				f, err := os.Create(p)
-				if err != nil {
-					return err
-				}
-				if err := pprof.WriteHeapProfile(f); err != nil {
-					f.Close()
-					return err
-				}
-				f.Close()
-			}
-			if err := workflow.WriteRunDir(out, run, res); err != nil {
-				return err
-			}
-			if !c.Bool("quiet") {
-				workflow.WriteRunSummary(c.App.Writer, res, out, time.Since(start))
-			}
-			return nil
+			return workflow.RunOnce{Out: c.String("out"), Quiet: c.Bool("quiet"), Check: c.Bool("check"),
+				CPUProfile: c.String("cpuprofile"), MemProfile: c.String("memprofile"),
+				Stdout: c.App.Writer, Stderr: c.App.ErrWriter}.Run(sc)
 		},
 	}
 }

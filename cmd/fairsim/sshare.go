@@ -91,14 +91,7 @@ user's rows, and fairsim has no invoking user.
 				if c.Bool("verbose") {
 					at.Describe(c.App.ErrWriter)
 				}
-				eng := run.Multifactor.Engine()
-				rows, opt.Algorithm = eng.Rows(), eng.Config().Algorithm
-				opt.Cluster = run.Multifactor.Tree().Cluster()
-				for _, t := range run.Cluster.TRESGres {
-					if t.Name == "gres/gpu" {
-						opt.TRESCount = fairshare.NumTRES // gres/gpu is a TRES here: sshare prints it last
-					}
-				}
+				rows = workflow.SimulatedSshare(run, &opt)
 			case c.IsSet("at"):
 				return errors.New("sshare: --at needs --scenario or --slurm-conf")
 			case !c.IsSet("assoc"):

@@ -99,15 +99,11 @@ func sweepMergeCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR`"},
 		},
 		Action: func(c *cli.Context) error {
-			dirs := c.Args().Slice()
-			out := c.String("out")
+			dirs, out := c.Args().Slice(), c.String("out")
 			if out == "" && len(dirs) > 1 {
 				if _, err := workflow.ReadManifest(dirs[0]); err != nil {
 					out, dirs = dirs[0], dirs[1:]
 				}
-			}
-			if out == "" {
-				return fmt.Errorf("sweep merge: give --out DIR")
 			}
 			if err := workflow.Merge(out, dirs); err != nil {
 				return err
