@@ -51,3 +51,15 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestQuietKeepsWarnings: --quiet drops the progress bar, the notes and the
+// summary, never a warning.
+func TestQuietKeepsWarnings(t *testing.T) {
+	log := cli(t, "run", "--slurm-conf", filepath.Join("testdata", "site", "slurm.conf"), "--out", t.TempDir(), "--quiet")
+	if !strings.Contains(log, "fairsim: warning: 1 node(s) have no Feature naming a known CPU generation: n2") {
+		t.Errorf("--quiet dropped the warning:\n%s", log)
+	}
+	if strings.Contains(log, "generated workload:") || strings.Contains(log, "results in") {
+		t.Errorf("--quiet printed notes or the summary:\n%s", log)
+	}
+}

@@ -17,6 +17,9 @@ type Pipeline struct {
 	// Log receives the notes (what fairsim chose where the scenario was
 	// silent) and warnings (what it ignored); nil keeps the run quiet.
 	Log io.Writer
+	// Warn, when set, receives the warnings even if Log is nil: --quiet
+	// drops progress and notes, never a warning.
+	Warn io.Writer
 	// Progress, when set, is given the number of records the workload
 	// announces and returns the callback the simulation reports to and a
 	// function that ends the display.
@@ -72,14 +75,19 @@ func (p Pipeline) Open(spec RunSpec) (*config.Run, error) {
 
 // tell writes the run's notes and warnings to Log.
 func (p Pipeline) tell(run *config.Run) {
-	if p.Log == nil {
-		return
+	if p.Log != nil {
+		for _, n := range run.Notes {
+			fmt.Fprintln(p.Log, "fairsim:", n)
+		}
 	}
-	for _, n := range run.Notes {
-		fmt.Fprintln(p.Log, "fairsim:", n)
+	warn := p.Warn
+	if warn == nil {
+		warn = p.Log
 	}
-	for _, w := range run.Warnings {
-		fmt.Fprintln(p.Log, "fairsim: warning:", w)
+	if warn != nil {
+		for _, w := range run.Warnings {
+			fmt.Fprintln(warn, "fairsim: warning:", w)
+		}
 	}
 }
 

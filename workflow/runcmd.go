@@ -41,7 +41,7 @@ func (o RunOnce) Run(sc *config.Scenario) (err error) {
 	if out == "" {
 		out = filepath.Join("results", sc.Name)
 	}
-	var p Pipeline
+	p := Pipeline{Warn: o.Stderr}
 	if !o.Quiet {
 		p = Pipeline{Log: o.Stderr, Progress: TerminalProgress(os.Stderr)}
 	}
