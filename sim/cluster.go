@@ -417,6 +417,14 @@ func HeaderCluster(maxNodes, maxProcs int, cpuType string, memPerCore int64) (*C
 	if maxProcs < maxNodes {
 		return nil, fmt.Errorf("the trace header gives MaxProcs %d < MaxNodes %d", maxProcs, maxNodes)
 	}
+	// Bound the sizes before building anything: a header's word is all
+	// there is, and a billion node names would exhaust memory.
+	if maxNodes >= 1<<24 {
+		return nil, fmt.Errorf("the trace header gives MaxNodes %d: fairsim simulates at most %d nodes; give a scenario with a cluster", maxNodes, 1<<24-1)
+	}
+	if maxProcs/maxNodes >= 1<<20 {
+		return nil, fmt.Errorf("the trace header gives MaxProcs %d over %d nodes: more than %d CPUs a node; give a scenario with a cluster", maxProcs, maxNodes, 1<<20-1)
+	}
 	t, err := LookupCPUType(cpuType)
 	if err != nil {
 		return nil, err

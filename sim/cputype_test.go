@@ -63,3 +63,19 @@ func TestCPUTypeRegistry(t *testing.T) {
 		t.Error(`"amd" names a CPU type; it must not mean Abu Dhabi`)
 	}
 }
+
+// TestHeaderClusterBounds: a header's sizes are bounded before a node is
+// built, so a 60-byte trace claiming a billion nodes fails at once.
+func TestHeaderClusterBounds(t *testing.T) {
+	for _, tc := range []struct {
+		nodes, procs int
+		want         string
+	}{
+		{1_000_000_000, 1_000_000_000, "the trace header gives MaxNodes 1000000000: fairsim simulates at most 16777215 nodes; give a scenario with a cluster"},
+		{2, 1 << 30, "the trace header gives MaxProcs 1073741824 over 2 nodes: more than 1048575 CPUs a node; give a scenario with a cluster"},
+	} {
+		if _, err := HeaderCluster(tc.nodes, tc.procs, "broadwell", 1000); err == nil || err.Error() != tc.want {
+			t.Errorf("HeaderCluster(%d, %d): %v, want %q", tc.nodes, tc.procs, err, tc.want)
+		}
+	}
+}

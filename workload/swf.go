@@ -92,6 +92,7 @@ const maxErrors = 20
 // SWFReader streams jobs from a Standard Workload Format file, plain or gzip
 // (detected by its magic bytes, not its name).
 type SWFReader struct {
+	seen   idSet // job numbers read, to refuse a second record of one
 	file   string
 	opts   SWFOptions
 	r      *bufio.Reader
@@ -199,24 +200,34 @@ func (s *SWFReader) readHeader() error {
 			s.peeked = append([]byte(nil), line...)
 			return nil
 		}
-		s.headerLine(string(t[1:]))
+		if err := s.headerLine(string(t[1:])); err != nil {
+			return err
+		}
 	}
 }
 
-func (s *SWFReader) headerLine(l string) {
+// headerLine reads one header comment. A numeric field whose number runs
+// into other characters ("1e999", "2.5") is an error rather than its
+// leading digits: a cluster size read wrong builds another cluster.
+func (s *SWFReader) headerLine(l string) error {
 	s.hdr.Lines = append(s.hdr.Lines, l)
 	k, v, ok := strings.Cut(l, ":")
 	if !ok {
-		return
+		return nil
 	}
 	k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+	var bad error
 	lead := func() int64 { // "338 (batch partition; 512 total)" -> 338
 		end := 0
 		for end < len(v) && (v[end] >= '0' && v[end] <= '9' || (end == 0 && v[end] == '-')) {
 			end++
 		}
+		if end == 0 {
+			return Unset // no number: a text note such as "unknown"
+		}
 		n, err := strconv.ParseInt(v[:end], 10, 64)
-		if err != nil {
+		if err != nil || end < len(v) && v[end] != ' ' && v[end] != '\t' && v[end] != '(' && v[end] != ',' && v[end] != ';' {
+			bad = &Error{File: s.file, Line: s.line, Field: "header " + k, Msg: fmt.Sprintf("%q is not a whole number", v)}
 			return Unset
 		}
 		return n
@@ -245,6 +256,7 @@ func (s *SWFReader) headerLine(l string) {
 	case "note":
 		s.hdr.Notes = append(s.hdr.Notes, v)
 	}
+	return bad
 }
 
 // Next implements Source.
@@ -280,6 +292,9 @@ func (s *SWFReader) Next(j *Job) bool {
 		}
 		s.stats.Records++
 		ok, field, msg := s.parse(t, j)
+		if ok && s.seen.add(j.ID) {
+			ok, field, msg = false, 1, fmt.Sprintf("job number %d appears twice", j.ID)
+		}
 		if ok {
 			s.stats.Accepted++
 			return true

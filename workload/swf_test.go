@@ -118,6 +118,8 @@ func TestSWFBadInput(t *testing.T) {
 		{"truncated", "; MaxProcs: 8\n" + good + "2 10 5 100 4 -1 -1\n", "t.swf:3: field 8 (requested processors): truncated record: 7 of 18 fields", "invalid: requested processors: truncated record: 7 of 18 fields"},
 		{"non-numeric", good + "2 10 5 1x0 4 -1 -1 4 200 -1 1 3 4 -1 1 -1 -1 -1\n", `t.swf:2: field 4 (run time): not a number: "1x0"`, `invalid: run time: not a number: "1x0"`},
 		{"extra field", good + good[:len(good)-1] + " 7\n", "t.swf:2: field 19 (field 19): extra field", "invalid: field 19: extra field \"7\": a record has 18 fields"},
+		// Two records of job 1: the second is refused, not run twice.
+		{"duplicate job number", good + good, "t.swf:2: field 1 (job number): job number 1 appears twice", "invalid: job number: job number 1 appears twice"},
 		{"negative", good + "2 10 5 100 -4 -1 -1 4 200 -1 1 3 4 -1 1 -1 -1 -1\n", "t.swf:2: field 5 (allocated processors): negative value -4", "invalid: allocated processors: negative value -4 (only -1 means unknown)"},
 	}
 	for _, tc := range tests {
@@ -175,6 +177,34 @@ func TestParseNum(t *testing.T) {
 		got, ok := parseNum([]byte(tc.in))
 		if ok != tc.ok || (ok && (got-tc.want > 1e-9 || tc.want-got > 1e-9)) {
 			t.Errorf("parseNum(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestSWFHeaderNumbers: a header number that runs into other characters is
+// an error naming the line and the field, not its leading digits (MaxProcs
+// 1e999 once read as 1); text after a space or '(' is a comment, as the
+// archive writes "MaxNodes: 338 (batch partition)".
+func TestSWFHeaderNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		in, err string
+		nodes   int
+	}{
+		{"; MaxNodes: 4\n; MaxProcs: 1e999\n", `t.swf:2: header MaxProcs: "1e999" is not a whole number`, 0},
+		{"; MaxNodes: 2.5\n", `t.swf:1: header MaxNodes: "2.5" is not a whole number`, 0},
+		{"; MaxNodes: 99999999999999999999\n", `t.swf:1: header MaxNodes: "99999999999999999999" is not a whole number`, 0},
+		{"; MaxNodes: 338 (batch partition; 512 total)\n", "", 338},
+		{"; MaxNodes: unknown\n", "", Unset},
+	} {
+		r, err := NewSWFReader(strings.NewReader(tc.in), "t.swf", SWFOptions{})
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%q: error %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || r.Header().MaxNodes != tc.nodes {
+			t.Errorf("%q: %v, MaxNodes %d, want %d", tc.in, err, r.Header().MaxNodes, tc.nodes)
 		}
 	}
 }
