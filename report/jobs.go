@@ -66,7 +66,7 @@ func JobRows(r *sim.Result) []JobRow {
 		row := &rows[i]
 		*row = JobRow{JobID: j.ID, User: nm.Users.Name(j.User), Group: nm.Groups.Name(j.Group),
 			Account: nm.Accounts.Name(j.Account), Partition: r.Cluster.Parts[max(j.Part, 0)].Name,
-			QOS: nm.QOS.Name(j.Job.QOS), NCPUS: j.CPUs, Submit: j.Submit, Eligible: j.EligibleTime,
+			QOS: jobQOS(r, j), NCPUS: j.CPUs, Submit: j.Submit, Eligible: j.EligibleTime,
 			Start: j.Start, End: j.End, Wait: j.QueueWait(), Elapsed: -1, TraceRuntime: j.Runtime,
 			Timelimit: j.TimeLimit, State: j.State.String(), StartedBy: j.StartedBy.String(),
 			Priority: j.Priority, Billing: round6(j.Billing), Preemptions: j.Preemptions,
@@ -181,4 +181,13 @@ func WriteRecords(dir, name string, head []string, recs [][]string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// jobQOS is the QOS a job ran (or waits) in: the policy's, which is the
+// default QOS for a job that names none, else the one the trace names.
+func jobQOS(r *sim.Result, j *sim.Job) string {
+	if j.QOSIdx >= 0 && j.QOSIdx < len(r.QOSNames) {
+		return r.QOSNames[j.QOSIdx]
+	}
+	return r.Names.QOS.Name(j.Job.QOS)
 }

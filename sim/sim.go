@@ -66,6 +66,9 @@ type Result struct {
 	First     int64          // first submit
 	Last      int64          // last end
 	Now       int64          // when the run stopped (StopAt, or the last event)
+	// QOSNames names the policy's QOS by Job.QOSIdx (nil without a QOS
+	// table), so outputs show the QOS a job ran in, its default included.
+	QOSNames []string
 	Pending   []*Job         // eligible jobs still pending at Now
 	Scheduler string
 	// MissingLimit is Options.MissingLimit as run, for the summary to

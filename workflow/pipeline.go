@@ -108,6 +108,10 @@ func (p Pipeline) Simulate(run *config.Run) (*sim.Result, error) {
 		for _, k := range mf.Unmapped.Keys() {
 			res.Defaulted.Add("job without association (fair-share 0): " + k)
 		}
+		qs := mf.QOSSet()
+		for i := range qs.Len() {
+			res.QOSNames = append(res.QOSNames, qs.QOS(i).Name)
+		}
 	}
 	return res, nil
 }
