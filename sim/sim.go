@@ -77,6 +77,8 @@ type Result struct {
 	// MissingLimit is Options.MissingLimit as run, for the summary to
 	// flag the perfect-knowledge "runtime" choice.
 	MissingLimit string
+	// SiteEvents counts the site events the run applied.
+	SiteEvents int
 }
 
 // Simulator runs one simulation. It is single-use.
@@ -112,8 +114,9 @@ type Simulator struct {
 	waitingDeps   int
 	err           error
 
-	sites     []SiteEvent // Options.Events by time, At resolved
-	sitesLeft int         // site events still queued
+	sites        []SiteEvent // Options.Events by time, At resolved
+	sitesLeft    int         // site events still queued
+	sitesApplied int
 }
 
 // New prepares a simulation. pol may be nil (no priorities, no usage).
@@ -188,6 +191,7 @@ func (s *Simulator) Run() (*Result, error) {
 				s.cancelPending(j)
 			}
 		case EvSite:
+			s.sitesApplied++
 			s.site(&s.sites[e.Job])
 		case EvCalc:
 			if s.pol != nil {
@@ -805,6 +809,7 @@ func (s *Simulator) result() *Result {
 		s.defaulted["jobs left waiting on a dependency"] = s.waitingDeps
 	}
 	r.Now = s.now
+	r.SiteEvents = s.sitesApplied
 	r.Pending = append([]*Job(nil), s.pendingList()...)
 	return r
 }
