@@ -286,6 +286,11 @@ func (sc *Scenario) Build() (*Run, error) {
 	if sc.Trace != nil {
 		run.Options.File = sc.Trace.File
 	}
+	if sc.Events != "" {
+		if run.Options.Events, err = sc.siteEvents(run.Cluster, run.Source.Header()); err != nil {
+			return fail(err)
+		}
+	}
 	return run, nil
 }
 

@@ -38,7 +38,10 @@ type Scenario struct {
 	PartitionSet map[string]map[string]string `yaml:"partition_set,omitempty"`
 	QOSSet       map[string]map[string]string `yaml:"qos_set,omitempty"`
 	FairShare    FairShareSpec                `yaml:"fairshare"`
-	Sim          SimSpec                      `yaml:"sim"`
+	// Events is a site events file (package events): node and partition
+	// state changes replayed during the run.
+	Events string  `yaml:"events,omitempty"`
+	Sim    SimSpec `yaml:"sim"`
 	// Regress holds `fairsim regress` tolerances by summary metric
 	// (absolute, in the metric's unit; "*" for every metric; 0, the
 	// default, means exact). schedule_hash: 1 accepts a changed jobs.csv

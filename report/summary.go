@@ -43,6 +43,12 @@ func SummaryRows(r *sim.Result, m Metrics) []SummaryRow {
 	for s := sim.Pending; s <= sim.Rejected; s++ {
 		rows = append(rows, SummaryRow{"state: " + s.String(), strconv.Itoa(states[s.String()])})
 	}
+	if r.SiteEvents > 0 {
+		// Only for runs with site events, so the summaries of runs without
+		// them stay as they were and regress sees no new metric.
+		rows = append(rows, SummaryRow{"state: " + sim.NodeFailed.String(), strconv.Itoa(states[sim.NodeFailed.String()])})
+		rows = append(rows, nodeFailRows(r)...)
+	}
 	rows = append(rows,
 		SummaryRow{MetricStarted, strconv.Itoa(m.Started)},
 		SummaryRow{MetricNeverStarted, strconv.Itoa(m.NeverStarted)},
@@ -148,4 +154,28 @@ func UtilTable(r *sim.Result) (head []string, recs [][]string) {
 		recs[i] = rec
 	}
 	return head, recs
+}
+
+// Summary metrics of runs with site events.
+const (
+	// MetricNodeFail counts jobs a node failure killed at least once.
+	MetricNodeFail = "jobs_node_fail"
+	// MetricNodeFailRequeues counts the runs killed by a node failure
+	// that went back to the queue.
+	MetricNodeFailRequeues = "node_fail_requeues"
+)
+
+func nodeFailRows(r *sim.Result) []SummaryRow {
+	jobs, requeues := 0, 0
+	for _, j := range r.Jobs {
+		if j.NodeFails == 0 {
+			continue
+		}
+		jobs++
+		requeues += j.NodeFails
+		if j.State == sim.NodeFailed {
+			requeues-- // its last kill ended it
+		}
+	}
+	return []SummaryRow{{MetricNodeFail, strconv.Itoa(jobs)}, {MetricNodeFailRequeues, strconv.Itoa(requeues)}}
 }

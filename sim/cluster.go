@@ -25,7 +25,11 @@ type Node struct {
 	FreeMem   int64
 	// Gres are the node's generic resources (Gres=gpu:a100:4), at most
 	// MaxNodeGres kinds.
-	Gres  []NodeGres
+	Gres []NodeGres
+	// held is what a node that allocates nothing keeps out of play: its
+	// free resources when it left service, and what its jobs gave back
+	// since; RESUME frees it.
+	held  heldRes
 	parts []int // partitions that contain the node
 	rank  int   // position in allocation order (Weight, then index)
 }
@@ -302,11 +306,8 @@ func (c *Cluster) index() error {
 	// A node that allocates nothing holds all its resources for good, so
 	// no placement, fit test or backfill profile ever counts it free.
 	for i := range c.Nodes {
-		if nd := &c.Nodes[i]; !nd.State.Usable() {
-			t := c.wholeTake(i)
-			c.take(i, nd.Cores, nd.MemMB, t)
-			c.DownCores += nd.Cores
-			c.DownGPUs += c.gpusOf(i, t)
+		if !c.Nodes[i].State.Usable() {
+			c.holdFree(i)
 		}
 	}
 	return nil
@@ -367,6 +368,11 @@ func (c *Cluster) take(n, cores int, mem int64, g GresTake) {
 
 func (c *Cluster) give(n, cores int, mem int64, g GresTake) {
 	nd := &c.Nodes[n]
+	if !nd.State.Usable() {
+		// A drained or failed node keeps what its jobs give back.
+		c.hold(n, cores, mem, g)
+		return
+	}
 	nd.FreeCores += cores
 	nd.FreeMem += mem
 	if g != 0 {

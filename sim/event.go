@@ -1,13 +1,15 @@
 package sim
 
 // EventKind orders simultaneous events: a job that ends frees its cores
-// before the priority tick charges usage, submissions arrive before the
+// before the priority tick charges usage (and completes before a node
+// failure at the same instant would kill it), submissions arrive before the
 // scheduler passes that consider them, and samples see the outcome.
 type EventKind uint8
 
 // Event kinds, in rank order.
 const (
 	EvJobEnd   EventKind = iota // a job completes or hits its time limit
+	EvSite                      // a site event: a node or partition changes state (Job indexes Options.Events)
 	EvCalc                      // priority calc tick (PriorityCalcPeriod)
 	EvSubmit                    // a job arrives
 	EvEligible                  // a job's begin time or dependency is met

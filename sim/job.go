@@ -7,16 +7,17 @@ type JobState uint8
 
 // Job states.
 const (
-	Pending   JobState = iota
-	Running            // started, not ended
-	Completed          // ran to its end (trace status 1 or unknown)
-	Failed             // ran to its end; the trace says it failed (status 0)
-	Cancelled          // ran to its end; the trace says cancelled (status 5), or cancelled by preemption
-	Timeout            // killed at its time limit
-	Rejected           // refused at submit (bigger than its partition, over MaxTime)
+	Pending    JobState = iota
+	Running             // started, not ended
+	Completed           // ran to its end (trace status 1 or unknown)
+	Failed              // ran to its end; the trace says it failed (status 0)
+	Cancelled           // ran to its end; the trace says cancelled (status 5), or cancelled by preemption
+	Timeout             // killed at its time limit
+	Rejected            // refused at submit (bigger than its partition, over MaxTime)
+	NodeFailed          // killed by the failure of one of its nodes and not requeued
 )
 
-var stateNames = [...]string{"PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "REJECTED"}
+var stateNames = [...]string{"PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "REJECTED", "NODE_FAIL"}
 
 func (s JobState) String() string { return stateNames[s] }
 
@@ -76,7 +77,9 @@ type Job struct {
 	// (again after a requeue), so schedulers can find new arrivals.
 	EligSeq uint64
 
-	Preemptions  int
+	Preemptions int
+	// NodeFails counts the runs a node failure killed (requeued or not).
+	NodeFails    int
 	LostCoreSecs float64 // work thrown away by requeues
 	LostBilling  float64
 

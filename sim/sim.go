@@ -37,6 +37,12 @@ type Options struct {
 	// this long with nothing running and nothing left to arrive (they can
 	// never start); default 366 days. They stay PENDING in the results.
 	StallLimit int64
+	// Events are the site's node and partition state changes, in any
+	// order (the run sorts them by time, keeping their order among equals).
+	Events []SiteEvent
+	// NoRequeue is JobRequeue=0: a job killed by a node failure ends
+	// NODE_FAIL instead of going back to the queue.
+	NoRequeue bool
 }
 
 // Sample is one point of the utilisation time series.
@@ -74,6 +80,8 @@ type Result struct {
 	// MissingLimit is Options.MissingLimit as run, for the summary to
 	// flag the perfect-knowledge "runtime" choice.
 	MissingLimit string
+	// SiteEvents counts the site events the run applied.
+	SiteEvents int
 }
 
 // Simulator runs one simulation. It is single-use.
@@ -108,6 +116,10 @@ type Simulator struct {
 	lastProgress  int64 // last submit, start or end
 	waitingDeps   int
 	err           error
+
+	sites        []SiteEvent // Options.Events by time, At resolved
+	sitesLeft    int         // site events still queued
+	sitesApplied int
 }
 
 // New prepares a simulation. pol may be nil (no priorities, no usage).
@@ -143,6 +155,7 @@ func (s *Simulator) Run() (*Result, error) {
 	}
 	t0 := s.jobs[len(s.jobs)-1].Submit
 	s.arm(t0)
+	s.armSites(t0)
 	events := 0
 	for s.heap.Len() > 0 {
 		if s.opt.StopAt > 0 && s.heap.peek().T > s.opt.StopAt {
@@ -150,6 +163,12 @@ func (s *Simulator) Run() (*Result, error) {
 			break
 		}
 		e := s.heap.pop()
+		if e.Kind == EvSite {
+			s.sitesLeft--
+			if s.done() {
+				continue // nothing is left for it to change
+			}
+		}
 		if e.Kind == EvSubmit || e.Kind == EvEligible || e.Kind == EvJobEnd {
 			s.realEvents--
 		}
@@ -174,6 +193,9 @@ func (s *Simulator) Run() (*Result, error) {
 			case j.State == Pending && j.CancelledPending:
 				s.cancelPending(j)
 			}
+		case EvSite:
+			s.sitesApplied++
+			s.site(&s.sites[e.Job])
 		case EvCalc:
 			if s.pol != nil {
 				s.pol.Tick(s.now, s.running, s.pendingList())
@@ -236,9 +258,12 @@ func (s *Simulator) busy() bool {
 	if len(s.pend) <= s.holes || s.now-s.lastProgress > s.opt.StallLimit {
 		return false
 	}
-	// Partition states do not change during a run: when every waiting
-	// job can only run in partitions that start nothing (DOWN, INACTIVE),
-	// no pass can ever start one.
+	if s.sitesLeft > 0 {
+		return true // a node or partition may come back for the waiting jobs
+	}
+	// With no site event left, partition states do not change: when
+	// every waiting job can only run in partitions that start nothing
+	// (DOWN, INACTIVE), no pass can ever start one.
 	for _, j := range s.pend {
 		if j.pendIdx < 0 {
 			continue
@@ -250,6 +275,12 @@ func (s *Simulator) busy() bool {
 		}
 	}
 	return false
+}
+
+// done reports whether every job has ended, so no site event is left to
+// change anything.
+func (s *Simulator) done() bool {
+	return s.srcDone && len(s.running) == 0 && s.realEvents == 0 && s.waitingDeps == 0 && len(s.pend) <= s.holes
 }
 
 // push queues an event that belongs to a job (not a periodic one).
@@ -742,15 +773,7 @@ func (s *Simulator) preempt(j *Job, requeue bool) {
 	}
 	s.version++
 	if requeue {
-		j.State = Pending
-		j.Start, j.End = -1, -1
-		j.Alloc = j.Alloc[:0]
-		j.StartedBy = NotStarted
-		j.pendIdx = len(s.pend)
-		s.eligSeq++
-		j.EligSeq = s.eligSeq
-		s.pend = append(s.pend, j)
-		j.EligibleTime = s.now
+		s.requeue(j)
 		return
 	}
 	j.State = Cancelled
@@ -789,6 +812,7 @@ func (s *Simulator) result() *Result {
 		s.defaulted["jobs left waiting on a dependency"] = s.waitingDeps
 	}
 	r.Now = s.now
+	r.SiteEvents = s.sitesApplied
 	r.Pending = append([]*Job(nil), s.pendingList()...)
 	return r
 }

@@ -18,6 +18,8 @@ type RunSpec struct {
 	// sacctmgr dump or `sacctmgr -P show assoc`, `sacctmgr show qos -P`):
 	// with SlurmConf and no Scenario they alone describe the run.
 	SlurmConf, Assoc, QOS string
+	// Events is a site events file (node and partition state changes).
+	Events string
 	// CPUTypes are HOSTLIST=TYPE settings naming nodes' CPU types.
 	CPUTypes                    []string
 	SkipInvalid, FailImpossible bool
@@ -84,7 +86,7 @@ func (s *RunSpec) Unresolved() (*config.Scenario, error) {
 	for _, f := range []struct {
 		flag, val string
 		dst       *string
-	}{{"slurm-conf", s.SlurmConf, &sc.SlurmConf}, {"assoc", s.Assoc, &sc.Assoc}, {"qos", s.QOS, &sc.QOS}} {
+	}{{"slurm-conf", s.SlurmConf, &sc.SlurmConf}, {"assoc", s.Assoc, &sc.Assoc}, {"qos", s.QOS, &sc.QOS}, {"events", s.Events, &sc.Events}} {
 		if f.val == "" {
 			continue
 		}

@@ -13,6 +13,7 @@ func siteFlags(withTrace bool) []cli.Flag {
 		&cli.StringFlag{Name: "slurm-conf", Usage: "the site's slurm.conf `FILE` (its Include lines are followed); alone it describes the run"},
 		&cli.StringFlag{Name: "assoc", Usage: "association tree: `sacctmgr dump` or `sacctmgr -P show assoc` output (default: one account per trace account, equal shares)"},
 		&cli.StringFlag{Name: "qos", Usage: "QOS list: `sacctmgr show qos -P` output"},
+		&cli.StringFlag{Name: "events", Usage: "site events `FILE`: node and partition state changes as scontrol update arguments, one a line after a time (see README, Site events)"},
 		&cli.GenericFlag{Name: "cpu-type", Value: &listFlag{}, Usage: "name nodes' CPU type, `HOSTLIST=TYPE` (repeatable), where Feature words do not"},
 	}
 	if withTrace {
@@ -27,7 +28,8 @@ func siteFlags(withTrace bool) []cli.Flag {
 // siteSpec is the run a command's flags describe.
 func siteSpec(c *cli.Context) workflow.RunSpec {
 	s := workflow.RunSpec{Scenario: c.String("scenario"), Trace: c.String("trace"), TimeZone: c.String("tz"),
-		SlurmConf: c.String("slurm-conf"), Assoc: c.String("assoc"), QOS: c.String("qos")}
+		SlurmConf: c.String("slurm-conf"), Assoc: c.String("assoc"), QOS: c.String("qos"),
+		Events: c.String("events")}
 	if v, ok := c.Generic("cpu-type").(*listFlag); ok && v != nil {
 		s.CPUTypes = *v
 	}

@@ -1,0 +1,102 @@
+package config
+
+import (
+	"time"
+
+	"fairsim/events"
+	"fairsim/inputerr"
+	"fairsim/sim"
+	"fairsim/slurmconf"
+	"fairsim/workload"
+)
+
+// siteEvents reads the scenario's events file and resolves it against the
+// cluster: hostlists to nodes, partition names, dates to seconds since
+// the trace epoch (in the trace's time zone). A name the cluster lacks is
+// an error at its line, as scontrol refuses an unknown node.
+func (sc *Scenario) siteEvents(c *sim.Cluster, h *workload.Header) ([]sim.SiteEvent, error) {
+	loc, err := sc.eventsLocation(h)
+	if err != nil {
+		return nil, err
+	}
+	file := sc.path(sc.Events)
+	evs, err := events.ReadFile(file, loc)
+	if err != nil {
+		return nil, err
+	}
+	nodeIdx := make(map[string]int, len(c.Nodes))
+	for i := range c.Nodes {
+		nodeIdx[c.Nodes[i].Name] = i
+	}
+	var epoch int64
+	if h != nil {
+		epoch = h.UnixStartTime
+	}
+	var errs inputerr.List
+	out := make([]sim.SiteEvent, 0, len(evs))
+	for _, e := range evs {
+		se := sim.SiteEvent{At: e.At, FromFirst: !e.Date, Part: -1, Reason: e.Reason, Line: e.Line}
+		if e.Date {
+			se.At -= epoch
+		}
+		switch e.Action {
+		case events.NodeDown:
+			se.NodeState = sim.NodeDown
+		case events.NodeDrain:
+			se.NodeState = sim.NodeDrain
+		case events.NodeFail:
+			se.NodeState = sim.NodeFail
+		case events.NodeResume:
+			se.NodeState = sim.NodeUp
+		case events.PartUp:
+			se.PartState = sim.PartUp
+		case events.PartDown:
+			se.PartState = sim.PartDown
+		case events.PartDrain:
+			se.PartState = sim.PartDrain
+		case events.PartInactive:
+			se.PartState = sim.PartInactive
+		}
+		if e.Action.OnNode() {
+			names, err := slurmconf.Expand(e.Nodes)
+			if err != nil {
+				errs.Addf(file, e.Line, "NodeName", "%v", err)
+				continue
+			}
+			ok := true
+			for _, n := range names {
+				i, found := nodeIdx[n]
+				if !found {
+					errs.Addf(file, e.Line, "NodeName", "node %s is not in the cluster", n)
+					ok = false
+					break
+				}
+				se.Nodes = append(se.Nodes, i)
+			}
+			if !ok {
+				continue
+			}
+		} else {
+			p, found := c.Partition(e.Partition)
+			if !found {
+				errs.Addf(file, e.Line, "PartitionName", "partition %s is not in the cluster", e.Partition)
+				continue
+			}
+			se.Part = p
+		}
+		out = append(out, se)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eventsLocation is the zone of the events file's dates: the sacct
+// trace's time_zone when set, else the trace header's zone, else UTC.
+func (sc *Scenario) eventsLocation(h *workload.Header) (*time.Location, error) {
+	if sc.Trace != nil && sc.Trace.TimeZone != "" {
+		return time.LoadLocation(sc.Trace.TimeZone)
+	}
+	return sc.location(h)
+}

@@ -1,0 +1,278 @@
+// Package events reads a site events file: the node and partition state
+// changes an administrator made (or a failure caused) during the period a
+// trace covers, so a simulation can replay them.
+//
+// Each line is a time followed by the arguments of the scontrol update
+// command that would make the change, so a Slurm administrator reads it at
+// once and can paste lines from a shell history or slurmctld's log:
+//
+//	# time       target                   state       reason
+//	2-12:00:00   NodeName=c[01-04]        State=DRAIN Reason="fan replacement"
+//	3-00:00:00   NodeName=c[01-04]        State=RESUME
+//	2024-01-03T08:00:00 PartitionName=gpu State=DOWN  Reason=maintenance
+//	1-06:30:00   NodeName=c07             State=FAIL  Reason="ECC errors"
+//
+// The time is a Slurm time string counted from the trace's first
+// submission (2-12:00:00 is two and a half days after it), or a date
+// YYYY-MM-DD[THH:MM[:SS]] in the trace's time zone. The target is
+// NodeName=HOSTLIST (states DOWN, DRAIN, FAIL, RESUME) or
+// PartitionName=NAME (states UP, DOWN, DRAIN, INACTIVE). Keys and states
+// are case-insensitive, as scontrol takes them. scontrol refuses DOWN,
+// DRAIN and FAIL on nodes without a Reason (scontrol's update_node), and
+// so does this reader. Reason takes double quotes when it holds blanks.
+// Text from '#' to the end of a line is a comment, outside quotes.
+//
+// This package imports no node list: the hostlist is kept as written and
+// expanded by the caller against its cluster.
+package events
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"fairsim/inputerr"
+	"fairsim/slurmtime"
+)
+
+// Action is the state an event sets.
+type Action uint8
+
+// Actions: node states first, then partition states.
+const (
+	NodeDown Action = iota
+	NodeDrain
+	NodeFail
+	NodeResume
+	PartUp
+	PartDown
+	PartDrain
+	PartInactive
+)
+
+var actionNames = [...]string{"DOWN", "DRAIN", "FAIL", "RESUME", "UP", "DOWN", "DRAIN", "INACTIVE"}
+
+// String is the State= value of the action.
+func (a Action) String() string {
+	if int(a) < len(actionNames) {
+		return actionNames[a]
+	}
+	return "?"
+}
+
+// OnNode reports whether the action targets nodes (else a partition).
+func (a Action) OnNode() bool { return a <= NodeResume }
+
+// Event is one line of an events file.
+type Event struct {
+	Line int
+	// At is seconds after the trace's first submission, or with Date set a
+	// Unix time (the date read in the reader's time zone).
+	At   int64
+	Date bool
+	// Nodes is the hostlist of a node event as written; Partition the
+	// name of a partition event.
+	Nodes     string
+	Partition string
+	Action    Action
+	Reason    string
+}
+
+// MaxLineLen bounds a line, so a hostile file cannot make the reader hold
+// an unbounded token.
+const MaxLineLen = 64 << 10
+
+// ReadFile reads the events file at path; dates are in loc (UTC if nil).
+func ReadFile(path string, loc *time.Location) ([]Event, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path, loc)
+}
+
+// Read reads an events file, reporting every bad line as file:line:
+// field: message. Events keep the file's order; the caller sorts them by
+// time once it knows when the trace starts.
+func Read(r io.Reader, file string, loc *time.Location) ([]Event, error) {
+	if loc == nil {
+		loc = time.UTC
+	}
+	var (
+		out  []Event
+		errs inputerr.List
+	)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), MaxLineLen)
+	line := 0
+	for sc.Scan() {
+		line++
+		toks, err := tokens(sc.Text())
+		if err != nil {
+			errs.Add(file, line, "", err.Error())
+			continue
+		}
+		if len(toks) == 0 {
+			continue
+		}
+		if e, ok := parse(toks, file, line, loc, &errs); ok {
+			out = append(out, e)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		errs.Add(file, line+1, "", fmt.Sprintf("reading: %v", err))
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// tokens splits a line at blanks, keeping double-quoted text (which may
+// hold blanks and '#') inside its token without the quotes, and drops a
+// comment.
+func tokens(s string) ([]string, error) {
+	var (
+		toks []string
+		cur  strings.Builder
+		in   bool // inside a token
+		quo  bool // inside quotes
+	)
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case quo:
+			if ch == '"' {
+				quo = false
+			} else {
+				cur.WriteByte(ch)
+			}
+		case ch == '"':
+			quo, in = true, true
+		case ch == '#':
+			i = len(s)
+		case ch == ' ' || ch == '\t' || ch == '\r':
+			if in {
+				toks = append(toks, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteByte(ch)
+			in = true
+		}
+	}
+	if quo {
+		return nil, fmt.Errorf("unterminated quote")
+	}
+	if in {
+		toks = append(toks, cur.String())
+	}
+	return toks, nil
+}
+
+func parse(toks []string, file string, line int, loc *time.Location, errs *inputerr.List) (Event, bool) {
+	e := Event{Line: line}
+	ok := true
+	bad := func(field, format string, args ...any) {
+		errs.Addf(file, line, field, format, args...)
+		ok = false
+	}
+	at, err := slurmtime.ParseDateOrDuration(toks[0], 0, loc)
+	switch {
+	case err != nil:
+		bad("time", "%v (want a Slurm time after the first submission, like 2-12:00:00, or a date like 2024-01-03T08:00:00)", err)
+	default:
+		e.At = at
+		e.Date = strings.Count(toks[0], "-") > 1
+	}
+	var target, state string
+	haveReason := false
+	for _, tok := range toks[1:] {
+		key, val, found := strings.Cut(tok, "=")
+		if !found {
+			bad("", "%q is not KEY=VALUE (want NodeName=, PartitionName=, State=, Reason=)", tok)
+			continue
+		}
+		switch strings.ToLower(key) {
+		case "nodename", "partitionname":
+			if target != "" {
+				bad(key, "a second target (one NodeName= or PartitionName= a line)")
+				continue
+			}
+			if val == "" {
+				bad(key, "empty")
+				continue
+			}
+			target = strings.ToLower(key)
+			if target == "nodename" {
+				e.Nodes = val
+			} else {
+				e.Partition = val
+			}
+		case "state":
+			if state != "" {
+				bad("State", "given twice")
+				continue
+			}
+			state = strings.ToUpper(val)
+			if state == "" {
+				bad("State", "empty")
+			}
+		case "reason":
+			if haveReason {
+				bad("Reason", "given twice")
+				continue
+			}
+			haveReason = true
+			e.Reason = val
+		default:
+			bad(key, "unknown key (want NodeName, PartitionName, State, Reason)")
+		}
+	}
+	if target == "" {
+		bad("", "no target: want NodeName=HOSTLIST or PartitionName=NAME")
+		return e, false
+	}
+	if state == "" {
+		bad("State", "missing")
+		return e, false
+	}
+	if target == "nodename" {
+		switch state {
+		case "DOWN":
+			e.Action = NodeDown
+		case "DRAIN":
+			e.Action = NodeDrain
+		case "FAIL":
+			e.Action = NodeFail
+		case "RESUME":
+			e.Action = NodeResume
+		default:
+			bad("State", "%q is not a node state an event sets (want DOWN, DRAIN, FAIL or RESUME)", state)
+			return e, false
+		}
+		if e.Action != NodeResume && e.Reason == "" {
+			bad("Reason", "State=%s needs a reason, as scontrol asks one", state)
+		}
+	} else {
+		switch state {
+		case "UP":
+			e.Action = PartUp
+		case "DOWN":
+			e.Action = PartDown
+		case "DRAIN":
+			e.Action = PartDrain
+		case "INACTIVE":
+			e.Action = PartInactive
+		default:
+			bad("State", "%q is not a partition state (want UP, DOWN, DRAIN or INACTIVE)", state)
+			return e, false
+		}
+	}
+	return e, ok
+}

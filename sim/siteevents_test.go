@@ -1,0 +1,173 @@
+package sim
+
+import (
+	"testing"
+)
+
+// twoNodes: n1 and n2, 4 cores each, n1 first in allocation order, in
+// partition p.
+func twoNodes(t *testing.T) *Cluster {
+	return newTestCluster(t, "broadwell", false, []NodeSpec{
+		nodeGroup("broadwell", 4, 4000, 1, "n1"),
+		nodeGroup("broadwell", 4, 4000, 2, "n2"),
+	})
+}
+
+// countingSched is FIFO, recounting the cluster's counters at every pass
+// (after submits, ends and site events).
+func countingSched(t *testing.T) *testSched {
+	s := &testSched{onEnd: true}
+	s.pass = func(v *View, p *Plan, kind PassKind) {
+		if err := v.Cluster().checkCounters(v.Running()); err != nil {
+			t.Errorf("at %d: %v", v.Now(), err)
+		}
+		for _, j := range v.Pending() {
+			if !s.tryStart(v, p, j) {
+				break
+			}
+		}
+	}
+	return s
+}
+
+func nodeEv(c *Cluster, t *testing.T, at int64, st NodeState, names ...string) SiteEvent {
+	e := SiteEvent{At: at, NodeState: st, Part: -1, Reason: "test"}
+	for _, n := range names {
+		e.Nodes = append(e.Nodes, node(t, c, n))
+	}
+	return e
+}
+
+type want struct {
+	id         int64
+	state      JobState
+	start, end int64
+	node       string
+	fails      int
+}
+
+func checkJobs(t *testing.T, c *Cluster, by map[int64]*Job, ws []want) {
+	t.Helper()
+	for _, w := range ws {
+		j := by[w.id]
+		if j.State != w.state || j.Start != w.start || j.End != w.end || j.NodeFails != w.fails {
+			t.Errorf("job %d: %s %d..%d fails %d, want %s %d..%d fails %d", w.id, j.State, j.Start, j.End, j.NodeFails, w.state, w.start, w.end, w.fails)
+			continue
+		}
+		if w.node != "" && (len(j.Alloc) != 1 || c.Nodes[j.Alloc[0].Node].Name != w.node) {
+			t.Errorf("job %d ran on %s, want %s", w.id, allocString(c, j.Alloc), w.node)
+		}
+	}
+}
+
+// TestNodeFailRequeue: job 1 runs on n1 from 0; n1 fails at 100: the job
+// is killed (NODE_FAIL) and, requeueable as batch jobs are by default,
+// goes back to the queue and restarts at once on n2, running its whole
+// 1000 s again. With JobRequeue=0 it ends NODE_FAIL at 100.
+func TestNodeFailRequeue(t *testing.T) {
+	for _, st := range []NodeState{NodeFail, NodeDown} {
+		c := twoNodes(t)
+		r, by := simulate(t, c, countingSched(t), nil, []tj{{id: 1, cpus: 4, run: 1000}},
+			Options{Events: []SiteEvent{nodeEv(c, t, 100, st, "n1")}})
+		checkJobs(t, c, by, []want{{1, Completed, 100, 1100, "n2", 1}})
+		if c.DownCores != 4 || c.FreeCores != 4 || c.Nodes[0].State != st {
+			t.Errorf("%s: at the end DownCores %d FreeCores %d n1 %s", st, c.DownCores, c.FreeCores, c.Nodes[0].State)
+		}
+		if err := c.checkCounters(nil); err != nil {
+			t.Error(err)
+		}
+		_ = r
+	}
+	c := twoNodes(t)
+	_, by := simulate(t, c, countingSched(t), nil, []tj{{id: 1, cpus: 4, run: 1000}},
+		Options{NoRequeue: true, Events: []SiteEvent{nodeEv(c, t, 100, NodeFail, "n1")}})
+	checkJobs(t, c, by, []want{{1, NodeFailed, 0, 100, "n1", 1}})
+}
+
+// TestNodeFailMultiNode: a job on n1 and n2 is killed whole when n2 fails
+// (no --no-kill); requeued behind job 2 (FIFO on arrival in the queue),
+// which takes n1 at once, it waits for n2 to RESUME at 500, then runs. A
+// job ending at the instant of the failure completes first.
+func TestNodeFailMultiNode(t *testing.T) {
+	c := twoNodes(t)
+	_, by := simulate(t, c, countingSched(t), nil, []tj{
+		{id: 1, cpus: 8, run: 1000},
+		{id: 2, submit: 1, cpus: 1, run: 99},
+	}, Options{Events: []SiteEvent{nodeEv(c, t, 100, NodeFail, "n2"), nodeEv(c, t, 500, NodeUp, "n2")}})
+	checkJobs(t, c, by, []want{{1, Completed, 500, 1500, "", 1}, {2, Completed, 100, 199, "n1", 0}})
+	if c.DownCores != 0 || c.FreeCores != 8 {
+		t.Errorf("after RESUME: DownCores %d FreeCores %d", c.DownCores, c.FreeCores)
+	}
+
+	c = twoNodes(t)
+	_, by = simulate(t, c, countingSched(t), nil, []tj{{id: 1, cpus: 4, run: 100}},
+		Options{Events: []SiteEvent{nodeEv(c, t, 100, NodeFail, "n1")}})
+	checkJobs(t, c, by, []want{{1, Completed, 0, 100, "n1", 0}})
+}
+
+// TestNodeDrain: n1 drains at 100 while job 1 runs on it: job 1 finishes
+// at 1000; job 3, arriving at 200 with n2 busy, does not go to n1 when it
+// frees but to n2 at 500; job 4 (both nodes) waits for RESUME at 3000.
+func TestNodeDrain(t *testing.T) {
+	c := twoNodes(t)
+	_, by := simulate(t, c, countingSched(t), nil, []tj{
+		{id: 1, cpus: 4, run: 1000},
+		{id: 2, cpus: 4, run: 500},
+		{id: 3, submit: 200, cpus: 4, run: 100},
+		{id: 4, submit: 2000, cpus: 8, run: 100},
+	}, Options{Events: []SiteEvent{nodeEv(c, t, 100, NodeDrain, "n1"), nodeEv(c, t, 3000, NodeUp, "n1")}})
+	checkJobs(t, c, by, []want{
+		{1, Completed, 0, 1000, "n1", 0},
+		{2, Completed, 0, 500, "n2", 0},
+		{3, Completed, 500, 600, "n2", 0},
+		{4, Completed, 3000, 3100, "", 0},
+	})
+}
+
+// TestDrainThenDown: a node drained under a running job, then downed,
+// kills the job; RESUME gives back the whole node.
+func TestDrainThenDown(t *testing.T) {
+	c := twoNodes(t)
+	_, by := simulate(t, c, countingSched(t), nil, []tj{{id: 1, cpus: 2, run: 1000}, {id: 2, cpus: 4, run: 2000}},
+		Options{Events: []SiteEvent{nodeEv(c, t, 10, NodeDrain, "n1"), nodeEv(c, t, 20, NodeDown, "n1"), nodeEv(c, t, 30, NodeUp, "n1")}})
+	// Job 1 on n1 (2 cores), job 2 on n2. Killed at 20, requeued; n1 back at 30.
+	checkJobs(t, c, by, []want{{1, Completed, 30, 1030, "n1", 1}, {2, Completed, 0, 2000, "n2", 0}})
+}
+
+// TestPartitionEvents: p goes DOWN at 50: job 1 (submitted at 100, a
+// DOWN partition takes submissions) waits until UP at 400. DRAIN at 500
+// refuses job 2 at 600; INACTIVE too; UP again takes job 4.
+func TestPartitionEvents(t *testing.T) {
+	c := twoNodes(t)
+	pe := func(at int64, st PartState) SiteEvent { return SiteEvent{At: at, Part: 0, PartState: st} }
+	_, by := simulate(t, c, countingSched(t), nil, []tj{
+		{id: 1, submit: 100, cpus: 4, run: 10},
+		{id: 2, submit: 600, cpus: 4, run: 10},
+		{id: 3, submit: 800, cpus: 4, run: 10},
+		{id: 4, submit: 1000, cpus: 4, run: 10},
+	}, Options{Events: []SiteEvent{pe(50, PartDown), pe(400, PartUp), pe(500, PartDrain), pe(700, PartInactive), pe(900, PartUp)}})
+	checkJobs(t, c, by, []want{
+		{1, Completed, 400, 410, "", 0},
+		{2, Rejected, -1, 600, "", 0},
+		{3, Rejected, -1, 800, "", 0},
+		{4, Completed, 1000, 1010, "", 0},
+	})
+}
+
+// TestSiteEventTimes: FromFirst counts from the first submission; events
+// sort by time, file order among equals; an event after the last job's
+// end does not stretch the run.
+func TestSiteEventTimes(t *testing.T) {
+	c := twoNodes(t)
+	down := nodeEv(c, t, 100, NodeDown, "n1", "n2")
+	down.FromFirst = true
+	up := nodeEv(c, t, 1200, NodeUp, "n1", "n2")
+	late := nodeEv(c, t, 99999, NodeDrain, "n1")
+	r, by := simulate(t, c, countingSched(t), nil, []tj{{id: 1, submit: 1000, cpus: 4, run: 500}},
+		Options{Events: []SiteEvent{late, up, down}})
+	// Starts at 1000, killed at 1100, requeued, back at 1200.
+	checkJobs(t, c, by, []want{{1, Completed, 1200, 1700, "n1", 1}})
+	if r.Now >= 99999 || c.Nodes[0].State != NodeUp {
+		t.Errorf("run stopped at %d with n1 %s: the late DRAIN ran", r.Now, c.Nodes[0].State)
+	}
+}
