@@ -286,6 +286,15 @@ func (sc *Scenario) Build() (*Run, error) {
 	if sc.Trace != nil {
 		run.Options.File = sc.Trace.File
 	}
+	// JobRequeue=0 ends jobs of failed nodes instead of requeuing them
+	// (read_config.c: default 1).
+	switch v := conf.Extra["JobRequeue"]; v {
+	case "", "1":
+	case "0":
+		run.Options.NoRequeue = true
+	default:
+		return fail(fmt.Errorf("%s: JobRequeue %q: want 0 or 1", conf.Where("JobRequeue"), v))
+	}
 	if sc.Events != "" {
 		if run.Options.Events, err = sc.siteEvents(run.Cluster, run.Source.Header()); err != nil {
 			return fail(err)

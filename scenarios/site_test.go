@@ -1,8 +1,11 @@
 package scenarios
 
 import (
+	"fairsim/slurmconf"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -62,4 +65,76 @@ func TestQuietKeepsWarnings(t *testing.T) {
 	if strings.Contains(log, "generated workload:") || strings.Contains(log, "results in") {
 		t.Errorf("--quiet printed notes or the summary:\n%s", log)
 	}
+}
+
+// TestNodeFailureRequeues: slurm20's cluster with a rack failing on day 2
+// (16 of 64 nodes, back half a day later) and one node down on day 4. The
+// jobs running on the failed nodes end NODE_FAIL and are requeued
+// (JobRequeue defaults to 1), counted in summary.csv; with JobRequeue=0
+// they end NODE_FAIL instead; and no job starts on a node while it is out.
+func TestNodeFailureRequeues(t *testing.T) {
+	ev, _ := filepath.Abs(filepath.Join("testdata", "nodefail", "events"))
+	metric := func(sum, k string) int {
+		for _, l := range strings.Split(sum, "\n") {
+			if name, v, _ := strings.Cut(l, ","); name == k {
+				n, _ := strconv.Atoi(v)
+				return n
+			}
+		}
+		return -1
+	}
+	out := t.TempDir()
+	cli(t, "run", "--scenario", "slurm20.yaml", "--events", ev, "--out", out, "--check", "--quiet")
+	sum := readFile(t, filepath.Join(out, "summary.csv"))
+	requeues, failed := metric(sum, "node_fail_requeues"), metric(sum, "jobs_node_fail")
+	if requeues <= 0 || failed != requeues || metric(sum, "state: NODE_FAIL") > 0 {
+		t.Errorf("node_fail_requeues %d, jobs_node_fail %d; want every killed job requeued, none ending NODE_FAIL:\n%s", requeues, failed, sum)
+	}
+	// From jobs.csv alone: no job starts on n001..n016 in [2-0, 2-12) or on
+	// n032 after 4-0 (times from the first submission).
+	jt := readJobs(t, out)
+	first := math.MaxFloat64
+	for _, r := range jt.rows {
+		first = min(first, jt.f(t, r, "Submit"))
+	}
+	for _, r := range jt.rows {
+		if jt.s(r, "Start") == "" {
+			continue
+		}
+		st := jt.f(t, r, "Start") - first
+		nodes := jt.s(r, "NodeList")
+		if st >= 2*86400 && st < 2.5*86400 && strings.Contains(nodes, "n00") {
+			names, _ := slurmconf.Expand(nodes)
+			for _, n := range names {
+				if n <= "n016" {
+					t.Errorf("job %s started at %.0f on failed node %s", jt.s(r, "JobID"), st, n)
+				}
+			}
+		}
+		if st >= 4*86400 && strings.Contains(nodes, "n032") {
+			t.Errorf("job %s started at %.0f on down node n032 (%s)", jt.s(r, "JobID"), st, nodes)
+		}
+	}
+	// JobRequeue=0 in slurm.conf's place: the same jobs end NODE_FAIL.
+	y := strings.ReplaceAll(readFile(t, "slurm20.yaml"), "slurm20/", abs(t, "slurm20")+"/") + "slurm:\n  JobRequeue: \"0\"\n"
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "s.yaml"), []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out0 := filepath.Join(dir, "out")
+	cli(t, "run", "--scenario", filepath.Join(dir, "s.yaml"), "--events", ev, "--out", out0, "--quiet")
+	sum0 := readFile(t, filepath.Join(out0, "summary.csv"))
+	// (The schedules part after the first failure, so the counts differ.)
+	if n := metric(sum0, "jobs_node_fail"); n <= 0 || metric(sum0, "node_fail_requeues") != 0 || metric(sum0, "state: NODE_FAIL") != n {
+		t.Errorf("JobRequeue=0: want the killed jobs ending NODE_FAIL, none requeued:\n%s", sum0)
+	}
+}
+
+func abs(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

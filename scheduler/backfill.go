@@ -280,7 +280,8 @@ func (s *Slurm) profileAt(v *sim.View, k int) *slotProfile {
 		slot = max(slot, 1) // a job ending within slot 0 is still running at now
 		got := false
 		for _, sl := range r.Alloc {
-			if c.InPartition(p, sl.Node) && (typ < 0 || c.Nodes[sl.Node].Type == typ) {
+			// A drained or failed node keeps what its jobs release.
+			if c.InPartition(p, sl.Node) && (typ < 0 || c.Nodes[sl.Node].Type == typ) && c.Nodes[sl.Node].State.Usable() {
 				vals[slot] += sl.Cores
 				got = true
 			}
@@ -452,7 +453,7 @@ func (s *Slurm) fitView(c *sim.Cluster, x *cand) []int {
 	}
 	// Nodes with free cores in the view: free now, or freed by a release.
 	consider := func(n int) {
-		if b.stamp[n] == b.gen || !c.InPartition(x.part, n) || (req.Type >= 0 && c.Nodes[n].Type != req.Type) {
+		if b.stamp[n] == b.gen || !c.InPartition(x.part, n) || (req.Type >= 0 && c.Nodes[n].Type != req.Type) || !c.Nodes[n].State.Usable() {
 			return
 		}
 		b.stamp[n] = b.gen // each node once

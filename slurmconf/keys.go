@@ -143,7 +143,7 @@ var simulatedTop = set(
 	"KillWait", "OverTimeLimit", "CompleteWait", "MessageTimeout",
 	"DefMemPerCPU", "DefMemPerNode", "MaxMemPerCPU", "MaxMemPerNode",
 	"NodeName", "PartitionName", "NodeSet", "DownNodes",
-	"DefCPUPerGPU", "DefMemPerGPU", "AccountingStorageTRES", "GresTypes",
+	"DefCPUPerGPU", "DefMemPerGPU", "AccountingStorageTRES", "GresTypes", "JobRequeue",
 )
 
 // simulatedAttrs are, per kind of line, the attributes the simulation
