@@ -74,8 +74,8 @@ type Result struct {
 	Now       int64          // when the run stopped (StopAt, or the last event)
 	// QOSNames names the policy's QOS by Job.QOSIdx (nil without a QOS
 	// table), so outputs show the QOS a job ran in, its default included.
-	QOSNames []string
-	Pending   []*Job         // eligible jobs still pending at Now
+	QOSNames  []string
+	Pending   []*Job // eligible jobs still pending at Now
 	Scheduler string
 	// MissingLimit is Options.MissingLimit as run, for the summary to
 	// flag the perfect-knowledge "runtime" choice.
