@@ -57,6 +57,26 @@ func (sc *Scenario) siteEvents(c *sim.Cluster, h *workload.Header) ([]sim.SiteEv
 		case events.PartInactive:
 			se.PartState = sim.PartInactive
 		}
+		if r := e.Resv; r != nil {
+			// Reservation times share the creation time's base: both
+			// after the first submission, or both Unix dates.
+			start, end := r.Start, r.End
+			if r.StartDate {
+				start -= epoch
+			}
+			if r.EndDate {
+				end -= epoch
+			}
+			if r.StartDate != e.Date || r.EndDate != e.Date {
+				errs.Addf(file, e.Line, "StartTime", "give the reservation's times as its line's time is given (all after the first submission, or all dates)")
+				continue
+			}
+			se.ResvStart, se.ResvEnd = start, end
+			if se.ResvStart <= 0 {
+				se.ResvStart = 1 // at the first instant: 0 means no reservation
+			}
+			se.Reason = "reservation " + r.Name
+		}
 		if e.Action.OnNode() {
 			names, err := slurmconf.Expand(e.Nodes)
 			if err != nil {

@@ -51,9 +51,11 @@ const (
 	PartDown
 	PartDrain
 	PartInactive
+	// Reserve creates a maintenance reservation (Event.Resv).
+	Reserve
 )
 
-var actionNames = [...]string{"DOWN", "DRAIN", "FAIL", "RESUME", "UP", "DOWN", "DRAIN", "INACTIVE"}
+var actionNames = [...]string{"DOWN", "DRAIN", "FAIL", "RESUME", "UP", "DOWN", "DRAIN", "INACTIVE", "RESERVE"}
 
 // String is the State= value of the action.
 func (a Action) String() string {
@@ -64,7 +66,7 @@ func (a Action) String() string {
 }
 
 // OnNode reports whether the action targets nodes (else a partition).
-func (a Action) OnNode() bool { return a <= NodeResume }
+func (a Action) OnNode() bool { return a <= NodeResume || a == Reserve }
 
 // Event is one line of an events file.
 type Event struct {
@@ -79,6 +81,20 @@ type Event struct {
 	Partition string
 	Action    Action
 	Reason    string
+	// Resv is set for a reservation line (Action is then Reserve).
+	Resv *Reservation
+}
+
+// Reservation is a maintenance reservation as scontrol create reservation
+// takes it: its name, start and end (each like Event.At: after the first
+// submission, or with its Date flag a Unix time), its nodes (in
+// Event.Nodes) and flags.
+type Reservation struct {
+	Name               string
+	Start, End         int64
+	StartDate, EndDate bool
+	Maint, IgnoreJobs  bool
+	Users, Accounts    string // as written; fairsim runs no job inside
 }
 
 // MaxLineLen bounds a line, so a hostile file cannot make the reader hold
@@ -190,6 +206,10 @@ func parse(toks []string, file string, line int, loc *time.Location, errs *input
 		e.At = at
 		e.Date = strings.Count(toks[0], "-") > 1
 	}
+	if len(toks) > 1 && strings.HasPrefix(strings.ToLower(toks[1]), "reservationname=") {
+		e = parseReservation(e, toks[1:], loc, bad)
+		return e, ok
+	}
 	var target, state string
 	haveReason := false
 	for _, tok := range toks[1:] {
@@ -275,4 +295,87 @@ func parse(toks []string, file string, line int, loc *time.Location, errs *input
 		}
 	}
 	return e, ok
+}
+
+// parseReservation reads the rest of a reservation line:
+// ReservationName=NAME StartTime=T EndTime=T|Duration=D Nodes=HOSTLIST
+// Flags=MAINT[,IGNORE_JOBS] [Users=...] [Accounts=...]. fairsim simulates
+// maintenance reservations only: their nodes take no job that would
+// still run at the start, and none from start to end. NodeCnt= is refused
+// (slurmctld picks those nodes; give them with Nodes=).
+func parseReservation(e Event, toks []string, loc *time.Location, bad func(field, format string, args ...any)) Event {
+	r := &Reservation{}
+	e.Action, e.Resv = Reserve, r
+	var haveStart, haveEnd, haveDur bool
+	var dur int64
+	for _, tok := range toks {
+		key, val, found := strings.Cut(tok, "=")
+		if !found || val == "" {
+			bad(key, "want KEY=VALUE")
+			continue
+		}
+		switch strings.ToLower(key) {
+		case "reservationname":
+			r.Name = val
+		case "starttime":
+			t, err := slurmtime.ParseDateOrDuration(val, 0, loc)
+			if err != nil {
+				bad("StartTime", "%v", err)
+				continue
+			}
+			r.Start, r.StartDate, haveStart = t, strings.Count(val, "-") > 1, true
+		case "endtime":
+			t, err := slurmtime.ParseDateOrDuration(val, 0, loc)
+			if err != nil {
+				bad("EndTime", "%v", err)
+				continue
+			}
+			r.End, r.EndDate, haveEnd = t, strings.Count(val, "-") > 1, true
+		case "duration":
+			d, err := slurmtime.ParseSeconds(val)
+			if err != nil || d <= 0 {
+				bad("Duration", "%q is not a positive Slurm time", val)
+				continue
+			}
+			dur, haveDur = d, true
+		case "nodes":
+			e.Nodes = val
+		case "nodecnt":
+			bad("NodeCnt", "not simulated: slurmctld picks those nodes; name them with Nodes=")
+		case "flags":
+			for _, f := range strings.Split(strings.ToUpper(val), ",") {
+				switch f {
+				case "MAINT":
+					r.Maint = true
+				case "IGNORE_JOBS":
+					r.IgnoreJobs = true
+				default:
+					bad("Flags", "flag %q not simulated (MAINT and IGNORE_JOBS are)", f)
+				}
+			}
+		case "users":
+			r.Users = val
+		case "accounts":
+			r.Accounts = val
+		default:
+			bad(key, "unknown reservation key (want ReservationName, StartTime, EndTime or Duration, Nodes, Flags, Users, Accounts)")
+		}
+	}
+	switch {
+	case !haveStart:
+		bad("StartTime", "missing")
+	case haveEnd == haveDur:
+		bad("EndTime", "give one of EndTime= and Duration=")
+	case !r.Maint:
+		bad("Flags", "only MAINT reservations are simulated: add Flags=MAINT")
+	case e.Nodes == "":
+		bad("Nodes", "missing")
+	}
+	if haveDur {
+		r.End, r.EndDate = r.Start+dur, r.StartDate
+	}
+	if haveStart && (haveEnd || haveDur) && r.StartDate == r.EndDate && r.End <= r.Start {
+		bad("EndTime", "not after StartTime")
+	}
+	return e
 }

@@ -79,6 +79,7 @@ func FuzzRead(f *testing.F) {
 		f.Add(line)
 	}
 	f.Add("1-0 NodeName=\"a b\" State=DOWN Reason=\"#\"")
+	f.Add("0 ReservationName=psu StartTime=2-0 Duration=12:00:00 Nodes=n[01-16] Flags=MAINT,IGNORE_JOBS")
 	f.Fuzz(func(t *testing.T, s string) {
 		evs, err := Read(strings.NewReader(s), "fuzz", nil)
 		if err != nil {
@@ -93,4 +94,39 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadReservation: a maintenance reservation as scontrol create
+// reservation takes it, with Duration= or EndTime=, and the refusals.
+func TestReadReservation(t *testing.T) {
+	evs, err := Read(strings.NewReader(
+		"0 ReservationName=psu StartTime=2-00:00:00 Duration=12:00:00 Nodes=n[01-16] Flags=MAINT,IGNORE_JOBS Users=root\n"+
+			"1-0 ReservationName=m2 StartTime=3-0 EndTime=3-06:00:00 Nodes=n17 Flags=maint\n"), "x.events", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Reservation{
+		{Name: "psu", Start: 2 * 86400, End: 2*86400 + 12*3600, Maint: true, IgnoreJobs: true, Users: "root"},
+		{Name: "m2", Start: 3 * 86400, End: 3*86400 + 6*3600, Maint: true},
+	}
+	for i, e := range evs {
+		if e.Action != Reserve || e.Resv == nil || *e.Resv != want[i] {
+			t.Errorf("line %d: %+v %+v, want %+v", e.Line, e, e.Resv, want[i])
+		}
+	}
+	if evs[0].Nodes != "n[01-16]" || evs[1].At != 86400 {
+		t.Errorf("nodes %q, creation %d", evs[0].Nodes, evs[1].At)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 Nodes=n1", "x.events:1: Flags: only MAINT reservations are simulated"},
+		{"0 ReservationName=r StartTime=1-0 Nodes=n1 Flags=MAINT", "x.events:1: EndTime: give one of EndTime= and Duration="},
+		{"0 ReservationName=r StartTime=1-0 EndTime=0-12 Nodes=n1 Flags=MAINT", "x.events:1: EndTime: not after StartTime"},
+		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 NodeCnt=4 Flags=MAINT", "x.events:1: NodeCnt: not simulated"},
+		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 Nodes=n1 Flags=MAINT,DAILY", `x.events:1: Flags: flag "DAILY" not simulated`},
+		{"0 ReservationName=r Duration=1:00:00 Nodes=n1 Flags=MAINT", "x.events:1: StartTime: missing"},
+	} {
+		if _, err := Read(strings.NewReader(tc.in), "x.events", nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want %q", tc.in, err, tc.want)
+		}
+	}
 }

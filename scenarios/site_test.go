@@ -138,3 +138,47 @@ func abs(t *testing.T, p string) string {
 	}
 	return a
 }
+
+// TestMaintenanceReservation: slurm20's cluster with a MAINT reservation of
+// n001-n016 from 2-0 for 12 hours, booked at the first submission. From
+// jobs.csv alone: no job holds a reserved node at any instant of the
+// window, and jobs that end before it starts still run on those nodes in
+// the hours before it (backfilled in, their limits clear of the start).
+func TestMaintenanceReservation(t *testing.T) {
+	ev := abs(t, filepath.Join("testdata", "maint", "events"))
+	out := t.TempDir()
+	cli(t, "run", "--scenario", "slurm20.yaml", "--events", ev, "--out", out, "--check", "--quiet")
+	jt := readJobs(t, out)
+	first := math.MaxFloat64
+	for _, r := range jt.rows {
+		first = min(first, jt.f(t, r, "Submit"))
+	}
+	from, to := first+2*86400, first+2*86400+12*3600
+	before := 0
+	for _, r := range jt.rows {
+		if jt.s(r, "Start") == "" {
+			continue
+		}
+		names, err := slurmconf.Expand(jt.s(r, "NodeList"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		onReserved := false
+		for _, n := range names {
+			onReserved = onReserved || n <= "n016"
+		}
+		if !onReserved {
+			continue
+		}
+		st, end := jt.f(t, r, "Start"), jt.f(t, r, "End")
+		if st < to && end > from {
+			t.Errorf("job %s ran on %v from %.0f to %.0f, inside the reservation %.0f..%.0f", jt.s(r, "JobID"), names, st, end, from, to)
+		}
+		if st < from && end <= from && end >= from-6*3600 {
+			before++
+		}
+	}
+	if before == 0 {
+		t.Error("no job ran on the reserved nodes in the 6 hours before the reservation: jobs that end before it should still get them")
+	}
+}

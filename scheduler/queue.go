@@ -114,9 +114,10 @@ type cand struct {
 	part int
 	req  sim.Request
 	prio uint32
+	resv bool // maintenance reservations exist: placement depends on the limit
 }
 
 func candOf(c *sim.Cluster, r Record) cand {
 	p := r.Part()
-	return cand{j: r.Job, part: p, req: sim.RequestIn(c, r.Job, p), prio: r.Priority()}
+	return cand{j: r.Job, part: p, req: sim.RequestIn(c, r.Job, p), prio: r.Priority(), resv: c.HasReservations()}
 }

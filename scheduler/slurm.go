@@ -57,6 +57,7 @@ type Slurm struct {
 type shapeKey struct {
 	part, cpus, nodes, typ int
 	mem, memNode, memGPU   int64
+	limit                  int64 // only where reservations make placement depend on it
 	gres                   int32
 	excl                   bool
 }
@@ -82,7 +83,11 @@ func (m *fitMemo) reset() {
 
 func keyOf(x *cand) shapeKey {
 	r := &x.req
-	return shapeKey{x.part, r.CPUs, r.Nodes, r.Type, r.MemPerCPU, r.MemPerNode, r.MemPerGPU, r.GresID, r.Exclusive}
+	k := shapeKey{x.part, r.CPUs, r.Nodes, r.Type, r.MemPerCPU, r.MemPerNode, r.MemPerGPU, 0, r.GresID, r.Exclusive}
+	if x.resv {
+		k.limit = r.Limit
+	}
+	return k
 }
 
 // tryAlloc is TryAllocExcept through the memo; a start must call

@@ -49,6 +49,10 @@ type Request struct {
 	// workload.Job.Gres), for memos keyed by request shape.
 	Gres   []GresNeed
 	GresID int32
+	// Limit is the job's longest time limit in force on any node of the
+	// cluster (0: unlimited), which a maintenance reservation's start
+	// must not fall within.
+	Limit int64
 	// MemPerGPU is MB per GPU on each node (DefMemPerGPU, for a job that
 	// asks no memory); when set it takes the place of MemPerCPU.
 	MemPerGPU int64
@@ -124,8 +128,13 @@ func (r *Request) UsableCores(cores int, mem int64, freeCores int, freeMem int64
 }
 
 func (c *Cluster) out(n int) bool {
-	return (c.except != nil && c.except[n]) || (c.exceptFn != nil && c.exceptFn(n))
+	return (c.except != nil && c.except[n]) || (c.exceptFn != nil && c.exceptFn(n)) ||
+		(c.resvFrom != nil && c.resvFrom[n] < c.allocEnd)
 }
+
+// HasReservations reports whether a maintenance reservation may keep
+// nodes from jobs by their time limits (placements then depend on Limit).
+func (c *Cluster) HasReservations() bool { return c.resvFrom != nil }
 
 // TryAllocFunc is TryAlloc without the nodes for which out is true (for
 // example nodes a plan has reserved over the job's time limit).
@@ -235,6 +244,12 @@ func (c *Cluster) TryAlloc(req *Request, p int, dst Alloc) (Alloc, Fit) {
 func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) (Alloc, Fit) {
 	c.except = except
 	defer func() { c.except = nil }()
+	if c.resvFrom != nil {
+		c.allocEnd = noResv
+		if req.Limit > 0 {
+			c.allocEnd = c.Now + req.Limit
+		}
+	}
 	part := &c.Parts[p]
 	if part.FreeCores < req.CPUs || !part.State.Schedules() {
 		return dst, NotNow

@@ -107,10 +107,17 @@ type Cluster struct {
 	byRank     []int    // node index by allocation rank
 	buckets    [][]int  // scratch: candidate nodes by usable cores
 	gleft      []int    // scratch: per-job GRES a placement still needs
-	maxCores   int
-	except     []bool // nodes out of play for the current TryAllocExcept
-	exceptFn   func(int) bool
-	partIndex  map[string]int
+	// resvFrom is, per node, the start of a maintenance reservation that
+	// holds it (nil when the run has none): a placement that would still
+	// run then leaves the node out (allocEnd is the placement's end).
+	resvFrom []int64
+	allocEnd int64
+	// Now is the simulated time of the current pass, for reservations.
+	Now       int64
+	maxCores  int
+	except    []bool // nodes out of play for the current TryAllocExcept
+	exceptFn  func(int) bool
+	partIndex map[string]int
 }
 
 // NodeSpec describes a group of identical nodes for NewCluster.

@@ -89,9 +89,16 @@ func (p *Plan) Start(j *Job, part int, a Alloc, by StartKind) error {
 			}
 		}
 	}
+	_, limit, _ := c.runOn(j, a)
+	if c.resvFrom != nil {
+		for _, sl := range a {
+			if r := c.resvFrom[sl.Node]; r < noResv && (limit <= 0 || v.now+limit > r) {
+				return fmt.Errorf("job %d: node %s is reserved from %d, within its time limit", j.ID, c.Nodes[sl.Node].Name, r)
+			}
+		}
+	}
 	c.apply(a, true)
 	j.planMark = v.mark(markPlaced)
-	_, limit, _ := c.runOn(j, a)
 	end := v.now + 365*86400
 	if limit > 0 {
 		end = v.now + limit

@@ -331,6 +331,7 @@ func (s *Simulator) submit(j *Job) {
 	}
 	s.placeRequest(j)
 	s.resolveLimit(j, &s.c.Parts[j.Part])
+	j.Req.Limit = s.c.longestLimit(j)
 	if class, why := s.keepPartitions(j); len(j.Parts) == 0 {
 		s.reject(j, class, why)
 		return
@@ -593,6 +594,7 @@ func (s *Simulator) pass(kind PassKind) {
 	if s.pol != nil {
 		s.pol.Queue(s.now, s.pendingList())
 	}
+	s.c.Now = s.now
 	s.view.reset(ViewState{Now: s.now, Cluster: s.c, Pending: s.pendingList(), Running: s.running,
 		Version: s.version, Epoch: s.epoch(), Hold: s.hold})
 	s.commit(s.sched.Schedule(&s.view, kind))
@@ -650,6 +652,23 @@ func (c *Cluster) runOn(j *Job, a Alloc) (runtime, limit int64, typ int) {
 		}
 	}
 	return runtime, limit, c.Nodes[slow].Type
+}
+
+// longestLimit is job j's time limit on the slowest CPU type of the
+// cluster (0: none), what a reservation's start must stay clear of
+// wherever the job lands.
+func (c *Cluster) longestLimit(j *Job) int64 {
+	if j.TimeLimit <= 0 {
+		return 0
+	}
+	if !c.ScaleRuntime || !c.ScaleLimit {
+		return j.TimeLimit
+	}
+	slow := c.Types[0].Speed
+	for _, t := range c.Types {
+		slow = min(slow, t.Speed)
+	}
+	return int64(math.Ceil(float64(j.TimeLimit) * c.RefSpeed / slow))
 }
 
 // start starts a job as a plan's start action says; its resources are

@@ -24,6 +24,13 @@ type SiteEvent struct {
 	Reason    string
 	// Line is the events file's line, for messages.
 	Line int
+	// ResvStart, when set (> 0), makes this the creation of a maintenance
+	// reservation of Nodes from ResvStart to ResvEnd (same time base as
+	// At): from At on no job whose time limit would cross ResvStart is
+	// placed on those nodes; at ResvStart they go into NodeMaint, at
+	// ResvEnd back UP.
+	ResvStart, ResvEnd int64
+	resvEnd            bool // the end of a reservation: its nodes' protection lifts
 }
 
 // heldRes is what a node out of service keeps out of play.
@@ -162,6 +169,10 @@ func (s *Simulator) armSites(t0 int64) {
 	for i := range s.sites {
 		if s.sites[i].FromFirst {
 			s.sites[i].At += t0
+			if s.sites[i].ResvStart > 0 {
+				s.sites[i].ResvStart += t0
+				s.sites[i].ResvEnd += t0
+			}
 		}
 	}
 	slices.SortStableFunc(s.sites, func(a, b SiteEvent) int {
@@ -182,6 +193,10 @@ func (s *Simulator) armSites(t0 int64) {
 // site applies one site event.
 func (s *Simulator) site(e *SiteEvent) {
 	s.version++
+	if e.ResvStart > 0 {
+		s.reserve(e)
+		return
+	}
 	if len(e.Nodes) == 0 {
 		pt := &s.c.Parts[e.Part]
 		pt.State = e.PartState
@@ -191,6 +206,9 @@ func (s *Simulator) site(e *SiteEvent) {
 		return
 	}
 	for _, n := range e.Nodes {
+		if e.resvEnd && s.c.resvFrom != nil {
+			s.c.resvFrom[n] = noResv
+		}
 		if s.c.Nodes[n].State == e.NodeState {
 			continue
 		}
@@ -208,6 +226,33 @@ func (s *Simulator) site(e *SiteEvent) {
 		s.err = fmt.Errorf("after the site event of line %d at %d: %w", e.Line, s.now, err)
 	}
 }
+
+// reserve creates a maintenance reservation (scontrol create reservation
+// Flags=MAINT): its nodes take no job that would still run at its start,
+// and go into maintenance from its start to its end, queued here as two
+// node events of their own.
+func (s *Simulator) reserve(e *SiteEvent) {
+	c := s.c
+	if c.resvFrom == nil {
+		c.resvFrom = make([]int64, len(c.Nodes))
+		for i := range c.resvFrom {
+			c.resvFrom[i] = noResv
+		}
+	}
+	for _, n := range e.Nodes {
+		c.resvFrom[n] = min(c.resvFrom[n], e.ResvStart)
+	}
+	start := SiteEvent{At: e.ResvStart, Nodes: e.Nodes, NodeState: NodeMaint, Part: -1, Reason: e.Reason, Line: e.Line}
+	end := SiteEvent{At: e.ResvEnd, Nodes: e.Nodes, NodeState: NodeUp, Part: -1, Reason: e.Reason, Line: e.Line, resvEnd: true}
+	for _, ev := range []SiteEvent{start, end} {
+		s.sites = append(s.sites, ev)
+		s.heap.push(Event{T: ev.At, Kind: EvSite, Job: int32(len(s.sites) - 1)})
+		s.sitesLeft++
+	}
+}
+
+// noResv is a node's reservation start when it has none.
+const noResv = int64(1) << 62
 
 // killOn ends the jobs running on failed node n, in index order, as
 // slurmctld's kill_running_job_by_node_ptr does: a batch job that may be

@@ -17,9 +17,13 @@ const (
 	NodeDrain
 	NodeFail
 	NodeFuture
+	// NodeMaint is a node inside a MAINT reservation: it allocates
+	// nothing until the reservation ends (running jobs, which only
+	// IGNORE_JOBS lets in, finish).
+	NodeMaint
 )
 
-var nodeStateNames = [...]string{"UP", "DOWN", "DRAIN", "FAIL", "FUTURE"}
+var nodeStateNames = [...]string{"UP", "DOWN", "DRAIN", "FAIL", "FUTURE", "MAINT"}
 
 func (s NodeState) String() string {
 	if int(s) < len(nodeStateNames) {
