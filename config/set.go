@@ -275,3 +275,27 @@ func sortedKeys[V any](m map[string]V) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// CheckSet reads the scenario's slurm.conf settings with the --set keys
+// applied and fails on what slurmctld would only warn about for those
+// keys: an unknown key, or a SchedulerParameters option Slurm ignores. A
+// sweep over a misspelt key would otherwise run identical points.
+func (sc *Scenario) CheckSet(keys []string) error {
+	conf, err := sc.slurmConfig()
+	if err != nil {
+		return err
+	}
+	for _, w := range conf.Warnings {
+		for _, k := range keys {
+			switch {
+			case strings.EqualFold(w.Key, k) && strings.HasPrefix(w.Msg, "unknown key"):
+				return fmt.Errorf("--set %s: not a slurm.conf key, SchedulerParameters option, partition.NAME.Attr, qos.NAME.Attr or scenario key", k)
+			case strings.EqualFold(w.Key, k):
+				return fmt.Errorf("--set %s: %s", k, w.Msg)
+			case strings.EqualFold(w.Key, "SchedulerParameters") && strings.HasPrefix(strings.ToLower(w.Msg), strings.ToLower(k)+"="):
+				return fmt.Errorf("--set %s: %s", k, w.Msg)
+			}
+		}
+	}
+	return nil
+}

@@ -201,6 +201,13 @@ func (s *Sweep) PointScenario(pt Point) (*config.Scenario, error) {
 	if err := sc.Resolve(); err != nil {
 		return nil, fmt.Errorf("point %d (%s): %w", pt.Index, s.Label(pt), err)
 	}
+	keys := make([]string, len(s.Params))
+	for k, p := range s.Params {
+		keys[k] = p.Key
+	}
+	if err := sc.CheckSet(keys); err != nil {
+		return nil, fmt.Errorf("point %d (%s): %w", pt.Index, s.Label(pt), err)
+	}
 	return sc, nil
 }
 

@@ -148,11 +148,19 @@ func TestSweepErrorsBeforeRunning(t *testing.T) {
 		{Sweep{Scenario: f, Params: []Param{{"scheduler", []string{"nosuch"}}}}, "nosuch"},
 		{Sweep{Scenario: f, Params: []Param{{"A", []string{"1"}}, {"a", []string{"2"}}}}, "given twice"},
 		{Sweep{Scenario: f, Params: []Param{{"generate.seed", []string{"1", "2"}}}, Seeds: 2}, "keep one"},
+		// A misspelt key or a value Slurm would ignore would run identical
+		// points: refused before any runs.
+		{Sweep{Scenario: f, Params: []Param{{"NoSuchKey", []string{"1", "2"}}}}, "--set NoSuchKey: not a slurm.conf key"},
+		{Sweep{Scenario: f, Params: []Param{{"bf_window", []string{"2", "abc"}}}}, `--set bf_window: bf_window=abc: Slurm reads only the leading number 0 and ignores "abc"`},
 	} {
 		err := tc.sw.Run(RunOptions{Out: out, Shard: All, Jobs: 1})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("sweep %+v: error %v, want %q", tc.sw.Params, err, tc.want)
 		}
+		if _, serr := os.Stat(out); serr == nil && strings.HasPrefix(tc.want, "--set") {
+			t.Errorf("sweep %+v: %s written before the error", tc.sw.Params, out)
+		}
+		os.RemoveAll(out)
 	}
 }
 
