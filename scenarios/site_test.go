@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fairsim/slurmconf"
+	"fairsim/workload"
 	"math"
 	"os"
 	"path/filepath"
@@ -180,5 +181,20 @@ func TestMaintenanceReservation(t *testing.T) {
 	}
 	if before == 0 {
 		t.Error("no job ran on the reserved nodes in the 6 hours before the reservation: jobs that end before it should still get them")
+	}
+}
+
+// TestScheduleSWFHeaderIsTheCluster: schedule.swf's MaxNodes and MaxProcs
+// are the simulated cluster's (68 nodes, 1,536 cores for odyssey), not the
+// generated trace's own header (2 nodes of its largest job).
+func TestScheduleSWFHeaderIsTheCluster(t *testing.T) {
+	out := runScenario(t, "odyssey")
+	r, err := workload.OpenSWF(filepath.Join(out, "schedule.swf"), workload.SWFOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if h := r.Header(); h.MaxNodes != 68 || h.MaxProcs != 1536 {
+		t.Errorf("schedule.swf header: MaxNodes %d, MaxProcs %d; want 68, 1536", h.MaxNodes, h.MaxProcs)
 	}
 }
