@@ -3,6 +3,7 @@ package workflow
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"fairsim/report"
 	"fairsim/sim"
+	"fairsim/slurmtime"
 )
 
 // WriteRunSummary prints the few figures users compare runs by (jobs,
@@ -29,9 +31,10 @@ func WriteRunSummary(w io.Writer, r *sim.Result, out string, wall time.Duration)
 	fmt.Fprintf(w, "wall %.2f s, %.0f jobs/s, peak memory %s\n", wall.Seconds(), float64(len(r.Jobs))/wall.Seconds(), peakRSS())
 }
 
-// roundDur prints seconds as a Go duration to the second (3h42m18s).
+// roundDur prints seconds as Slurm prints durations, D-HH:MM:SS to the
+// second, as everywhere else in fairsim's outputs.
 func roundDur(s float64) string {
-	return (time.Duration(s) * time.Second).Round(time.Second).String()
+	return slurmtime.Format(int64(math.Round(max(s, 0))))
 }
 
 // peakRSS reads the process's peak resident memory (Linux VmHWM);
