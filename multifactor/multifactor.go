@@ -51,6 +51,10 @@ type Policy struct {
 	cluster *sim.Cluster
 	engine  *fairshare.Engine
 	accrue  *policy.AccrueTracker
+	limits  *policy.LimitTracker
+	begun   []policy.LimitJob // per job index: what Started counted, QOS[0] < -1 when nothing
+	partQOS []int             // per partition: its QOS index, -1 for none
+	inPass  []policy.LimitJob // scratch for HoldPlaced
 	norm    policy.Normalizers
 	partTR  []policy.TRESAlloc
 	gpuMask uint64 // GPU kinds counted by the tracked gres/gpu TRES
@@ -113,6 +117,16 @@ func New(cfg Config, c *sim.Cluster, names *workload.Names) (*Policy, error) {
 	m := &Policy{cfg: cfg, names: names, cluster: c, engine: eng, Unmapped: workload.Tally{},
 		acctIdx: map[int32]int{}, userIdx: map[int32]int{}, defQOS: -1}
 	m.accrue = policy.NewAccrueTracker(policy.AccrueModeFor(cfg.Priority.Flags, cfg.EnforceLimits), cfg.QOS)
+	m.limits = policy.NewLimitTracker(cfg.QOS)
+	for _, p := range c.Parts {
+		qi := -1
+		if p.QOS != "" {
+			if i, ok := cfg.QOS.Index(p.QOS); ok {
+				qi = i
+			}
+		}
+		m.partQOS = append(m.partQOS, qi)
+	}
 	name := cfg.DefaultQOS
 	if name == "" {
 		name = "normal"
@@ -320,10 +334,32 @@ func (m *Policy) dense(t map[int32]int, id int32) int {
 	return v
 }
 
-// Hold implements sim.Policy: QOS GrpTRESMins, enforced (with
-// AccountingStorageEnforce=limits) against the QOS's decayed usage.
+// Hold implements sim.Policy with AccountingStorageEnforce=limits: the
+// QOS limits on running jobs (policy.LimitTracker.Hold, counting the jobs
+// running now), then QOS GrpTRESMins against the QOS's decayed usage.
 func (m *Policy) Hold(j *sim.Job, now int64) string {
-	if !m.cfg.EnforceLimits || j.QOSIdx < 0 {
+	return m.HoldPlaced(j, now, nil)
+}
+
+// HoldPlaced is Hold counting as running the jobs placed, which the
+// current pass has planned to start but not yet started, so that two jobs
+// of one user cannot both start in one pass past MaxJobsPU=1.
+func (m *Policy) HoldPlaced(j *sim.Job, now int64, placed []*sim.Job) string {
+	if !m.cfg.EnforceLimits {
+		return ""
+	}
+	in := m.inPass[:0]
+	for _, p := range placed {
+		if p != j {
+			in = append(in, m.limitJob(p, p.Part, false))
+		}
+	}
+	m.inPass = in
+	lj := m.limitJob(j, j.Part, false)
+	if why := m.limits.Hold(&lj, in); why != "" {
+		return why
+	}
+	if j.QOSIdx < 0 {
 		return ""
 	}
 	q := m.cfg.QOS.QOS(j.QOSIdx)
@@ -354,6 +390,40 @@ func (m *Policy) Hold(j *sim.Job, now int64) string {
 	return ""
 }
 
+// limitJob is a job as the QOS limits count it: its allocation when
+// running (alloc), else its request (CPUs, nodes, memory when given per
+// CPU or per node, GPUs asked per job or per node).
+func (m *Policy) limitJob(j *sim.Job, part int, alloc bool) policy.LimitJob {
+	pq := -1
+	if part >= 0 && part < len(m.partQOS) {
+		pq = m.partQOS[part]
+	}
+	lj := policy.LimitJob{QOS: policy.QOSOrder(m.cfg.QOS, j.QOSIdx, pq),
+		User: m.dense(m.userIdx, j.User), Account: m.dense(m.acctIdx, j.Account), Wall: j.Limit}
+	if alloc && len(j.Alloc) > 0 {
+		t := m.jobTRES(j)
+		lj.TRES = policy.LimitTRES{policy.LimCPU: uint64(t[fairshare.TRESCPU]), policy.LimMem: uint64(t[fairshare.TRESMem]),
+			policy.LimNode: uint64(t[fairshare.TRESNode]), policy.LimBilling: uint64(t[fairshare.TRESBilling]), policy.LimGPU: uint64(t[fairshare.TRESGPU])}
+		return lj
+	}
+	r := &j.Req
+	nodes := max(r.Nodes, 1)
+	lj.TRES[policy.LimCPU] = uint64(max(r.CPUs, 0))
+	lj.TRES[policy.LimNode] = uint64(nodes)
+	switch {
+	case r.MemPerNode > 0:
+		lj.TRES[policy.LimMem] = uint64(r.MemPerNode) * uint64(nodes)
+	case r.MemPerCPU > 0:
+		lj.TRES[policy.LimMem] = uint64(r.MemPerCPU) * uint64(max(r.CPUs, 0))
+	}
+	for _, g := range r.Gres {
+		if g.Name == "gpu" {
+			lj.TRES[policy.LimGPU] += uint64(max(g.PerJob, 0) + max(g.PerNode, 0)*nodes)
+		}
+	}
+	return lj
+}
+
 func tresReason(name string) string {
 	switch strings.ToLower(name) {
 	case "cpu":
@@ -379,6 +449,13 @@ func tresReason(name string) string {
 func (m *Policy) Started(j *sim.Job, now int64) {
 	j.Billing = m.billing(j)
 	m.accrue.Release(j.Idx)
+	if m.cfg.EnforceLimits && j.Idx >= 0 {
+		for len(m.begun) <= j.Idx {
+			m.begun = append(m.begun, policy.LimitJob{QOS: [2]int{-2, -2}})
+		}
+		m.begun[j.Idx] = m.limitJob(j, j.Part, true)
+		m.limits.Begin(&m.begun[j.Idx])
+	}
 	if j.Assoc >= 0 || j.QOSIdx >= 0 {
 		m.engine.RunStart(j.Assoc, j.QOSIdx, m.jobTRES(j), float64(runLimit(j)), m.usageFactor(j))
 	}
@@ -474,6 +551,10 @@ func (m *Policy) Ended(j *sim.Job, now int64) {
 		}
 	}
 	m.accrue.Release(j.Idx)
+	if j.Idx >= 0 && j.Idx < len(m.begun) && m.begun[j.Idx].QOS[0] != -2 {
+		m.limits.End(&m.begun[j.Idx])
+		m.begun[j.Idx] = policy.LimitJob{QOS: [2]int{-2, -2}}
+	}
 }
 
 // Tick implements sim.Policy in the order of Slurm's decay thread: decay,

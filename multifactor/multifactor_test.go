@@ -112,3 +112,65 @@ func TestSubmitPartitionAssociation(t *testing.T) {
 		}
 	}
 }
+
+// With AccountingStorageEnforce=limits and a QOS with MaxJobsPU=2, one
+// user's third job is held with QOSMaxJobsPerUserLimit while two run, or
+// while one runs and the pass has planned another; an end frees a slot.
+func TestHoldMaxJobsPU(t *testing.T) {
+	bw, _ := sim.LookupCPUType("broadwell")
+	c, err := sim.NewCluster([]sim.CPUType{bw}, []sim.NodeSpec{{Names: []string{"n1"}, Type: "broadwell", Cores: 8, MemMB: 8192, Weight: 1}},
+		[]sim.PartitionSpec{{Partition: sim.Partition{Name: "a", MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n1"}}},
+		"broadwell", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := &workload.Names{}
+	tree := fairshare.NewTree()
+	if err := tree.AddAccount("acct", "root", fairshare.Shares{Raw: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := tree.AddUser("u", "acct", fairshare.Shares{Raw: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	q := policy.NewQOS("normal")
+	q.Limits.MaxJobsPU = 2
+	qs, err := policy.NewQOSSet([]policy.QOS{q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(Config{Priority: policy.DefaultParams(), FairShare: fairshare.Config{HalfLife: 86400}, CalcPeriod: 300,
+		Tree: tree, QOS: qs, EnforceLimits: true}, c, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jobs []*sim.Job
+	for i := 0; i < 5; i++ {
+		j := &sim.Job{Job: workload.Job{ID: int64(i + 1), CPUs: 1, Nodes: 1, TimeLimit: 60, QOS: workload.Unset,
+			Account: names.Accounts.ID("acct"), User: names.Users.ID("u")}, Idx: i, Part: 0, Start: -1, End: -1}
+		j.Req.CPUs, j.Req.Nodes = 1, 1
+		m.Submit(j, 0)
+		jobs = append(jobs, j)
+	}
+	start := func(j *sim.Job) {
+		j.Start, j.Alloc = 0, sim.Alloc{{Node: 0, Cores: 1, MemMB: 100}}
+		m.Started(j, 0)
+	}
+	start(jobs[0])
+	if why := m.HoldPlaced(jobs[2], 0, []*sim.Job{jobs[1]}); why != "QOSMaxJobsPerUserLimit" {
+		t.Errorf("one running, one planned: %q, want QOSMaxJobsPerUserLimit", why)
+	}
+	if why := m.Hold(jobs[1], 0); why != "" {
+		t.Errorf("one running: held %q", why)
+	}
+	start(jobs[1])
+	for _, j := range jobs[2:] {
+		if why := m.Hold(j, 0); why != "QOSMaxJobsPerUserLimit" {
+			t.Errorf("job %d with two running: %q", j.ID, why)
+		}
+	}
+	m.Ended(jobs[0], 10)
+	m.Ended(jobs[0], 10) // a second end counts nothing
+	if why := m.Hold(jobs[2], 10); why != "" {
+		t.Errorf("after an end: held %q", why)
+	}
+}

@@ -119,17 +119,14 @@ func at(s []int, i int) int {
 //   - AccrueAtBegin: accrue = begin time, once the job has one.
 //   - AccrueLimits: held, dependent and not-yet-eligible jobs (begin 0 or in
 //     the future) are skipped. A job that already accrues keeps its time.
-//     Otherwise the first cap set on the job's QOS, in the order
-//     GrpJobsAccrue, MaxJobsAccruePA, MaxJobsAccruePU, decides: with no cap
-//     the job accrues from its begin time; with room under that cap it
-//     accrues from now, the moment room was found; at the cap it waits.
-//     Each accruing job takes a slot at once, so earlier-created jobs win.
+//     Otherwise the smallest cap set on the job's QOS decides (see
+//     tightestCap): with no cap the job accrues from its begin time; with
+//     room under that cap it accrues from now, the moment room was found;
+//     at the cap it waits. Each accruing job takes a slot at once, so
+//     earlier-created jobs win.
 //
-// Only the first cap that is set counts, exactly as Slurm's
-// _get_accrue_create_cnt stops at the first limit it finds: a QOS with
-// GrpJobsAccrue=10 and MaxJobsAccruePU=2 lets one user accrue 10 jobs.
-// (The documentation calls this "the most restrictive" limit; the code
-// does not compare them.)
+// A QOS with GrpJobsAccrue=10 and MaxJobsAccruePU=2 lets one user's 8
+// jobs accrue 2 at a time.
 func (t *AccrueTracker) Update(now int64, pending []AccrueJob) {
 	for i := range pending {
 		j := &pending[i]
@@ -151,7 +148,7 @@ func (t *AccrueTracker) Update(now int64, pending []AccrueJob) {
 		if j.Held || j.Dependent || j.Begin == 0 || j.Begin > now {
 			continue
 		}
-		limit, used := t.firstCap(j)
+		limit, used := t.tightestCap(j)
 		switch {
 		case limit == Unset:
 			st.accrue = j.Begin
@@ -164,23 +161,35 @@ func (t *AccrueTracker) Update(now int64, pending []AccrueJob) {
 	}
 }
 
-// firstCap returns the first accrue cap set on the job's QOS and the count
-// it is measured against, or Unset.
-func (t *AccrueTracker) firstCap(j *AccrueJob) (limit, used int) {
+// tightestCap returns the cap that decides for the job and the count it
+// is measured against, or Unset. It follows acct_policy.c
+// _get_accrue_limits: the QOS's GrpJobsAccrue, then MaxJobsAccruePA, then
+// MaxJobsAccruePU are offered to _get_accrue_create_cnt, which ignores an
+// unset cap and one not below the cap already kept, so the smallest value
+// wins (the first of equal ones), and the room is that cap minus its own
+// count: a smaller per-user cap with room lets a job accrue even when the
+// larger GrpJobsAccrue is full.
+func (t *AccrueTracker) tightestCap(j *AccrueJob) (limit, used int) {
 	if t.qos == nil || j.QOS < 0 || j.QOS >= t.qos.Len() {
 		return Unset, 0
 	}
 	q := t.qos.QOS(j.QOS)
 	t.grow(j.QOS, j.Account, j.User)
-	switch {
-	case q.GrpJobsAccrue != Unset:
-		return q.GrpJobsAccrue, t.grp[j.QOS]
-	case q.MaxJobsAccruePA != Unset && j.Account >= 0:
-		return q.MaxJobsAccruePA, t.acct[j.QOS][j.Account]
-	case q.MaxJobsAccruePU != Unset && j.User >= 0:
-		return q.MaxJobsAccruePU, t.user[j.QOS][j.User]
+	limit, used = Unset, 0
+	offer := func(cap, count int) {
+		if cap == Unset || (limit != Unset && limit <= cap) {
+			return
+		}
+		limit, used = cap, count
 	}
-	return Unset, 0
+	offer(q.GrpJobsAccrue, t.grp[j.QOS])
+	if j.Account >= 0 {
+		offer(q.MaxJobsAccruePA, t.acct[j.QOS][j.Account])
+	}
+	if j.User >= 0 {
+		offer(q.MaxJobsAccruePU, t.user[j.QOS][j.User])
+	}
+	return limit, used
 }
 
 // take counts an accruing job in every counter of its QOS, as Slurm does

@@ -175,30 +175,63 @@ func TestAccrueMaxJobsAccruePA(t *testing.T) {
 	}
 }
 
-// Slurm uses the first accrue cap set on the QOS, in the order
-// GrpJobsAccrue, MaxJobsAccruePA, MaxJobsAccruePU, and ignores the rest.
-func TestAccrueFirstCapWins(t *testing.T) {
+// acct_policy.c _get_accrue_limits offers the QOS's GrpJobsAccrue,
+// MaxJobsAccruePA and MaxJobsAccruePU in turn to _get_accrue_create_cnt,
+// which skips an unset cap and any cap not smaller than the one it keeps:
+// the smallest cap decides, its room measured by its own count.
+func TestAccrueSmallestCapWins(t *testing.T) {
 	tests := []struct {
 		name string
 		edit func(*QOS)
 		want int
 	}{
-		{"Grp 10 hides PU 2", func(q *QOS) { q.GrpJobsAccrue, q.MaxJobsAccruePU = 10, 2 }, 10},
-		{"PA 5 hides PU 1", func(q *QOS) { q.MaxJobsAccruePA, q.MaxJobsAccruePU = 5, 1 }, 5},
+		{"Grp 10 and PU 2: one user's 8 jobs, 2 accrue", func(q *QOS) { q.GrpJobsAccrue, q.MaxJobsAccruePU = 10, 2 }, 2},
+		{"PA 5 and PU 1", func(q *QOS) { q.MaxJobsAccruePA, q.MaxJobsAccruePU = 5, 1 }, 1},
+		{"PU 6 and Grp 3", func(q *QOS) { q.GrpJobsAccrue, q.MaxJobsAccruePU = 3, 6 }, 3},
 		{"Grp 0 blocks all", func(q *QOS) { q.GrpJobsAccrue, q.MaxJobsAccruePU = 0, 8 }, 0},
+		{"PU 0 blocks all under Grp 5", func(q *QOS) { q.GrpJobsAccrue, q.MaxJobsAccruePU = 5, 0 }, 0},
 		{"PU alone", func(q *QOS) { q.MaxJobsAccruePU = 7 }, 7},
-		{"no cap", func(q *QOS) {}, 12},
+		{"no cap", func(q *QOS) {}, 8},
 	}
 	for _, tt := range tests {
 		tr := NewAccrueTracker(AccrueLimits, qosSet(t, qosWith("q", tt.edit)))
 		var pending []AccrueJob
-		for i := 0; i < 12; i++ {
+		for i := 0; i < 8; i++ {
 			pending = append(pending, AccrueJob{ID: i, QOS: 0, Submit: 1, Begin: 1})
 		}
 		tr.Update(100, pending)
 		if got := len(accruing(tr, pending)); got != tt.want {
 			t.Errorf("%s: %d accrue, want %d", tt.name, got, tt.want)
 		}
+	}
+}
+
+// The room is the smallest cap's own: with GrpJobsAccrue=3 and
+// MaxJobsAccruePU=2, user 0 accrues 2 jobs and user 1 two more, leaving
+// the QOS count at 4, above GrpJobsAccrue, since _get_accrue_create_cnt
+// keeps only the smaller cap and measures room by its count.
+func TestAccrueSmallerCapIgnoresFullerGrp(t *testing.T) {
+	tr := NewAccrueTracker(AccrueLimits, qosSet(t, qosWith("q", func(q *QOS) { q.GrpJobsAccrue, q.MaxJobsAccruePU = 3, 2 })))
+	var pending []AccrueJob
+	for i := 0; i < 4; i++ {
+		pending = append(pending, AccrueJob{ID: i, User: 0, QOS: 0, Submit: 1, Begin: 1})
+	}
+	for i := 4; i < 8; i++ {
+		pending = append(pending, AccrueJob{ID: i, User: 1, QOS: 0, Submit: 1, Begin: 1})
+	}
+	tr.Update(100, pending)
+	got := accruing(tr, pending)
+	want := []int{0, 1, 4, 5}
+	if len(got) != len(want) {
+		t.Fatalf("accruing %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("accruing %v, want %v", got, want)
+		}
+	}
+	if grp, _, _ := tr.Counts(0, 0, 0); grp != 4 {
+		t.Errorf("QOS count %d, want 4", grp)
 	}
 }
 

@@ -81,6 +81,27 @@ type QOS struct {
 	Flags             QOSFlags
 	// MinPrioThreshold overrides bf_min_prio_reserve for the QOS (0: unset).
 	MinPrioThreshold uint32
+	// Limits on running and submitted jobs (acct_policy.c), enforced with
+	// AccountingStorageEnforce=limits; see LimitTracker.
+	Limits QOSLimits
+}
+
+// QOSLimits are a QOS's job-count, TRES and wall limits. Counts and
+// MaxWall are Unset (-1) when not set; a nil TRES list limits nothing.
+type QOSLimits struct {
+	GrpJobs, GrpSubmit       int // running / pending+running jobs of the QOS
+	MaxJobsPU, MaxJobsPA     int // running jobs per user / per account
+	MaxSubmitPU, MaxSubmitPA int // pending+running jobs per user / per account
+	GrpTRES                  []TRESCount
+	MaxTRES, MinTRES         []TRESCount // per job
+	MaxTRESPU, MaxTRESPA     []TRESCount // running TRES per user / per account
+	MaxWall                  int64       // per job, seconds
+}
+
+// NoLimits are QOSLimits with nothing set.
+func NoLimits() QOSLimits {
+	return QOSLimits{GrpJobs: Unset, GrpSubmit: Unset, MaxJobsPU: Unset, MaxJobsPA: Unset,
+		MaxSubmitPU: Unset, MaxSubmitPA: Unset, MaxWall: Unset}
 }
 
 // NewQOS returns a QOS with sacctmgr's defaults: no limits, UsageFactor 1.
@@ -92,6 +113,7 @@ func NewQOS(name string) QOS {
 		MaxJobsAccruePA:   Unset,
 		GrpJobsAccrue:     Unset,
 		PreemptExemptTime: Unset,
+		Limits:            NoLimits(),
 	}
 }
 
@@ -134,6 +156,9 @@ func NewQOSSet(qs []QOS) (*QOSSet, error) {
 		}
 		if q.MaxJobsAccruePU < Unset || q.MaxJobsAccruePA < Unset || q.GrpJobsAccrue < Unset {
 			return nil, fmt.Errorf("QOS %q: accrue limits must be >= 0, or -1 for none", q.Name)
+		}
+		if l := &q.Limits; min(l.GrpJobs, l.GrpSubmit, l.MaxJobsPU, l.MaxJobsPA, l.MaxSubmitPU, l.MaxSubmitPA) < Unset || l.MaxWall < Unset {
+			return nil, fmt.Errorf("QOS %q: job and wall limits must be >= 0, or -1 for none", q.Name)
 		}
 		s.index[q.Name] = i
 		if q.Priority > s.maxPrio {

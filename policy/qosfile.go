@@ -48,6 +48,18 @@ const (
 	colGraceTime
 	colPreemptExemptTime
 	colMinPrioThres
+	colGrpJobs
+	colGrpSubmit
+	colGrpTRES
+	colMaxJobsPU
+	colMaxJobsPA
+	colMaxSubmitPU
+	colMaxSubmitPA
+	colMaxTRES
+	colMaxTRESPU
+	colMaxTRESPA
+	colMaxWall
+	colMinTRES
 	numQOSColumns
 )
 
@@ -57,6 +69,8 @@ var qosColumnNames = [numQOSColumns]string{
 	"", "Name", "Priority", "UsageFactor", "MaxJobsAccruePU", "MaxJobsAccruePA",
 	"GrpJobsAccrue", "GrpTRESMins", "Preempt", "PreemptMode", "Flags",
 	"GraceTime", "PreemptExemptTime", "MinPrioThres",
+	"GrpJobs", "GrpSubmit", "GrpTRES", "MaxJobsPU", "MaxJobsPA", "MaxSubmitPU",
+	"MaxSubmitPA", "MaxTRES", "MaxTRESPU", "MaxTRESPA", "MaxWall", "MinTRES",
 }
 
 // qosColumnAliases are the long format= names, accepted for hand-written files.
@@ -64,18 +78,23 @@ var qosColumnAliases = map[string]qosColumn{
 	"maxjobsaccrueperuser":    colMaxJobsAccruePU,
 	"maxjobsaccrueperaccount": colMaxJobsAccruePA,
 	"minpriothreshold":        colMinPrioThres,
+	"grpsubmitjobs":           colGrpSubmit,
+	"maxjobsperuser":          colMaxJobsPU,
+	"maxjobsperaccount":       colMaxJobsPA,
+	"maxsubmitjobsperuser":    colMaxSubmitPU,
+	"maxsubmitjobsperaccount": colMaxSubmitPA,
+	"maxtresperjob":           colMaxTRES,
+	"maxtresperuser":          colMaxTRESPU,
+	"maxtresperaccount":       colMaxTRESPA,
+	"maxwalldurationperjob":   colMaxWall,
+	"mintresperjob":           colMinTRES,
 }
 
 // ignoredQOSColumns are real sacctmgr QOS columns fairsim does not model.
 var ignoredQOSColumns = []string{
-	"ID", "Descr", "Description", "GrpJobs", "GrpSubmit", "GrpSubmitJobs", "GrpTRES",
-	"GrpTRESRunMins", "GrpWall", "LimitFactor", "MaxJobsPA", "MaxJobsPU",
-	"MaxJobsPerAccount", "MaxJobsPerUser", "MaxSubmitPA", "MaxSubmitPU",
-	"MaxSubmitJobsPerAccount", "MaxSubmitJobsPerUser", "MaxTRES", "MaxTRESMins",
-	"MaxTRESPA", "MaxTRESPU", "MaxTRESPerAccount", "MaxTRESPerUser",
-	"MaxTRESPerJob", "MaxTRESPerNode", "MaxTRESRunMinsPA", "MaxTRESRunMinsPU",
-	"MaxTRESRunMinsPerAccount", "MaxTRESRunMinsPerUser", "MaxWall", "MaxWallDurationPerJob",
-	"MinTRES", "MinTRESPerJob", "UsageThres", "UsageThreshold",
+	"ID", "Descr", "Description", "GrpTRESRunMins", "GrpWall", "LimitFactor",
+	"MaxTRESMins", "MaxTRESPerNode", "MaxTRESRunMinsPA", "MaxTRESRunMinsPU",
+	"MaxTRESRunMinsPerAccount", "MaxTRESRunMinsPerUser", "UsageThres", "UsageThreshold",
 }
 
 func lookupQOSColumn(h string) (qosColumn, bool) {
@@ -114,7 +133,10 @@ func ReadQOSFile(path string) (*QOSSet, []string, error) {
 //
 // Columns read: Name, Priority, UsageFactor, MaxJobsAccruePU,
 // MaxJobsAccruePA, GrpJobsAccrue, GrpTRESMins (e.g. cpu=1000,mem=2000),
-// Preempt, PreemptMode, Flags, GraceTime, PreemptExemptTime, MinPrioThres.
+// Preempt, PreemptMode, Flags, GraceTime, PreemptExemptTime, MinPrioThres,
+// and the limits GrpJobs, GrpSubmit, MaxJobsPU, MaxJobsPA, MaxSubmitPU,
+// MaxSubmitPA (counts), GrpTRES, MaxTRES, MaxTRESPU, MaxTRESPA, MinTRES
+// (TRES lists) and MaxWall (a time).
 // Other real sacctmgr columns are skipped; those that hold a value in some
 // row are named in the warnings (a blank column limits nothing). An
 // unknown column is an error. A Preempt entry naming a QOS the file does
@@ -308,6 +330,27 @@ func parseQOSLine(cells []string, cols []qosColumn, headers []string, file strin
 				fail(i, "%v", err)
 			}
 			q.GrpTRESMins = t
+		case colGrpJobs, colGrpSubmit, colMaxJobsPU, colMaxJobsPA, colMaxSubmitPU, colMaxSubmitPA:
+			n, err := parseLimit(v)
+			if err != nil {
+				fail(i, "%v", err)
+			}
+			*q.Limits.count(c) = n
+		case colGrpTRES, colMaxTRES, colMaxTRESPU, colMaxTRESPA, colMinTRES:
+			t, err := parseTRESCounts(v)
+			if err != nil {
+				fail(i, "%v", err)
+			}
+			*q.Limits.tres(c) = t
+		case colMaxWall:
+			if v == "" || v == "-1" || strings.EqualFold(v, "UNLIMITED") {
+				continue
+			}
+			d, err := parseDuration(v)
+			if err != nil {
+				fail(i, "%v", err)
+			}
+			q.Limits.MaxWall = d
 		case colPreempt:
 			for _, p := range slurmtext.SplitList(v) {
 				q.Preempt = append(q.Preempt, strings.ToLower(p))
@@ -528,10 +571,59 @@ func FormatQOSFile(s *QOSSet) string {
 		} else {
 			cells = append(cells, strconv.FormatUint(uint64(q.MinPrioThreshold), 10))
 		}
+		l := &q.Limits
+		for c := colGrpJobs; c < numQOSColumns; c++ {
+			switch {
+			case l.count(c) != nil:
+				cells = append(cells, formatLimit(*l.count(c)))
+			case l.tres(c) != nil:
+				cells = append(cells, formatTRESCounts(*l.tres(c)))
+			case l.MaxWall == Unset:
+				cells = append(cells, "")
+			default:
+				cells = append(cells, slurmtime.Format(l.MaxWall))
+			}
+		}
 		b.WriteString(strings.Join(cells, "|"))
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// count is the count limit a column holds, nil for other columns.
+func (l *QOSLimits) count(c qosColumn) *int {
+	switch c {
+	case colGrpJobs:
+		return &l.GrpJobs
+	case colGrpSubmit:
+		return &l.GrpSubmit
+	case colMaxJobsPU:
+		return &l.MaxJobsPU
+	case colMaxJobsPA:
+		return &l.MaxJobsPA
+	case colMaxSubmitPU:
+		return &l.MaxSubmitPU
+	case colMaxSubmitPA:
+		return &l.MaxSubmitPA
+	}
+	return nil
+}
+
+// tres is the TRES limit a column holds, nil for other columns.
+func (l *QOSLimits) tres(c qosColumn) *[]TRESCount {
+	switch c {
+	case colGrpTRES:
+		return &l.GrpTRES
+	case colMaxTRES:
+		return &l.MaxTRES
+	case colMaxTRESPU:
+		return &l.MaxTRESPU
+	case colMaxTRESPA:
+		return &l.MaxTRESPA
+	case colMinTRES:
+		return &l.MinTRES
+	}
+	return nil
 }
 
 // formatUsageFactor prints sacctmgr's %f form when it is exact, else the

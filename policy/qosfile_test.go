@@ -57,16 +57,24 @@ func TestReadQOSFileTestdata(t *testing.T) {
 	if !s.CanPreempt(hi, st) || s.CanPreempt(st, hi) {
 		t.Error("preempt lists not resolved")
 	}
-	// 17 real sacctmgr columns are not modelled; the 6 that hold a value
-	// are reported, in header order, each with its first line holding one.
-	want := []string{
-		"testdata/qos.txt:4: column GrpTRES holds values fairsim does not model; ignored",
-		"testdata/qos.txt:4: column GrpJobs holds values fairsim does not model; ignored",
-		"testdata/qos.txt:4: column MaxTRES holds values fairsim does not model; ignored",
-		"testdata/qos.txt:4: column MaxWall holds values fairsim does not model; ignored",
-		"testdata/qos.txt:4: column MaxJobsPU holds values fairsim does not model; ignored",
-		"testdata/qos.txt:4: column MinTRES holds values fairsim does not model; ignored",
+	// debug's limits are read; the columns still not modelled (GrpWall,
+	// GrpTRESRunMins, MaxTRESMins, MaxTRESPerNode, UsageThres) are blank,
+	// so nothing is reported.
+	debug = get("debug")
+	wantLim := NoLimits()
+	wantLim.GrpTRES = []TRESCount{{"cpu", 256}}
+	wantLim.GrpJobs = 10
+	wantLim.MaxTRES = []TRESCount{{"node", 8}}
+	wantLim.MaxWall = 1800
+	wantLim.MaxJobsPU = 2
+	wantLim.MinTRES = []TRESCount{{"cpu", 1}}
+	if !reflect.DeepEqual(debug.Limits, wantLim) {
+		t.Errorf("debug's limits %+v, want %+v", debug.Limits, wantLim)
 	}
+	if credit.Limits.MaxWall != 2*86400 {
+		t.Errorf("credit's MaxWall %d", credit.Limits.MaxWall)
+	}
+	var want []string
 	if !reflect.DeepEqual(warnings, want) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))
 	}
@@ -207,7 +215,7 @@ func TestFormatQOSFileRoundTrip(t *testing.T) {
 		t.Fatalf("re-reading formatted file: %v, %v\n%s", err, warnings, out)
 	}
 	assertSameQOS(t, s, back)
-	if !strings.Contains(out, "\nhigh|300000|2.000000|||20||normal,standby|SUSPEND,GANG|OverPartQOS|00:00:00|01:00:00|500000\n") {
+	if !strings.Contains(out, "\nhigh|300000|2.000000|||20||normal,standby|SUSPEND,GANG|OverPartQOS|00:00:00|01:00:00|500000||||||||||||\n") {
 		t.Errorf("unexpected format:\n%s", out)
 	}
 }

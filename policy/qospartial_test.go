@@ -18,18 +18,18 @@ func TestParseQOSFilePartialAndEmptyColumns(t *testing.T) {
 		warnings []string
 	}{
 		{"partial listing",
-			"Name|Preempt|MaxWall|GrpJobs|\nhigh|low,scavenger,Normal||4|\nlow|high,gone||\n",
+			"Name|Preempt|MaxWall|GrpWall|\nhigh|low,scavenger,Normal||4|\nlow|high,gone||\n",
 			map[string][]string{"high": {"low"}, "low": {"high"}},
 			[]string{
-				"q:2: column GrpJobs holds values fairsim does not model; ignored",
+				"q:2: column GrpWall holds values fairsim does not model; ignored",
 				`q:2: field Preempt: QOS "scavenger" is not in this listing; QOS high preempts no job of it`,
 				`q:2: field Preempt: QOS "normal" is not in this listing; QOS high preempts no job of it`,
 				`q:3: field Preempt: QOS "gone" is not in this listing; QOS low preempts no job of it`,
 			}},
 		{"blank ignored columns are not reported",
-			"Name|MaxWall|GrpTRES|MinTRES\nnormal|| |\nother|||cpu=1\n",
+			"Name|MaxWall|GrpTRES|GrpTRESRunMins\nnormal|| |\nother|||cpu=1\n",
 			map[string][]string{"normal": nil, "other": nil},
-			[]string{"q:3: column MinTRES holds values fairsim does not model; ignored"}},
+			[]string{"q:3: column GrpTRESRunMins holds values fairsim does not model; ignored"}},
 		{"nothing to report", "Name|UsageThres\nnormal|\n", map[string][]string{"normal": nil}, nil},
 	}
 	for _, tc := range tests {
@@ -65,8 +65,8 @@ func realSitesDir() (string, bool) {
 
 // huji.qos.txt (sacctmgr -p show qos, as the site has it) loads: 3 QOS,
 // normal preempts gutter, rebug-accounta has DenyOnLimit,NoDecay and
-// GrpTRESMins billing=2000; of its 17 unmodelled columns only MinTRES
-// holds a value.
+// GrpTRESMins billing=2000; normal's MinTRES cpu=1 is read, and none of
+// its unmodelled columns holds a value.
 func TestRealSiteHujiQOS(t *testing.T) {
 	dir, ok := realSitesDir()
 	if !ok {
@@ -89,8 +89,10 @@ func TestRealSiteHujiQOS(t *testing.T) {
 	if q := s.QOS(r); q.Flags != QOSDenyOnLimit|QOSNoDecay || !reflect.DeepEqual(q.GrpTRESMins, []TRESCount{{Name: "billing", Count: 2000}}) {
 		t.Errorf("rebug-accounta: %+v", q)
 	}
-	want := []string{path + ":2: column MinTRES holds values fairsim does not model; ignored"}
-	if !reflect.DeepEqual(warnings, want) {
-		t.Errorf("warnings %q, want %q", warnings, want)
+	if q := s.QOS(n); !reflect.DeepEqual(q.Limits.MinTRES, []TRESCount{{Name: "cpu", Count: 1}}) || q.Limits.MaxJobsPU != Unset {
+		t.Errorf("normal's limits: %+v", q.Limits)
+	}
+	if len(warnings) != 0 {
+		t.Errorf("warnings %q, want none", warnings)
 	}
 }

@@ -111,6 +111,7 @@ type Simulator struct {
 	samples       []Sample
 	view          View
 	hold          func(*Job, int64) string
+	holdIn        func(*Job, int64, []*Job) string
 	eligSeq       uint64
 	realEvents    int   // queued submit, eligible and end events
 	lastProgress  int64 // last submit, start or end
@@ -138,6 +139,9 @@ func New(c *Cluster, sched Scheduler, pol Policy, src workload.Source, opt Optio
 		defaulted: workload.Tally{}, nextEventPass: -1}
 	if pol != nil {
 		s.hold = pol.Hold
+		if ph, ok := pol.(PlacedHolder); ok {
+			s.holdIn = ph.HoldPlaced
+		}
 	}
 	return s
 }
@@ -596,7 +600,7 @@ func (s *Simulator) pass(kind PassKind) {
 	}
 	s.c.Now = s.now
 	s.view.reset(ViewState{Now: s.now, Cluster: s.c, Pending: s.pendingList(), Running: s.running,
-		Version: s.version, Epoch: s.epoch(), Hold: s.hold})
+		Version: s.version, Epoch: s.epoch(), Hold: s.hold, HoldPlaced: s.holdIn})
 	s.commit(s.sched.Schedule(&s.view, kind))
 }
 

@@ -17,6 +17,8 @@ type View struct {
 	version uint64
 	epoch   uint64
 	hold    func(*Job, int64) string
+	holdIn  func(*Job, int64, []*Job) string
+	placed  []*Job // scratch for Hold
 
 	pass      uint64 // numbers the passes of this view's owner, for marks
 	plan      Plan   // reused pass after pass: a plan lives until its commit
@@ -36,6 +38,15 @@ type ViewState struct {
 	Version, Epoch uint64
 	// Hold is the limit check (Policy.Hold); nil for none.
 	Hold func(j *Job, now int64) string
+	// HoldPlaced, when set, replaces Hold and is also given the jobs the
+	// pass's plan has started so far (PlacedHolder).
+	HoldPlaced func(j *Job, now int64, placed []*Job) string
+}
+
+// PlacedHolder is a Policy whose limit check counts the starts the pass
+// has planned but not committed, as Slurm counts each start at once.
+type PlacedHolder interface {
+	HoldPlaced(j *Job, now int64, placed []*Job) string
 }
 
 // NewView builds a View of a hand-made state, for scheduler tests: jobs
@@ -55,7 +66,7 @@ func NewView(st ViewState) *View {
 
 func (v *View) reset(st ViewState) {
 	v.now, v.c, v.pending, v.running = st.Now, st.Cluster, st.Pending, st.Running
-	v.version, v.epoch, v.hold = st.Version, st.Epoch, st.Hold
+	v.version, v.epoch, v.hold, v.holdIn = st.Version, st.Epoch, st.Hold, st.HoldPlaced
 	v.pass++
 	v.plan = Plan{v: v, Actions: v.plan.Actions[:0], WantPass: -1}
 	v.pool = v.pool[:0]
@@ -137,6 +148,15 @@ func (v *View) Epoch() uint64 { return v.epoch }
 // Hold returns why a job is held by a limit now, "" when it is not (and
 // always "" without a policy).
 func (v *View) Hold(j *Job) string {
+	if v.holdIn != nil {
+		v.placed = v.placed[:0]
+		for i := range v.plan.Actions {
+			if a := &v.plan.Actions[i]; a.Kind == ActStart && v.Placed(a.Job) {
+				v.placed = append(v.placed, a.Job)
+			}
+		}
+		return v.holdIn(j, v.now, v.placed)
+	}
 	if v.hold == nil {
 		return ""
 	}
