@@ -55,6 +55,9 @@ type Policy struct {
 	begun   []policy.LimitJob // per job index: what Started counted, QOS[0] < -1 when nothing
 	partQOS []int             // per partition: its QOS index, -1 for none
 	inPass  []policy.LimitJob // scratch for HoldPlaced
+	assocs  *policy.AssocTracker
+	begunA  []int           // per job index: the association Started counted, -1 none
+	placedA []policy.Placed // scratch for HoldPlaced
 	norm    policy.Normalizers
 	partTR  []policy.TRESAlloc
 	gpuMask uint64 // GPU kinds counted by the tracked gres/gpu TRES
@@ -118,6 +121,9 @@ func New(cfg Config, c *sim.Cluster, names *workload.Names) (*Policy, error) {
 		acctIdx: map[int32]int{}, userIdx: map[int32]int{}, defQOS: -1}
 	m.accrue = policy.NewAccrueTracker(policy.AccrueModeFor(cfg.Priority.Flags, cfg.EnforceLimits), cfg.QOS)
 	m.limits = policy.NewLimitTracker(cfg.QOS)
+	if err := m.buildAssocLimits(); err != nil {
+		return nil, err
+	}
 	for _, p := range c.Parts {
 		qi := -1
 		if p.QOS != "" {
@@ -359,6 +365,18 @@ func (m *Policy) HoldPlaced(j *sim.Job, now int64, placed []*sim.Job) string {
 	if why := m.limits.Hold(&lj, in); why != "" {
 		return why
 	}
+	if m.assocs != nil && j.Assoc >= 0 {
+		pl := m.placedA[:0]
+		for _, p := range placed {
+			if p != j && p.Assoc >= 0 {
+				pl = append(pl, policy.Placed{Assoc: p.Assoc, TRES: m.limitJob(p, p.Part, false).TRES})
+			}
+		}
+		m.placedA = pl
+		if why := m.assocs.Hold(j.Assoc, &lj.TRES, lj.Wall, pl); why != "" {
+			return why
+		}
+	}
 	if j.QOSIdx < 0 {
 		return ""
 	}
@@ -455,6 +473,13 @@ func (m *Policy) Started(j *sim.Job, now int64) {
 		}
 		m.begun[j.Idx] = m.limitJob(j, j.Part, true)
 		m.limits.Begin(&m.begun[j.Idx])
+		for len(m.begunA) <= j.Idx {
+			m.begunA = append(m.begunA, -1)
+		}
+		if m.assocs != nil && j.Assoc >= 0 {
+			m.begunA[j.Idx] = j.Assoc
+			m.assocs.Begin(j.Assoc, &m.begun[j.Idx].TRES)
+		}
 	}
 	if j.Assoc >= 0 || j.QOSIdx >= 0 {
 		m.engine.RunStart(j.Assoc, j.QOSIdx, m.jobTRES(j), float64(runLimit(j)), m.usageFactor(j))
@@ -552,6 +577,10 @@ func (m *Policy) Ended(j *sim.Job, now int64) {
 	}
 	m.accrue.Release(j.Idx)
 	if j.Idx >= 0 && j.Idx < len(m.begun) && m.begun[j.Idx].QOS[0] != -2 {
+		if j.Idx < len(m.begunA) && m.begunA[j.Idx] >= 0 {
+			m.assocs.End(m.begunA[j.Idx], &m.begun[j.Idx].TRES)
+			m.begunA[j.Idx] = -1
+		}
 		m.limits.End(&m.begun[j.Idx])
 		m.begun[j.Idx] = policy.LimitJob{QOS: [2]int{-2, -2}}
 	}
@@ -583,4 +612,28 @@ func (m *Policy) Tick(now int64, running, pending []*sim.Job) {
 		}
 		m.Snapshots = append(m.Snapshots, Snapshot{T: now, Vals: m.engine.Snapshot(nil)})
 	}
+}
+
+// buildAssocLimits reads the associations' limits from the tree (sacctmgr
+// dump GrpJobs, GrpTRES, MaxJobs, MaxTRES, MaxWall) into the tracker; a
+// tree without limits gets none, and Hold skips it.
+func (m *Policy) buildAssocLimits() error {
+	t := m.cfg.Tree
+	parent := make([]int, t.Len())
+	lims := make([]*policy.AssocLimits, t.Len())
+	anySet := false
+	for i := range parent {
+		parent[i] = t.Parent(i)
+		if l, ok := t.AssocLimits(i); ok {
+			al, err := policy.ParseAssocLimits(l.GrpJobs, l.MaxJobs, l.GrpTRES, l.MaxTRES, l.MaxWall)
+			if err != nil {
+				return fmt.Errorf("association %s: limits: %w", t.Account(i), err)
+			}
+			lims[i], anySet = al, true
+		}
+	}
+	if anySet {
+		m.assocs = policy.NewAssocTracker(parent, lims)
+	}
+	return nil
 }

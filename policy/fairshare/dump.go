@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"fairsim/slurmtext"
+	"fairsim/slurmtime"
 )
 
 // maxDumpLine bounds one physical line of a dump file.
@@ -20,15 +21,14 @@ var dumpIgnored = map[string]bool{
 	"adminlevel": true, "classification": true, "comment": true,
 	"coordinator": true, "defaultaccount": true, "defaultqos": true,
 	"defaultwckey": true, "description": true, "flags": true,
-	"grpcpumins": true, "grpcpurunmins": true, "grpcpus": true,
-	"grpjobs": true, "grpjobsaccrue": true, "grpmem": true,
-	"grpnodes": true, "grpsubmitjobs": true, "grptres": true,
+	"grpcpumins": true, "grpcpurunmins": true,
+	"grpjobsaccrue": true,
+	"grpsubmitjobs": true,
 	"grptresmins": true, "grptresrunmins": true, "grpwall": true,
 	"grpwallduration": true, "maxcpumins": true, "maxcpuminsperjob": true,
-	"maxcpus": true, "maxcpusperjob": true, "maxjobs": true,
-	"maxjobsaccrue": true, "maxnodes": true, "maxnodesperjob": true,
-	"maxsubmitjobs": true, "maxtres": true, "maxtresmins": true,
-	"maxtresminsperjob": true, "maxtresperjob": true, "maxtrespernode": true,
+	"maxjobsaccrue": true,
+	"maxsubmitjobs": true, "maxtresmins": true,
+	"maxtresminsperjob": true, "maxtrespernode": true,
 	"maxtresrunmins": true, "maxwall": true, "maxwallduration": true,
 	"maxwalldurationperjob": true, "minpriothresh": true, "minpriothreshold": true,
 	"organization": true, "qos": true, "wckeys": true,
@@ -41,6 +41,7 @@ type dumpOpts struct {
 	shares    Shares
 	prio      *uint32
 	hasName   bool
+	limits    Limits
 }
 
 type dumpReader struct {
@@ -219,11 +220,18 @@ func (d *dumpReader) line(n int, s string) {
 	case "account":
 		if err := d.tree.AddAccount(o.name, d.parent, o.shares, o.prio); err != nil {
 			d.errorf(n, "Account", "%v", err)
+		} else if i, ok := d.tree.Lookup(o.name, ""); ok {
+			d.tree.SetLimits(i, o.limits)
 		}
 	case "user":
 		if err := d.tree.AddUserPartition(o.name, d.parent, o.partition, o.shares, o.prio); err != nil {
 			d.errorf(n, "User", "%v", err)
+		} else if i, ok := d.tree.LookupExact(d.parent, o.name, o.partition); ok {
+			d.tree.SetLimits(i, o.limits)
 		}
+	}
+	if kind == "cluster" {
+		d.tree.SetLimits(0, o.limits) // the Cluster line's limits are root's
 	}
 }
 
@@ -232,6 +240,7 @@ func (d *dumpReader) line(n int, s string) {
 // options are still returned so that later lines do not cascade errors.
 func (d *dumpReader) options(n int, s string) (o dumpOpts, ok bool) {
 	o.shares = Shares{Raw: 1}
+	o.limits = NoLimits()
 	ok = true
 	toks, err := splitQuoted(s)
 	if err != nil {
@@ -295,6 +304,38 @@ func (d *dumpReader) options(n int, s string) (o dumpOpts, ok bool) {
 				continue
 			}
 			o.partition = strings.ToLower(val)
+		case lk == "grpjobs" || lk == "maxjobs":
+			v, err := strconv.Atoi(val)
+			if err != nil || v < -1 {
+				d.errorf(n, key, "%q is not a job count", clip(val))
+				ok = false
+				continue
+			}
+			if lk == "grpjobs" {
+				o.limits.GrpJobs = v
+			} else {
+				o.limits.MaxJobs = v
+			}
+		case lk == "grptres":
+			o.limits.GrpTRES = addTRES(o.limits.GrpTRES, val)
+		case lk == "maxtres" || lk == "maxtresperjob":
+			o.limits.MaxTRES = addTRES(o.limits.MaxTRES, val)
+		case lk == "grpcpus" || lk == "grpnodes" || lk == "grpmem":
+			o.limits.GrpTRES = addTRES(o.limits.GrpTRES, oldTRES[lk]+"="+val)
+		case lk == "maxcpus" || lk == "maxcpusperjob" || lk == "maxnodes" || lk == "maxnodesperjob":
+			o.limits.MaxTRES = addTRES(o.limits.MaxTRES, oldTRES[lk]+"="+val)
+		case lk == "maxwall" || lk == "maxwalldurationperjob":
+			m, err := slurmtime.ParseMinutes(val)
+			if err != nil {
+				d.errorf(n, key, "%v", err)
+				ok = false
+				continue
+			}
+			if m == slurmtime.Infinite {
+				o.limits.MaxWall = -1
+			} else {
+				o.limits.MaxWall = m * 60
+			}
 		case dumpIgnored[lk]:
 		default:
 			d.errorf(n, key, "unknown option")
@@ -388,4 +429,17 @@ func clip(s string) string {
 		return s[:57] + "..."
 	}
 	return s
+}
+
+// oldTRES names the TRES of the limits sacctmgr wrote before TRES lists
+// (GrpCPUs=8 is GrpTRES=cpu=8).
+var oldTRES = map[string]string{"grpcpus": "cpu", "grpnodes": "node", "grpmem": "mem",
+	"maxcpus": "cpu", "maxcpusperjob": "cpu", "maxnodes": "node", "maxnodesperjob": "node"}
+
+// addTRES appends TRES list items to a list.
+func addTRES(list, items string) string {
+	if list == "" {
+		return items
+	}
+	return list + "," + items
 }

@@ -81,6 +81,37 @@ type Tree struct {
 	prioEff     []uint32
 	maxPrio     uint32
 	order       []int32 // sshare row order
+
+	limits map[int]Limits // association limits from the dump, by index
+}
+
+// Limits are an association's limits as the sacctmgr dump gives them:
+// counts (-1 unset), TRES lists as written ("cpu=8,gres/gpu=4"), MaxWall
+// in seconds (-1 unset). The policy layer reads and applies them.
+type Limits struct {
+	GrpJobs, MaxJobs int
+	GrpTRES, MaxTRES string
+	MaxWall          int64
+}
+
+// NoLimits is a Limits with nothing set.
+func NoLimits() Limits { return Limits{GrpJobs: -1, MaxJobs: -1, MaxWall: -1} }
+
+// SetLimits records association i's limits.
+func (t *Tree) SetLimits(i int, l Limits) {
+	if l == NoLimits() {
+		return
+	}
+	if t.limits == nil {
+		t.limits = map[int]Limits{}
+	}
+	t.limits[i] = l
+}
+
+// AssocLimits returns association i's limits, and false when it has none.
+func (t *Tree) AssocLimits(i int) (Limits, bool) {
+	l, ok := t.limits[i]
+	return l, ok
 }
 
 // NewTree returns a tree holding only the root association.

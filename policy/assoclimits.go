@@ -1,0 +1,180 @@
+package policy
+
+// AssocLimits are an association's limits as sacctmgr sets them (GrpJobs,
+// GrpTRES, MaxJobs, MaxTRES per job, MaxWall), read; Unset (-1) or nil
+// where not set.
+type AssocLimits struct {
+	GrpJobs, MaxJobs int
+	GrpTRES, MaxTRES []TRESCount
+	MaxWall          int64 // seconds
+}
+
+// ParseAssocLimits reads the raw values the sacctmgr dump gives (a TRES
+// list such as "cpu=8,gres/gpu=4", counts, MaxWall in seconds).
+func ParseAssocLimits(grpJobs, maxJobs int, grpTRES, maxTRES string, maxWall int64) (*AssocLimits, error) {
+	l := &AssocLimits{GrpJobs: grpJobs, MaxJobs: maxJobs, MaxWall: maxWall}
+	var err error
+	if grpTRES != "" {
+		if l.GrpTRES, err = parseTRESCounts(grpTRES); err != nil {
+			return nil, err
+		}
+	}
+	if maxTRES != "" {
+		if l.MaxTRES, err = parseTRESCounts(maxTRES); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// Reason names of association limits (job_state_reason.c).
+var (
+	reasonAssocGrp = [numLimTRES]string{"AssocGrpCpuLimit", "AssocGrpMemLimit", "AssocGrpNodeLimit", "AssocGrpBilling", "AssocGrpGRES"}
+	reasonAssocPJ  = [numLimTRES]string{"AssocMaxCpuPerJobLimit", "AssocMaxMemPerJob", "AssocMaxNodePerJobLimit", "AssocMaxBillingPerJob", "AssocMaxGRESPerJob"}
+)
+
+// AssocTracker counts running jobs and their TRES per association, each job
+// in its association and every ancestor, and holds jobs at the limits of
+// their chain as acct_policy_job_runnable_pre_select/post_select do:
+//   - Grp limits (GrpJobs, GrpTRES) of every association up the chain,
+//     counting all jobs below it;
+//   - Max limits (MaxJobs, MaxTRES per job, MaxWall) from the nearest
+//     association of the chain that sets each, MaxJobs counting the jobs of
+//     the job's own association (an account's Max limits are its users'
+//     defaults, as sacctmgr passes them down).
+type AssocTracker struct {
+	parent []int // per association, -1 at the root
+	lims   []*AssocLimits
+	jobs   []int
+	tres   []LimitTRES
+	chain  []int // scratch
+}
+
+// NewAssocTracker tracks a tree given as parent links and limits per
+// association (nil: none).
+func NewAssocTracker(parent []int, lims []*AssocLimits) *AssocTracker {
+	return &AssocTracker{parent: parent, lims: lims, jobs: make([]int, len(parent)), tres: make([]LimitTRES, len(parent))}
+}
+
+// Any reports whether any association sets a limit.
+func (t *AssocTracker) Any() bool {
+	for _, l := range t.lims {
+		if l != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *AssocTracker) up(a int) []int {
+	c := t.chain[:0]
+	for ; a >= 0 && a < len(t.parent); a = t.parent[a] {
+		c = append(c, a)
+	}
+	t.chain = c
+	return c
+}
+
+// Begin counts a running job of association a; End uncounts it.
+func (t *AssocTracker) Begin(a int, tr *LimitTRES) { t.add(a, tr, 1) }
+
+// End uncounts a job counted by Begin.
+func (t *AssocTracker) End(a int, tr *LimitTRES) { t.add(a, tr, -1) }
+
+func (t *AssocTracker) add(a int, tr *LimitTRES, sign int) {
+	for _, x := range t.up(a) {
+		t.jobs[x] += sign
+		for k := range tr {
+			if sign > 0 {
+				t.tres[x][k] += tr[k]
+			} else {
+				t.tres[x][k] -= min(tr[k], t.tres[x][k])
+			}
+		}
+	}
+}
+
+// Placed is a job the current pass has planned to start: its association
+// and TRES, counted as running by Hold.
+type Placed struct {
+	Assoc int
+	TRES  LimitTRES
+}
+
+// Hold returns the reason job j (of association a, asking tr, with time
+// limit wall seconds, <= 0 for none) waits at its chain's limits, counting
+// the pass's placed jobs as running; "" when none holds it.
+func (t *AssocTracker) Hold(a int, tr *LimitTRES, wall int64, placed []Placed) string {
+	if a < 0 || a >= len(t.parent) {
+		return ""
+	}
+	chain := append([]int(nil), t.up(a)...)
+	var maxJobs, maxWall = -1, int64(-1)
+	var maxTRES []TRESCount
+	for _, x := range chain {
+		l := t.lims[x]
+		if l == nil {
+			continue
+		}
+		if maxJobs < 0 && l.MaxJobs >= 0 {
+			maxJobs = l.MaxJobs
+		}
+		if maxWall < 0 && l.MaxWall >= 0 {
+			maxWall = l.MaxWall
+		}
+		if maxTRES == nil && l.MaxTRES != nil {
+			maxTRES = l.MaxTRES
+		}
+	}
+	own := t.jobs[a]
+	for _, p := range placed {
+		if p.Assoc == a {
+			own++
+		}
+	}
+	if maxJobs >= 0 && own >= maxJobs {
+		return "AssocMaxJobsLimit"
+	}
+	if maxWall >= 0 && wall > maxWall {
+		return "AssocMaxWallDurationPerJobLimit"
+	}
+	for _, c := range maxTRES {
+		if k, ok := limTRESIndex(c.Name); ok && tr[k] > c.Count {
+			return reasonAssocPJ[k]
+		}
+	}
+	for _, x := range chain {
+		l := t.lims[x]
+		if l == nil {
+			continue
+		}
+		jobs, used := t.jobs[x], t.tres[x]
+		for _, p := range placed {
+			if t.below(p.Assoc, x) {
+				jobs++
+				for k := range used {
+					used[k] += p.TRES[k]
+				}
+			}
+		}
+		if l.GrpJobs >= 0 && jobs >= l.GrpJobs {
+			return "AssocGrpJobsLimit"
+		}
+		for _, c := range l.GrpTRES {
+			if k, ok := limTRESIndex(c.Name); ok && used[k]+tr[k] > c.Count {
+				return reasonAssocGrp[k]
+			}
+		}
+	}
+	return ""
+}
+
+// below reports whether association a is x or one of its descendants.
+func (t *AssocTracker) below(a, x int) bool {
+	for ; a >= 0 && a < len(t.parent); a = t.parent[a] {
+		if a == x {
+			return true
+		}
+	}
+	return false
+}
