@@ -24,7 +24,7 @@ var dumpIgnored = map[string]bool{
 	"grpcpumins": true, "grpcpurunmins": true,
 	"grpjobsaccrue": true,
 	"grpsubmitjobs": true,
-	"grptresmins": true, "grptresrunmins": true, "grpwall": true,
+	"grptresmins":   true, "grptresrunmins": true, "grpwall": true,
 	"grpwallduration": true, "maxcpumins": true, "maxcpuminsperjob": true,
 	"maxjobsaccrue": true,
 	"maxsubmitjobs": true, "maxtresmins": true,
@@ -316,10 +316,17 @@ func (d *dumpReader) options(n int, s string) (o dumpOpts, ok bool) {
 			} else {
 				o.limits.MaxJobs = v
 			}
-		case lk == "grptres":
-			o.limits.GrpTRES = addTRES(o.limits.GrpTRES, val)
-		case lk == "maxtres" || lk == "maxtresperjob":
-			o.limits.MaxTRES = addTRES(o.limits.MaxTRES, val)
+		case lk == "grptres" || lk == "maxtres" || lk == "maxtresperjob":
+			if err := checkTRESList(val); err != nil {
+				d.errorf(n, key, "%v", err)
+				ok = false
+				continue
+			}
+			if lk == "grptres" {
+				o.limits.GrpTRES = addTRES(o.limits.GrpTRES, val)
+			} else {
+				o.limits.MaxTRES = addTRES(o.limits.MaxTRES, val)
+			}
 		case lk == "grpcpus" || lk == "grpnodes" || lk == "grpmem":
 			o.limits.GrpTRES = addTRES(o.limits.GrpTRES, oldTRES[lk]+"="+val)
 		case lk == "maxcpus" || lk == "maxcpusperjob" || lk == "maxnodes" || lk == "maxnodesperjob":
@@ -436,10 +443,40 @@ func clip(s string) string {
 var oldTRES = map[string]string{"grpcpus": "cpu", "grpnodes": "node", "grpmem": "mem",
 	"maxcpus": "cpu", "maxcpusperjob": "cpu", "maxnodes": "node", "maxnodesperjob": "node"}
 
-// addTRES appends TRES list items to a list.
+// addTRES adds TRES list items to a list, a later item replacing an
+// earlier one of the same TRES (GrpCPUs=16 after GrpTRES=cpu=8 is cpu=16,
+// as sacctmgr sets one limit through either name).
 func addTRES(list, items string) string {
-	if list == "" {
-		return items
+	var out []string
+	newNames := map[string]bool{}
+	for _, it := range strings.Split(items, ",") {
+		name, _, _ := strings.Cut(it, "=")
+		newNames[strings.ToLower(strings.TrimSpace(name))] = true
 	}
-	return list + "," + items
+	for _, it := range strings.Split(list, ",") {
+		name, _, _ := strings.Cut(it, "=")
+		if it != "" && !newNames[strings.ToLower(strings.TrimSpace(name))] {
+			out = append(out, it)
+		}
+	}
+	return strings.Join(append(out, items), ",")
+}
+
+// checkTRESList checks a TRES limit list's form, TRES=COUNT items with a
+// whole count, memory with a unit (-1 clears a limit in sacctmgr).
+func checkTRESList(v string) error {
+	for _, it := range strings.Split(v, ",") {
+		name, cnt, ok := strings.Cut(it, "=")
+		if !ok || strings.TrimSpace(name) == "" {
+			return fmt.Errorf("%q: want TRES=count", clip(it))
+		}
+		cnt = strings.TrimSpace(cnt)
+		if k := len(cnt); k > 1 && strings.ContainsRune("KMGTPkmgtp", rune(cnt[k-1])) {
+			cnt = cnt[:k-1] // mem=256G
+		}
+		if n, err := strconv.ParseInt(cnt, 10, 64); err != nil || n < -1 {
+			return fmt.Errorf("%q: count is not a whole number", clip(it))
+		}
+	}
+	return nil
 }

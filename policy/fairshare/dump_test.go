@@ -248,3 +248,42 @@ func FuzzDump(f *testing.F) {
 		}
 	})
 }
+
+// TestReadDumpLimits: association limits as sacctmgr dump writes them,
+// with the pre-TRES forms (GrpCPUs, MaxNodesPerJob) folded into TRES lists
+// and MaxWall in seconds; a bad count names its line and key.
+func TestReadDumpLimits(t *testing.T) {
+	tr, err := ReadDump("l.cfg", strings.NewReader(`Cluster - 'c':Fairshare=1:GrpJobs=100
+Parent - 'root'
+Account - 'a1':Fairshare=50:GrpTRES=cpu=8,gres/gpu=4:GrpCPUs=16:MaxWall=1-0
+Parent - 'a1'
+User - 'u1':Fairshare=1:MaxJobs=2:MaxNodesPerJob=1
+User - 'u2':Fairshare=1
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := tr.AssocLimits(0)
+	a1i, _ := tr.Lookup("a1", "")
+	a1, _ := tr.AssocLimits(a1i)
+	u1i, _ := tr.Lookup("a1", "u1")
+	u1, _ := tr.AssocLimits(u1i)
+	u2i, _ := tr.Lookup("a1", "u2")
+	_, u2has := tr.AssocLimits(u2i)
+	want := []Limits{
+		{GrpJobs: 100, MaxJobs: -1, MaxWall: -1},
+		{GrpJobs: -1, MaxJobs: -1, GrpTRES: "gres/gpu=4,cpu=16", MaxWall: 86400},
+		{GrpJobs: -1, MaxJobs: 2, MaxTRES: "node=1", MaxWall: -1},
+	}
+	for i, got := range []Limits{root, a1, u1} {
+		if got != want[i] {
+			t.Errorf("limits %d: %+v, want %+v", i, got, want[i])
+		}
+	}
+	if u2has {
+		t.Error("u2 has limits it was not given")
+	}
+	if _, err := ReadDump("l.cfg", strings.NewReader("Cluster - 'c'\nParent - 'root'\nAccount - 'a':GrpJobs=x\n")); err == nil || !strings.Contains(err.Error(), `l.cfg:3: GrpJobs: "x" is not a job count`) {
+		t.Errorf("bad GrpJobs: %v", err)
+	}
+}
