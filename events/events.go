@@ -317,20 +317,18 @@ func parseReservation(e Event, toks []string, loc *time.Location, bad func(field
 		switch strings.ToLower(key) {
 		case "reservationname":
 			r.Name = val
-		case "starttime":
+		case "starttime", "endtime":
 			t, err := slurmtime.ParseDateOrDuration(val, 0, loc)
 			if err != nil {
-				bad("StartTime", "%v", err)
+				bad(key, "%v", err)
 				continue
 			}
-			r.Start, r.StartDate, haveStart = t, strings.Count(val, "-") > 1, true
-		case "endtime":
-			t, err := slurmtime.ParseDateOrDuration(val, 0, loc)
-			if err != nil {
-				bad("EndTime", "%v", err)
-				continue
+			date := strings.Count(val, "-") > 1
+			if strings.EqualFold(key, "starttime") {
+				r.Start, r.StartDate, haveStart = t, date, true
+			} else {
+				r.End, r.EndDate, haveEnd = t, date, true
 			}
-			r.End, r.EndDate, haveEnd = t, strings.Count(val, "-") > 1, true
 		case "duration":
 			d, err := slurmtime.ParseSeconds(val)
 			if err != nil || d <= 0 {

@@ -462,6 +462,10 @@ func addTRES(list, items string) string {
 	return strings.Join(append(out, items), ",")
 }
 
+// tresTypes are the TRES types a limit may name (slurmdb TRES types).
+var tresTypes = map[string]bool{"cpu": true, "mem": true, "energy": true, "node": true, "billing": true,
+	"fs": true, "vmem": true, "pages": true, "gres": true, "license": true, "bb": true, "ic": true}
+
 // checkTRESList checks a TRES limit list's form, TRES=COUNT items with a
 // whole count, memory with a unit (-1 clears a limit in sacctmgr).
 func checkTRESList(v string) error {
@@ -469,6 +473,10 @@ func checkTRESList(v string) error {
 		name, cnt, ok := strings.Cut(it, "=")
 		if !ok || strings.TrimSpace(name) == "" {
 			return fmt.Errorf("%q: want TRES=count", clip(it))
+		}
+		typ, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(name)), "/")
+		if !tresTypes[typ] {
+			return fmt.Errorf("%q: unknown TRES type %q", clip(it), typ)
 		}
 		cnt = strings.TrimSpace(cnt)
 		if k := len(cnt); k > 1 && strings.ContainsRune("KMGTPkmgtp", rune(cnt[k-1])) {

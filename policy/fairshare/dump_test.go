@@ -286,4 +286,7 @@ User - 'u2':Fairshare=1
 	if _, err := ReadDump("l.cfg", strings.NewReader("Cluster - 'c'\nParent - 'root'\nAccount - 'a':GrpJobs=x\n")); err == nil || !strings.Contains(err.Error(), `l.cfg:3: GrpJobs: "x" is not a job count`) {
 		t.Errorf("bad GrpJobs: %v", err)
 	}
+	if _, err := ReadDump("l.cfg", strings.NewReader("Cluster - 'c'\nParent - 'root'\nAccount - 'a':GrpTRES=cpus=4\n")); err == nil || !strings.Contains(err.Error(), `l.cfg:3: GrpTRES: "cpus=4": unknown TRES type "cpus"`) {
+		t.Errorf("bad GrpTRES: %v", err)
+	}
 }
