@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"cmp"
 	"slices"
 
 	"fairsim/sim"
@@ -9,24 +10,23 @@ import (
 // backfillState is per-pass scratch (kube's CycleState idea): rebuilt at
 // the start of every pass, never carried between passes.
 type backfillState struct {
-	t0      int64         // start of slot 0: now rounded down to bf_resolution
-	nslots  int           // slots in the window
-	profs   []slotProfile // per partition and CPU type (see profKey)
-	profOK  []bool
-	lastRel [][]int64 // per profile and slot: the latest release counted from that slot
-	ntypes  int       // CPU types + 1 (the "all types" profile)
-	mixed   []bool    // per partition: nodes of several CPU types
-	badType []bool    // CPU types a placement could not use (keepsReservations)
-	badNode func(int) bool
-	vals    []int
-	reach   []int64
-	touched []int // cores a candidate would take, per partition
-	parts   []int // partitions with touched > 0
+	ns     nodeSpace
+	words  int        // bitmap words for the cluster's nodes
+	member [][]uint64 // per partition: its nodes
+	usable []uint64   // nodes that allocate, this pass
+	base   []uint64   // the record's partition nodes that allocate
+	avail  []uint64   // base less the nodes reservations hold over the job's run
+	nodes  []uint64   // the nodes of an allocation
+	out    func(int) bool
+	rel    []sim.Holding // expected releases, by (End, job index)
+	reach  []int64
 
-	perUser  map[int32]int
-	perAssoc map[int]int
-	perPart  []int
-	hold     []sim.Holding // scratch for View.Holdings
+	perUser     map[int32]int
+	perAssoc    map[int]int
+	perPart     []int
+	perUserPart map[[2]int32]int
+	arrResv     map[int64]int // reservations made per job array this pass
+	hold        []sim.Holding // scratch for View.Holdings
 
 	// A node-level view of now, for preemption.
 	free   []int
@@ -40,19 +40,23 @@ type backfillState struct {
 	pick   []uint64
 }
 
-// backfill is one backfill pass (backfill.c _attempt_backfill). Its only effect on the schedule is
-// the jobs it starts now; reservations for jobs that cannot start protect
-// them from later jobs. A job may start now only if it fits on the free
-// nodes now and its partition keeps enough free cores for every
-// reservation of a higher job during its time limit.
+// backfill is one backfill pass (backfill.c _attempt_backfill). Its only
+// effect on the schedule is the jobs it starts now; reservations for jobs
+// that cannot start protect them from later jobs.
 //
-// The plan is a free-core profile per partition on the bf_resolution grid
-// over bf_window (see slotProfile), not Slurm's node bitmaps: a
-// reservation holds cores of its partition, not named nodes. Running jobs
-// release their cores at their expected ends (start + time limit). Jobs
-// get reservations only up to the last job that could start now at all,
-// and only within the longest limit of the jobs after them: past that, a
-// pass could change nothing but estimates.
+// The plan is backfill.c's node_space map (nodeSpace): records on the
+// bf_resolution grid over bf_window, each with the nodes no reservation
+// holds then. A record is tried on the nodes of its partition free of
+// reservations over its whole run [start, start + limit]; the will-run
+// test (sim.Cluster.WillRun, as cons_tres's _will_run_test) then finds
+// when and where it fits there, counting cores, memory and GRES, with
+// running jobs and this pass's starts giving theirs back at start + time
+// limit. A job that fits now starts; one that fits later reserves the
+// whole nodes chosen for it from its start to its end, both rounded down
+// to bf_resolution (_add_reservation). Reservations are made only up to
+// the last job that could start now at all, and only within the longest
+// limit of the jobs after them: past that, a pass could change nothing
+// but estimates.
 func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	if v.Version() == s.bfVersion {
 		return // nothing changed since the last pass: Slurm skips the cycle
@@ -68,15 +72,16 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	clear(b.perPart)
 	clear(b.perUser)
 	clear(b.perAssoc)
-	clear(b.profOK)
+	clear(b.perUserPart)
+	clear(b.arrResv)
 
+	// Which records could start now at all, ignoring reservations: the
+	// last of them bounds the pass, and their limits bound how far ahead
+	// a reservation can matter.
 	s.memo.reset()
 	last := -1
 	b.reach = b.reach[:0]
 	for i, r := range jobs {
-		if i >= s.P.BfMaxJobTest {
-			break
-		}
 		b.reach = append(b.reach, 0)
 		x := candOf(c, r)
 		if c.Parts[x.part].FreeCores >= x.j.CPUs {
@@ -94,11 +99,22 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	}
 	res := s.P.BfResolution
 	now := v.Now()
-	b.t0 = now / res * res
-	b.nslots = int((now+s.P.BfWindow-b.t0+res-1)/res) + 1
+	clear(b.usable)
+	for n := range c.Nodes {
+		if c.Nodes[n].State.Usable() {
+			setBit(b.usable, n)
+		}
+	}
+	b.ns.reset(b.words, now/res*res, (now+s.P.BfWindow)/res*res, b.usable)
+	b.rel = v.Holdings(b.rel[:0])
+	slices.SortFunc(b.rel, byRelease)
 
 	tested, started := 0, 0
+	var arrRej int64 // the array whose last task tried got nothing (backfill.c reject_array_job)
+	arrRejPart := -1
 	for i, r := range jobs {
+		// bf_max_job_test counts the records that reached the will-run
+		// test (backfill.c bf_last_depth_try), not queue positions.
 		if i > last || tested >= s.P.BfMaxJobTest {
 			break
 		}
@@ -109,215 +125,199 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			break
 		}
 		x := candOf(c, r)
-		if !c.Parts[x.part].State.Schedules() {
-			continue // backfill.c: "partition not usable"
-		}
 		j := x.j
-		if !s.bfCount(&x) {
-			continue
+		arr := s.arrayOf(j)
+		if arr != 0 && b.arrResv[arr] >= max(s.P.BfMaxJobArrayResv, 1) {
+			continue // _job_runnable_now: the array has its reservations
 		}
 		if why := v.Hold(j); why != "" {
 			plan.Pend(j, why)
-			continue // limit-held: no reservation, blocks nobody
+			continue // limit-held: no reservation, blocks nobody, not counted
 		}
-		tested++
+		if arr != 0 {
+			if arr == arrRej && x.part == arrRejPart {
+				continue // backfill.c: "already rejected array element"
+			}
+			arrRej, arrRejPart = arr, x.part
+		}
+		if !s.bfCount(&x) {
+			continue
+		}
+		if !c.Parts[x.part].State.Schedules() {
+			continue // backfill.c: "partition not usable"
+		}
 		tl := s.planLimit(c, &x)
 		if s.qosNoReserve(j) {
 			tl = 60 // a NoReserve QOS job is planned with a one-minute limit
 		}
-		// Slots [0, held) a job started now would hold: up to and including
-		// the slot of its end, since Slurm tests a plan slot against a job's
-		// end inclusively (begin_time <= end_time).
-		held := min(s.slot(now+tl, false)+1, b.nslots)
-		if c.Parts[x.part].FreeCores >= j.CPUs {
-			ok := s.tryAlloc(c, &x, nil) == sim.FitsNow && s.keepsReservations(v, s.alloc, held)
-			if !ok && b.anyBad() {
-				// Placed on nodes of a CPU type the reservations need: try
-				// again without that type's nodes, as Slurm's will-run would
-				// test only the nodes no reservation holds.
-				var fit sim.Fit
-				s.alloc, fit = c.TryAllocFunc(&x.req, x.part, b.badNode, s.alloc[:0])
-				ok = fit == sim.FitsNow && s.keepsReservations(v, s.alloc, held)
+		// Past the longest limit of the later records that could start
+		// now, a reservation protects nothing: search no further.
+		// The last record of the queue still gets its estimate.
+		horizon := now + s.P.BfWindow
+		reach := horizon
+		if i+1 < len(b.reach) {
+			reach = now + b.reach[i+1]
+			horizon = min(horizon, reach+res)
+		}
+		t, counted := s.planJob(v, &x, tl, s.noReserve(v, &x), horizon)
+		if counted {
+			tested++
+		}
+		switch {
+		case t < 0:
+			continue
+		case t <= now:
+			if err := plan.Start(j, x.part, s.alloc, sim.ByBackfill); err != nil {
+				panic("slurm backfill: " + err.Error())
 			}
-			b.clearBad()
-			if ok {
-				if err := plan.Start(j, x.part, s.alloc, sim.ByBackfill); err != nil {
-					panic("slurm backfill: " + err.Error())
-				}
-				s.memo.reset()
-				for _, k := range b.parts {
-					b.profs[k].add(0, held, -b.touched[k])
-				}
-				started++
+			s.started(v, plan, &x)
+			started++
+			arrRej = 0
+		case t/res*res > reach:
+			continue // no job left in this pass could collide with it
+		default:
+			b.nodesOf(s.alloc)
+			b.ns.add(t/res*res, (t+tl)/res*res, res, b.nodes)
+			plan.Expect(j, t)
+			arrRej = 0
+			if arr != 0 {
+				b.arrResv[arr]++
+			}
+		}
+	}
+}
+
+func byRelease(a, b sim.Holding) int {
+	return cmp.Or(cmp.Compare(a.End, b.End), cmp.Compare(a.Job.Idx, b.Job.Idx))
+}
+
+// planJob is one record's test in _attempt_backfill, from TRY_LATER on:
+// the nodes free of reservations over its run, the will-run test on
+// them, and a later try when reservations free more nodes later. It
+// returns when the job can start (-1: not within horizon, or not now for
+// a test-now-only record), leaving the allocation in s.alloc, and whether
+// the record reached the will-run test (what bf_max_job_test counts).
+func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon int64) (int64, bool) {
+	b := &s.bf
+	c := v.Cluster()
+	now := v.Now()
+	res := s.P.BfResolution
+	copy(b.base, b.member[x.part])
+	and(b.base, b.usable)
+	minNodes := max(x.req.Nodes, 1)
+	tried := false
+	retry := func(later int64) bool { return later > 0 && !nowOnly && later <= horizon }
+	for startRes := now; ; {
+		copy(b.avail, b.base)
+		later := b.ns.availOver(b.avail, b.base, startRes, startRes+tl)
+		if count(b.avail) < minNodes {
+			if retry(later) {
+				startRes = later
 				continue
 			}
+			return -1, tried
 		}
-		if s.noReserve(v, &x) {
+		tried = true
+		until := horizon
+		if nowOnly {
+			until = now - 1 // TEST_NOW_ONLY: no releases tried
+		}
+		var t int64
+		var fit sim.Fit
+		s.alloc, t, fit = c.WillRun(&x.req, x.part, b.out, b.rel, until, s.alloc[:0])
+		if fit != sim.FitsNow {
+			if retry(later) {
+				startRes = later
+				continue
+			}
+			return -1, tried
+		}
+		t = max(t, startRes)
+		switch {
+		case t <= now:
+			return now, tried
+		case nowOnly:
+			return -1, tried
+		case later > 0 && t > later:
+			startRes = later // try when reservations free more nodes
 			continue
 		}
-		d := max(int((tl+res-1)/res), 1)
-		pr, key := s.profileFor(v, &x)
-		st := pr.earliest(1, d, j.CPUs)
-		if st < 0 {
+		b.nodesOf(s.alloc)
+		if b.ns.overlaps(b.nodes, t/res*res, (t+tl)/res*res) {
+			if t <= startRes {
+				return -1, tried // cannot happen: avail covered these records
+			}
+			startRes = t
 			continue
 		}
-		// The job can start when the last release it needs happens, not at
-		// the slot boundary; its reservation covers the slots from the one
-		// holding that moment to the one holding its end (Slurm quantises
-		// outwards: floor(start/res), ceil(end/res)).
-		start := b.t0 + int64(st)*res
-		if rel := b.lastRel[key][st]; rel > 0 {
-			start = rel
-		}
-		if i+1 < len(b.reach) && s.slot(start, false) > s.slot(now+b.reach[i+1], false) {
-			continue // no job left in this pass could collide with it
-		}
-		plan.Expect(j, start)
-		from, to := s.slot(start, false), s.slot(start+tl, true)
-		pr.add(from, to, -j.CPUs)
-		if tot := s.profKey(x.part, -1); tot != key {
-			s.profileAt(v, tot).add(from, to, -j.CPUs)
-		}
+		return t, tried
 	}
 }
 
-// slot is the slot in which time t falls (up: the first slot starting at
-// or after t), clamped to the window.
-func (s *Slurm) slot(t int64, up bool) int {
+// started records a start of this pass in the plan: its release at its
+// expected end joins the releases, and a whole-node job that cannot be
+// preempted also holds its nodes in the map until then
+// (backfill.c _bf_reserve_running).
+func (s *Slurm) started(v *sim.View, plan *sim.Plan, x *cand) {
 	b := &s.bf
-	res := s.P.BfResolution
-	k := (t - b.t0) / res
-	if up {
-		k = (t - b.t0 + res - 1) / res
+	a := &plan.Actions[len(plan.Actions)-1]
+	h := sim.Holding{Job: a.Job, Part: a.Part, Alloc: a.Alloc, Start: v.Now(), End: a.ExpectedEnd}
+	k, _ := slices.BinarySearchFunc(b.rel, h, byRelease)
+	b.rel = slices.Insert(b.rel, k, h)
+	s.memo.reset()
+	if (x.req.Exclusive || v.Cluster().Parts[x.part].Exclusive) && !s.preemptible() {
+		res := s.P.BfResolution
+		b.nodesOf(a.Alloc)
+		b.ns.add(0, a.ExpectedEnd/res*res, res, b.nodes)
 	}
-	return int(max(0, min(k, int64(b.nslots))))
 }
 
-// keepsReservations reports whether an allocation held over slots [0, n)
-// leaves every partition it touches, and every CPU type of it, enough
-// cores for its reservations. When a CPU type falls short it is marked in
-// b.badType so the caller can place the job again without those nodes.
-func (s *Slurm) keepsReservations(v *sim.View, a sim.Alloc, n int) bool {
-	c := v.Cluster()
-	b := &s.bf
-	for _, k := range b.parts {
-		b.touched[k] = 0
-	}
-	b.parts = b.parts[:0]
-	touch := func(k, cores int) {
-		if b.touched[k] == 0 {
-			b.parts = append(b.parts, k)
-		}
-		b.touched[k] += cores
-	}
+// preemptible reports whether running jobs may be preempted at all.
+func (s *Slurm) preemptible() bool {
+	return (s.P.PreemptType == "preempt/partition_prio" || s.P.PreemptType == "preempt/qos") && s.P.PreemptMode != 0
+}
+
+func (b *backfillState) nodesOf(a sim.Alloc) {
+	clear(b.nodes)
 	for _, sl := range a {
-		t := c.Nodes[sl.Node].Type
-		for p := range c.Parts {
-			if c.InPartition(p, sl.Node) {
-				touch(s.profKey(p, -1), sl.Cores)
-				if b.mixed[p] {
-					touch(s.profKey(p, t), sl.Cores)
-				}
-			}
-		}
+		setBit(b.nodes, sl.Node)
 	}
-	ok := true
-	for _, k := range b.parts {
-		if s.profileAt(v, k).min(0, n) < b.touched[k] {
-			ok = false
-			if t := k%(len(c.Types)+1) - 1; t >= 0 {
-				b.badType[t] = true
-			}
-		}
-	}
-	return ok
 }
 
-// profKey indexes the profile of partition p, of CPU type t (-1: all).
-func (s *Slurm) profKey(p, t int) int { return p*s.bf.ntypes + t + 1 }
-
-// profileFor is the profile a job's reservation uses: its CPU type's in a
-// partition of several types, else the partition's.
-func (s *Slurm) profileFor(v *sim.View, x *cand) (*slotProfile, int) {
-	k := s.profKey(x.part, -1)
-	if x.req.Type >= 0 && s.bf.mixed[x.part] {
-		k = s.profKey(x.part, x.req.Type)
+// arrayOf is the job array j is a task of (0: none).
+func (s *Slurm) arrayOf(j *sim.Job) int64 {
+	if s.ArrayOf == nil {
+		return 0
 	}
-	return s.profileAt(v, k), k
+	return s.ArrayOf(j)
 }
 
-// profileAt builds (once per pass) profile k's free cores: free now plus
-// what running jobs release by each slot, on the partition's nodes (of one
-// CPU type for a typed profile).
-func (s *Slurm) profileAt(v *sim.View, k int) *slotProfile {
-	b := &s.bf
-	c := v.Cluster()
-	if b.profOK[k] {
-		return &b.profs[k]
-	}
-	p, typ := k/b.ntypes, k%b.ntypes-1
-	vals := b.vals[:0]
-	rel := b.lastRel[k][:0]
-	for range b.nslots {
-		vals = append(vals, 0)
-		rel = append(rel, 0)
-	}
-	if typ < 0 {
-		vals[0] = c.Parts[p].FreeCores
-	} else {
-		for _, n := range c.AppendFree(nil) {
-			if c.Nodes[n].Type == typ && c.InPartition(p, n) {
-				vals[0] += c.Nodes[n].FreeCores
-			}
-		}
-	}
-	v.EachHolding(func(r sim.Holding) {
-		e := r.End
-		slot := s.slot(e, true) // cores count as free from the first slot after the release
-		if slot >= b.nslots {
-			return
-		}
-		slot = max(slot, 1) // a job ending within slot 0 is still running at now
-		got := false
-		for _, sl := range r.Alloc {
-			// A drained or failed node keeps what its jobs release.
-			if c.InPartition(p, sl.Node) && (typ < 0 || c.Nodes[sl.Node].Type == typ) && c.Nodes[sl.Node].State.Usable() {
-				vals[slot] += sl.Cores
-				got = true
-			}
-		}
-		if got {
-			rel[slot] = max(rel[slot], e)
-		}
-	})
-	b.lastRel[k] = rel
-	for i := 1; i < len(vals); i++ {
-		vals[i] += vals[i-1]
-	}
-	b.vals = vals
-	b.profs[k].reset(vals)
-	b.profOK[k] = true
-	return &b.profs[k]
-}
-
-// bfCount applies bf_max_job_user/assoc/part: the counts of jobs examined
-// per user, association or partition in this pass.
+// bfCount applies bf_max_job_user_part, _part, _assoc and _user
+// (backfill.c _job_exceeds_max_bf_param): the records examined per user
+// and partition, partition, association or user in this pass. A record
+// over any limit is skipped and counted nowhere; bf_max_job_assoc, when
+// set, replaces bf_max_job_user.
 func (s *Slurm) bfCount(x *cand) bool {
 	b := &s.bf
 	j := x.j
+	up := [2]int32{j.User, int32(x.part)}
+	over := (s.P.BfMaxJobUserPart > 0 && b.perUserPart[up] >= s.P.BfMaxJobUserPart) ||
+		(s.P.BfMaxJobPart > 0 && b.perPart[x.part] >= s.P.BfMaxJobPart) ||
+		(s.P.BfMaxJobAssoc > 0 && b.perAssoc[j.Assoc] >= s.P.BfMaxJobAssoc) ||
+		(s.P.BfMaxJobAssoc <= 0 && s.P.BfMaxJobUser > 0 && b.perUser[j.User] >= s.P.BfMaxJobUser)
+	if over {
+		return false
+	}
+	if s.P.BfMaxJobUserPart > 0 {
+		b.perUserPart[up]++
+	}
 	if s.P.BfMaxJobPart > 0 {
-		if b.perPart[x.part]++; b.perPart[x.part] > s.P.BfMaxJobPart {
-			return false
-		}
+		b.perPart[x.part]++
 	}
 	if s.P.BfMaxJobAssoc > 0 {
-		if b.perAssoc[j.Assoc]++; b.perAssoc[j.Assoc] > s.P.BfMaxJobAssoc {
-			return false
-		}
+		b.perAssoc[j.Assoc]++
 	} else if s.P.BfMaxJobUser > 0 {
-		if b.perUser[j.User]++; b.perUser[j.User] > s.P.BfMaxJobUser {
-			return false
-		}
+		b.perUser[j.User]++
 	}
 	return true
 }
@@ -367,45 +367,33 @@ func (s *Slurm) belowPrioReserve(x *cand) bool {
 // ensure sizes the per-node and per-partition scratch for the cluster.
 func (s *Slurm) ensure(c *sim.Cluster) {
 	b := &s.bf
-	if len(b.free) == len(c.Nodes) && b.ntypes == len(c.Types)+1 && len(b.mixed) == len(c.Parts) {
+	if len(b.free) == len(c.Nodes) && len(b.member) == len(c.Parts) {
 		return
 	}
-	b.ntypes = len(c.Types) + 1
-	nprof := len(c.Parts) * b.ntypes
-	b.mixed = make([]bool, len(c.Parts))
+	b.words = (len(c.Nodes) + 63) / 64
+	b.member = make([][]uint64, len(c.Parts))
 	for p := range c.Parts {
+		b.member[p] = make([]uint64, b.words)
 		for _, n := range c.Parts[p].Nodes {
-			if c.Nodes[n].Type != c.Nodes[c.Parts[p].Nodes[0]].Type {
-				b.mixed[p] = true
-			}
+			setBit(b.member[p], n)
 		}
 	}
-	b.badType = make([]bool, len(c.Types))
-	b.badNode = func(n int) bool { return b.badType[c.Nodes[n].Type] }
+	b.usable = make([]uint64, b.words)
+	b.base = make([]uint64, b.words)
+	b.avail = make([]uint64, b.words)
+	b.nodes = make([]uint64, b.words)
+	b.out = func(n int) bool { return !hasBit(b.avail, n) }
 	b.free = make([]int, len(c.Nodes))
 	b.mem = make([]int64, len(c.Nodes))
 	b.gres = make([]int, len(c.Nodes))
 	b.vstamp = make([]uint32, len(c.Nodes))
 	b.stamp = make([]uint32, len(c.Nodes))
-	b.profs = make([]slotProfile, nprof)
-	b.profOK = make([]bool, nprof)
-	b.lastRel = make([][]int64, nprof)
-	b.touched = make([]int, nprof)
 	b.perPart = make([]int, len(c.Parts))
 	b.perUser = map[int32]int{}
 	b.perAssoc = map[int]int{}
+	b.perUserPart = map[[2]int32]int{}
+	b.arrResv = map[int64]int{}
 }
-
-func (b *backfillState) anyBad() bool {
-	for _, v := range b.badType {
-		if v {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *backfillState) clearBad() { clear(b.badType) }
 
 // invalidate makes every node of the view read the cluster's live state.
 func (b *backfillState) invalidate() {

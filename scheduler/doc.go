@@ -7,4 +7,57 @@
 // Baselines: fifo (strict arrival order, no backfill) and easy (EASY
 // backfilling, Mu'alem & Feitelson 2001). The Slurm main + backfill
 // scheduler is "slurm".
+//
+// # Backfill against backfill.c
+//
+// The slurm scheduler's backfill pass follows _attempt_backfill in
+// src/plugins/sched/backfill/backfill.c: the node_space map of whole-node
+// reservations on the bf_resolution grid over bf_window (both ends of a
+// reservation rounded down, at least one slot long, _add_reservation);
+// each record tried on the nodes of its partition free of reservations
+// over [start, start + limit], with the end inclusive; a will-run test
+// that frees running jobs' cores, memory and GRES at start + time limit
+// (cons_tres job_test.c _will_run_test, here sim.Cluster.WillRun); a
+// later try (TRY_LATER) when the next record frees more nodes, or when
+// the chosen nodes meet a reservation (_test_resv_overlap); one map for
+// every partition; bf_max_job_test counting only the records that reach
+// the will-run test (bf_last_depth_try); bf_max_job_user, _assoc, _part
+// and _user_part counted as _job_exceeds_max_bf_param counts them. What
+// still differs:
+//
+//   - Placement is the simulator's best fit (sim.TryAlloc), not
+//     cons_tres's node selection (topology, sockets, --spread-job).
+//   - The will-run test ends running jobs one end time at a time; Slurm
+//     removes them in batches whose window starts at 30 s and doubles,
+//     which can put its estimate later by up to that window.
+//   - Running jobs are never in the map (bf_running_job_reserve is not
+//     modelled); a whole-node job the pass starts is, until its end
+//     rounded down, when preemption is off (_bf_reserve_running).
+//   - Reservations are made only up to the last record that could start
+//     now at all, and only within the longest time limit of the records
+//     after it; records past that get no estimate (Slurm estimates every
+//     record it tests). The schedule is the same: such reservations
+//     could delay no start.
+//   - Records with identical bitmaps are not merged, and
+//     bf_node_space_size is not enforced.
+//   - Job arrays: every task is a queue record of its own. With
+//     Slurm.ArrayOf set, an array gets at most bf_max_job_array_resv
+//     reservations a pass and, after a task got neither a start nor a
+//     reservation, its next tasks in the same partition are skipped
+//     (reject_array_job); Slurm's pend_run_tasks also counts running
+//     tasks, and the array throttle (%N, max_run_tasks) is not modelled.
+//     Nothing sets ArrayOf yet: workload.Job does not record the array a
+//     task came from.
+//   - A job of several partitions reserves in each, and its expected
+//     start is the last record's, not the earliest (no
+//     bf_one_resv_per_job, bf_job_part_count_reserve).
+//   - A QOS NoReserve job is planned with a one-minute limit whether or
+//     not preemption is enabled (Slurm: only with PreemptMode set).
+//   - Limit-held records are skipped even with assoc_limit_stop (Slurm
+//     then tests them and blocks their QOS until an estimate).
+//   - Licenses, node features and reboots, advance reservations in the
+//     map, completing nodes (cg_node_bitmap: start at now + 1),
+//     heterogeneous jobs and deadlines are not modelled. A CPU-typed
+//     request's node count check counts nodes of every type, as Slurm
+//     counts before its feature filter.
 package scheduler

@@ -99,7 +99,7 @@ func (e *EASY) usable(c *sim.Cluster, head *sim.Job, n int) bool {
 
 // shadow returns when the head job's partition will have enough free cores
 // for it, releasing running jobs at their expected ends, and how many
-// cores will be spare then.
+// cores will be spare then, every release at that instant included.
 func (e *EASY) shadow(v *sim.View, head *sim.Job) (int64, int) {
 	c := v.Cluster()
 	free := 0
@@ -125,9 +125,18 @@ func (e *EASY) shadow(v *sim.View, head *sim.Job) (int64, int) {
 	slices.SortFunc(e.releases, func(a, b release) int {
 		return cmp.Or(cmp.Compare(a.end, b.end), cmp.Compare(a.idx, b.idx))
 	})
-	for _, r := range e.releases {
+	for i, r := range e.releases {
 		free += int(r.cores)
 		if free >= head.CPUs {
+			// Every job ending at the shadow time frees its cores then:
+			// the spare cores count them all, not only up to the one
+			// that made room.
+			for _, o := range e.releases[i+1:] {
+				if o.end != r.end {
+					break
+				}
+				free += int(o.cores)
+			}
 			return r.end, free - head.CPUs
 		}
 	}

@@ -22,9 +22,10 @@ type Params struct {
 	BfMaxJobUser      int   // bf_max_job_user; 0 = no limit
 	BfMaxJobAssoc     int   // bf_max_job_assoc; 0 = no limit (overrides _user)
 	BfMaxJobPart      int   // bf_max_job_part; 0 = no limit
+	BfMaxJobUserPart  int   // bf_max_job_user_part; 0 = no limit
 	BfMinAgeReserve   int64 // bf_min_age_reserve
 	BfMinPrioReserve  uint32
-	BfMaxJobArrayResv int
+	BfMaxJobArrayResv int // bf_max_job_array_resv: reservations per job array a pass
 
 	// PreemptType is "", "preempt/none", "preempt/partition_prio" or
 	// "preempt/qos"; PreemptMode the cluster-wide mode (OFF, CANCEL,

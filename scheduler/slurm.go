@@ -18,29 +18,23 @@ import (
 //     jobs have one QOS, so there are no per-QOS records.
 //   - Node selection is the simulator's documented best fit (sim.TryAlloc),
 //     not cons_tres's full topology-aware selection.
-//   - Backfill plans with core counts, not node bitmaps: each partition
-//     (and each CPU type of a mixed partition) has a free-core profile over
-//     bf_window on the bf_resolution grid, fed by running jobs' expected
-//     ends (start + time limit, never the actual runtime). A reservation
-//     holds cores of its partition from the slot of its start to the slot
-//     of its end; a job starts now only if it fits on free nodes now and
-//     every partition and CPU type it touches keeps its reserved cores
-//     through the slot of its end. Slurm reserves named whole nodes, so
-//     fairsim can backfill onto a node Slurm would keep idle for a
-//     fragmented reservation, and ignores memory and GRES in
-//     reservations: a GPU job that waits for GPUs while cores are free is
-//     planned at the cores' earliest start, and its reservation holds
-//     cores, not GPUs. Starts are always checked against free GPUs.
+//   - Backfill plans with backfill.c's node_space map of whole-node
+//     reservations and a node-level will-run test; the differences that
+//     remain from backfill.c are listed in the package doc.
 //   - Preempted jobs release their resources at once; the preemptor starts
 //     in a later pass (one second later), as in Slurm it starts once the
 //     preempted jobs have left.
-//   - Advance reservations, job arrays' bf_max_job_array_resv, licenses
-//     and --time-min are not modelled.
+//   - Advance reservations, licenses and --time-min are not modelled;
+//     job arrays only through ArrayOf (see the package doc).
 type Slurm struct {
 	P Params
 	// QOS answers preempt/qos and QOS backfill questions (NoReserve,
 	// MinPrioThreshold); nil without a QOS table.
-	QOS     QOSPreemption
+	QOS QOSPreemption
+	// ArrayOf, when set, is the job array a job is a task of (0: none),
+	// for backfill's bf_max_job_array_resv and its rejected-array skip;
+	// nil treats every job as a job of its own.
+	ArrayOf func(j *sim.Job) int64
 	q       queue
 	alloc   sim.Alloc
 	mask    []bool // nodes taken out of play in the current pass

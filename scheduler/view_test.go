@@ -222,26 +222,28 @@ func TestMainDepthAndMaxStart(t *testing.T) {
 	setup().pass(NewSlurm(prm), sim.PassFull, "start 2 pa a1:1 main", "start 3 pa a1:1 main", "start 4 pa a1:1 main")
 }
 
-// Backfill on two 4-core nodes at now = 100 (bf_resolution 60: slot 0
-// starts at t0 = 60, slot k at 60+60k). Job 1 holds n1 until 1000.
+// Backfill on two 4-core nodes at now = 100 (bf_resolution 60: the map
+// starts at 60). Job 1 holds n1 until 1000 (backfill.c _attempt_backfill
+// with cons_tres's will-run test).
 //
-//	job 2 (8 CPUs, limit 1000): no room now; the profile has 4 free cores
-//	  until the slot of 1000 and 8 from slot ceil((1000-60)/60) = 16 on,
-//	  so it can start in slot 16, at the release itself: expected 1000;
-//	  it holds 8 cores in slots floor(940/60) = 15 .. ceil(1940/60) = 33.
-//	job 3 (1 CPU, limit 500): ends at 600, in slot 9, before the
-//	  reservation: backfilled on n2.
-//	job 4 (1 CPU, limit 2000): would run into the reservation; its own
-//	  reservation needs 34 slots of one free core: slots 15..32 hold none
-//	  (slot 15 even -4: the release is credited from slot 16 only), so the
-//	  first is slot 33, at 60+33·60 = 2040 (Slurm would plan 2000).
+//	job 2 (8 CPUs, limit 1000): no room now; the will-run test frees job
+//	  1's cores at 1000, when both nodes fit it: expected 1000; it
+//	  reserves n1 and n2 over [floor(1000/60)·60, floor(2000/60)·60) =
+//	  [960, 1980).
+//	job 3 (1 CPU, limit 500): runs [100, 600], before the reservation:
+//	  backfilled on n2.
+//	job 4 (1 CPU, limit 2000): over [100, 2100] both nodes are reserved;
+//	  the next record, from 1980, frees them, so it is tried from 1980,
+//	  where n2 has a free core: expected 1980. (Formerly 2040, from a
+//	  first slot the release was not credited in and an end rounded up;
+//	  Slurm rounds the reservation's end down, so 1980, not 2000.)
 func TestBackfillReservation(t *testing.T) {
 	f := newFake(t, 100, []sim.NodeSpec{nodes("n", 2, 4, 4000)}, []sim.PartitionSpec{part("p")})
 	f.run(1, 0, 1000, "p", "n1:4")
 	f.pend(2, 8, 1000, 300, "p")
 	f.pend(3, 1, 500, 200, "p")
 	f.pend(4, 1, 2000, 100, "p")
-	f.pass(NewSlurm(DefaultParams()), sim.PassBackfill, "expect 2 1000", "start 3 p n2:1 backfill", "expect 4 2040")
+	f.pass(NewSlurm(DefaultParams()), sim.PassBackfill, "expect 2 1000", "start 3 p n2:1 backfill", "expect 4 1980")
 	// Nothing changed since (same version): Slurm skips the cycle.
 	s := NewSlurm(DefaultParams())
 	s.bfVersion = f.version
@@ -276,6 +278,22 @@ func TestEASYShadow(t *testing.T) {
 	f.pend(3, 1, 500, 0, "p")
 	f.pend(4, 1, 2000, 0, "p")
 	f.pass(&EASY{}, sim.PassEvent, "start 3 p n1:1 backfill")
+}
+
+// EASY's spare cores at the shadow time count every job ending then. One
+// 6-core node: jobs 1 and 8 hold 2 cores each until 1000, 2 are free. The
+// head (job 2, 4 CPUs) has 2 + 2 = 4 at 1000 once job 1 ends: shadow 1000;
+// job 8 ends at 1000 too, so 2 + 2 + 2 - 4 = 2 cores are spare then.
+// Job 3 (2 CPUs, limit 5000) runs past the shadow time on those 2 spare
+// cores: backfilled. Counting releases only up to job 1, 0 were spare and
+// job 3 waited.
+func TestEASYShadowSpareSameInstant(t *testing.T) {
+	f := newFake(t, 100, []sim.NodeSpec{nodes("n", 1, 6, 6000)}, []sim.PartitionSpec{part("p")})
+	f.run(1, 0, 1000, "p", "n1:2")
+	f.run(8, 0, 1000, "p", "n1:2")
+	f.pend(2, 4, 100, 0, "p")
+	f.pend(3, 2, 5000, 0, "p")
+	f.pass(&EASY{}, sim.PassEvent, "start 3 p n1:2 backfill")
 }
 
 // FIFO stops at the first job that does not fit.
