@@ -113,11 +113,13 @@ type Cluster struct {
 	resvFrom []int64
 	allocEnd int64
 	// Now is the simulated time of the current pass, for reservations.
-	Now       int64
-	maxCores  int
-	except    []bool // nodes out of play for the current TryAllocExcept
-	exceptFn  func(int) bool
-	partIndex map[string]int
+	Now      int64
+	maxCores int
+	except   []bool // nodes out of play for the current TryAllocExcept
+	// willRunGiven is WillRun's scratch: the holders it gave back.
+	willRunGiven []int
+	exceptFn     func(int) bool
+	partIndex    map[string]int
 }
 
 // NodeSpec describes a group of identical nodes for NewCluster.
