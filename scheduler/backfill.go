@@ -26,7 +26,12 @@ type backfillState struct {
 	perPart     []int
 	perUserPart map[[2]int32]int
 	arrResv     map[int64]int // reservations made per job array this pass
-	hold        []sim.Holding // scratch for View.Holdings
+	// gen changes with every start and reservation of the pass; failed
+	// remembers the record shapes that found no start at a generation,
+	// as queues hold many records of one shape.
+	gen0   uint64
+	failed map[planKey]planFail
+	hold   []sim.Holding // scratch for View.Holdings
 
 	// A node-level view of now, for preemption.
 	free   []int
@@ -74,6 +79,8 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	clear(b.perAssoc)
 	clear(b.perUserPart)
 	clear(b.arrResv)
+	clear(b.failed)
+	b.gen0++
 
 	// Which records could start now at all, ignoring reservations: the
 	// last of them bounds the pass, and their limits bound how far ahead
@@ -159,9 +166,23 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			reach = now + b.reach[i+1]
 			horizon = min(horizon, reach+res)
 		}
-		t, counted := s.planJob(v, &x, tl, s.noReserve(v, &x), horizon)
+		nowOnly := s.noReserve(v, &x)
+		key := planKey{keyOf(&x), tl, horizon, nowOnly}
+		key.shape.limit = 0
+		if f, ok := b.failed[key]; ok && f.gen == b.gen0 {
+			if f.counted {
+				tested++ // the same test on the same map: the same failure
+			}
+			continue
+		}
+		t, counted := s.planJob(v, &x, tl, nowOnly, horizon)
 		if counted {
 			tested++
+		}
+		if t < 0 {
+			b.failed[key] = planFail{b.gen0, counted}
+		} else {
+			b.gen0++
 		}
 		switch {
 		case t < 0:
@@ -185,6 +206,19 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			}
 		}
 	}
+}
+
+// planKey is what a record's test depends on besides the map and the
+// cluster: its request shape, planned limit, horizon and test-now-only.
+type planKey struct {
+	shape   shapeKey
+	tl, hor int64
+	nowOnly bool
+}
+
+type planFail struct {
+	gen     uint64
+	counted bool
 }
 
 func byRelease(a, b sim.Holding) int {
@@ -393,6 +427,7 @@ func (s *Slurm) ensure(c *sim.Cluster) {
 	b.perAssoc = map[int]int{}
 	b.perUserPart = map[[2]int32]int{}
 	b.arrResv = map[int64]int{}
+	b.failed = map[planKey]planFail{}
 }
 
 // invalidate makes every node of the view read the cluster's live state.

@@ -16,8 +16,9 @@
 // reservation rounded down, at least one slot long, _add_reservation);
 // each record tried on the nodes of its partition free of reservations
 // over [start, start + limit], with the end inclusive; a will-run test
-// that frees running jobs' cores, memory and GRES at start + time limit
-// (cons_tres job_test.c _will_run_test, here sim.Cluster.WillRun); a
+// that frees running jobs' cores, memory and GRES at start + time limit,
+// in batches of growing time windows (cons_tres job_test.c
+// _will_run_test, here sim.Cluster.WillRun); a
 // later try (TRY_LATER) when the next record frees more nodes, or when
 // the chosen nodes meet a reservation (_test_resv_overlap); one map for
 // every partition; bf_max_job_test counting only the records that reach
@@ -27,9 +28,8 @@
 //
 //   - Placement is the simulator's best fit (sim.TryAlloc), not
 //     cons_tres's node selection (topology, sockets, --spread-job).
-//   - The will-run test ends running jobs one end time at a time; Slurm
-//     removes them in batches whose window starts at 30 s and doubles,
-//     which can put its estimate later by up to that window.
+//   - The will-run test has no wall-clock cut-off (Slurm's stops after
+//     2 s) and no bf_window_scale (the window always doubles).
 //   - Running jobs are never in the map (bf_running_job_reserve is not
 //     modelled); a whole-node job the pass starts is, until its end
 //     rounded down, when preemption is off (_bf_reserve_running).
