@@ -22,7 +22,8 @@ import (
 //	job 4  2 cores, limit 2 h, submit 40: would overlap job 2's
 //	       reservation. Once job 3 ends (930), backfill plans job 2 at job
 //	       1's expected end 3+3600 = 3603, held on the 60 s grid as
-//	       [3600, 7260), and job 4 after it at 7260 (2:01:00). Job 4 starts
+//	       [3600, 7200) (backfill.c rounds both ends down), and job 4
+//	       after it at 7200 (2:00:00). Job 4 starts
 //	       at 4203 when job 2 ends, by the main scheduler.
 func explainTiny(t *testing.T, id int64) *Story {
 	t.Helper()
@@ -72,8 +73,8 @@ func TestExplainLongWait(t *testing.T) {
 			break
 		}
 	}
-	if bf == nil || bf.T != 930 || bf.Expect != 7260 {
-		t.Errorf("first reservation %+v, want at 930 for 7260", bf)
+	if bf == nil || bf.T != 930 || bf.Expect != 7200 {
+		t.Errorf("first reservation %+v, want at 930 for 7200", bf)
 	}
 	if p := st.Passes[len(st.Passes)-1]; !p.Start || p.T != 4203 || p.Kind == sim.PassBackfill {
 		t.Errorf("last pass %+v, want its start at 4203 by a main pass", p)
@@ -88,7 +89,7 @@ func TestExplainLongWait(t *testing.T) {
 		"started    0-01:10:03  by the main scheduler, after waiting 01:09:23",
 		"allocated  n1  AllocTRES billing=2,cpu=2,mem=8G,node=1\n",
 		"Its rank in batch's queue went from 2 of 2 pending at 0-00:05:00 to 1 of 1 at 0-01:10:00.",
-		"backfill pass: reservation at 0-02:01:00",
+		"backfill pass: reservation at 0-02:00:00",
 		"1 job started on its partition's nodes while it waited: 1 job ahead of it in priority",
 		"main: higher priority",
 	} {
