@@ -75,8 +75,9 @@ func QOSOrder(s *QOSSet, jobQOS, partQOS int) [2]int {
 }
 
 type limUse struct {
-	jobs int
-	tres LimitTRES
+	jobs   int
+	tres   LimitTRES
+	submit int // pending and running jobs (submit_jobs)
 }
 
 func (u *limUse) add(j *LimitJob, sign int) {

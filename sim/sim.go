@@ -204,6 +204,7 @@ func (s *Simulator) Run() (*Result, error) {
 			if s.pol != nil {
 				s.pol.Tick(s.now, s.running, s.pendingList())
 				s.version++
+				s.limitTimeOuts()
 			}
 			s.rearm(e, s.pol.CalcPeriod())
 		case EvPass:
@@ -342,6 +343,9 @@ func (s *Simulator) submit(j *Job) {
 	}
 	if s.pol != nil {
 		s.pol.Submit(j, s.now)
+		if s.refusedAtSubmit(j) {
+			return
+		}
 	}
 	if j.CancelledPending {
 		// The trace says the user gave up waiting: leave the queue then,
@@ -757,6 +761,7 @@ func (s *Simulator) end(j *Job) {
 
 // finish releases jobs that depend on j (afterany).
 func (s *Simulator) finish(j *Job) {
+	s.left(j)
 	s.lastProgress = s.now
 	for _, d := range s.waiters[j.Idx] {
 		dj := s.jobs[d]
