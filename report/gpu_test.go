@@ -134,7 +134,7 @@ func TestJobsCSVHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	head, _, _ := strings.Cut(b.String(), "\n")
-	if want := strings.TrimSuffix(jobsHead, "\n") + ",GPUs,AllocTRES,NodeList"; head != want {
+	if want := strings.TrimSuffix(jobsHead, "\n") + ",GPUs,AllocTRES,NodeList,WaitReason"; head != want {
 		t.Errorf("jobs.csv header\n%s\nwant\n%s", head, want)
 	}
 	if !strings.Contains(b.String(), `,8,"billing=16,cpu=16,gres/gpu:a100=8,gres/gpu=8,mem=32000M,node=2",gpu[01-02]`) {
@@ -284,7 +284,7 @@ func TestCPUOnlyUnchanged(t *testing.T) {
 		}
 	}
 	jobs, _ := os.ReadFile(filepath.Join(dir, "jobs.csv"))
-	if !strings.Contains(string(jobs), `,0,"billing=4,cpu=4,mem=4G,node=1",c2`+"\n") {
+	if !strings.Contains(string(jobs), `,0,"billing=4,cpu=4,mem=4G,node=1",c2,`+"\n") {
 		t.Errorf("CPU-only jobs.csv row:\n%s", jobs)
 	}
 	p, err := RunPage(dir)

@@ -112,3 +112,28 @@ func slurmReleaseTick(hl, start, end int64, cores float64, limit float64, from i
 	}
 	return -1
 }
+
+// TestMaxSubmitPURefusesAtSubmit: QOS qa allows a user 2 jobs pending or
+// running (MaxSubmitPU=2). On one 4-core node, user ua submits jobs 1-3 at
+// 0 (4 cores each, 300 s): 1 and 2 are accepted (0+1, 1+1 <= 2), 3 is
+// refused (2+1 > 2) and never runs. Job 1 starts at 3 and ends at 303;
+// job 4, submitted at 400, finds 1 job of ua in the system (job 2, running
+// from 303 to 603) and is accepted (1+1 <= 2): it starts at 603.
+func TestMaxSubmitPURefusesAtSubmit(t *testing.T) {
+	qos := "Name|Priority|MaxSubmitPU\nqa|0|2\nqb|0|\n"
+	jobs := []tjob{
+		{id: 1, submit: 0, cpus: 4, run: 300, limit: 600, acct: "a", user: "ua", qos: "qa"},
+		{id: 2, submit: 0, cpus: 4, run: 300, limit: 600, acct: "a", user: "ua", qos: "qa"},
+		{id: 3, submit: 0, cpus: 4, run: 300, limit: 600, acct: "a", user: "ua", qos: "qa"},
+		{id: 4, submit: 400, cpus: 4, run: 300, limit: 600, acct: "a", user: "ua", qos: "qa"},
+	}
+	c := cluster(t, []sim.NodeSpec{nodes("n", 1, 4, 4096)}, []sim.PartitionSpec{part("p")})
+	res, by := run(t, c, NewSlurm(DefaultParams()), jobs, 0, mfPolicy(t, grpDump, qos, fairshare.Config{HalfLife: 3600}))
+	if j := by[3]; j.State != sim.Rejected || j.Reason != "QOSMaxSubmitJobPerUserLimit" || j.Start != -1 {
+		t.Errorf("job 3: %s (%q) start %d, want REJECTED (QOSMaxSubmitJobPerUserLimit)", j.State, j.Reason, j.Start)
+	}
+	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {2, 303, sim.ByMain}, {4, 603, sim.ByMain}})
+	if n := res.Rejected[sim.RefusedClass+"QOSMaxSubmitJobPerUserLimit"]; n != 1 {
+		t.Errorf("refusals counted %d, want 1 (%v)", n, res.Rejected)
+	}
+}

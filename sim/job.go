@@ -64,6 +64,9 @@ type Job struct {
 	NodeType     int   // CPU type of the slowest node it ran on
 	StartedBy    StartKind
 	Reason       string // why it was rejected, or why it pends (for explain)
+	// WaitReason is the reason it pended under longest, timed from each
+	// pass that gave it to the next change, its start or the run's end.
+	WaitReason string
 
 	// Set by the policy layer.
 	Assoc       int     // fair-share association, -1 for none
@@ -82,6 +85,9 @@ type Job struct {
 	NodeFails    int
 	LostCoreSecs float64 // work thrown away by requeues
 	LostBilling  float64
+
+	reasonSince int64      // when Reason was given, +1; 0 when not timing
+	waits       []waitSpan // time per pending reason
 
 	gen     uint32
 	pendIdx int // position in the pending list, -1 when not there

@@ -631,7 +631,7 @@ func (s *Simulator) commit(p *Plan) {
 		case ActPreempt:
 			s.preempt(a.Job, a.Requeue)
 		case ActPend:
-			a.Job.Reason = a.Reason
+			s.pendReason(a.Job, a.Reason)
 		case ActExpect:
 			a.Job.ExpectStart = a.At
 		}
@@ -698,6 +698,7 @@ func (s *Simulator) start(a *Action) {
 	j.State = Running
 	j.Start = s.now
 	j.StartedBy = a.By
+	s.closeReason(j)
 	j.Reason = ""
 	j.ExpectStart = -1
 	j.pendIdx = -1
@@ -840,6 +841,7 @@ func (s *Simulator) result() *Result {
 		s.defaulted["jobs left waiting on a dependency"] = s.waitingDeps
 	}
 	r.Now = s.now
+	s.closeWaits()
 	r.SiteEvents = s.sitesApplied
 	r.Pending = append([]*Job(nil), s.pendingList()...)
 	return r
