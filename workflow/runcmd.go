@@ -87,6 +87,9 @@ func (o RunOnce) Run(sc *config.Scenario) (err error) {
 	if err != nil {
 		return err
 	}
+	if msg := allRejected(res); msg != "" {
+		fmt.Fprintln(o.Stderr, "fairsim: warning:", msg)
+	}
 	if o.Check {
 		if err := sim.CheckInvariants(res); err != nil {
 			return fmt.Errorf("check: %w", err)
@@ -116,4 +119,21 @@ func (o RunOnce) Run(sc *config.Scenario) (err error) {
 		WriteRunSummary(o.Stdout, res, out, time.Since(start))
 	}
 	return nil
+}
+
+// allRejected says why nothing ran when every job was refused at submit
+// (a trace that fits no partition, a MaxTime below every limit): the
+// outputs are complete but empty, which the summary's zeros alone do not
+// explain. "" when some job was not rejected.
+func allRejected(r *sim.Result) string {
+	if len(r.Jobs) == 0 {
+		return ""
+	}
+	for i := range r.Jobs {
+		if r.Jobs[i].State != sim.Rejected {
+			return ""
+		}
+	}
+	return fmt.Sprintf("every one of the %d jobs was rejected at submit, so nothing ran; the first (job %d): %s (jobs.csv's Reason column has each job's)",
+		len(r.Jobs), r.Jobs[0].ID, r.Jobs[0].Reason)
 }

@@ -11,6 +11,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"fairsim/sim"
+	"fairsim/workload"
 )
 
 // listDir is the sorted names in dir, hidden ones included.
@@ -189,5 +192,23 @@ func TestRunDirSignalLeavesPreviousRun(t *testing.T) {
 				t.Errorf("beside the run: %q, want only r", got)
 			}
 		})
+	}
+}
+
+func TestAllRejected(t *testing.T) {
+	rej := func(id int64, why string) *sim.Job { return &sim.Job{Job: workload.Job{ID: id}, State: sim.Rejected, Reason: why} }
+	for _, tc := range []struct {
+		name string
+		jobs []*sim.Job
+		want string
+	}{
+		{"no jobs", nil, ""},
+		{"one ran", []*sim.Job{rej(1, "x"), {State: sim.Completed}}, ""},
+		{"all refused", []*sim.Job{rej(7, "64 CPUs, partition batch has 4"), rej(8, "y")},
+			"every one of the 2 jobs was rejected at submit, so nothing ran; the first (job 7): 64 CPUs, partition batch has 4 (jobs.csv's Reason column has each job's)"},
+	} {
+		if got := allRejected(&sim.Result{Jobs: tc.jobs}); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }
