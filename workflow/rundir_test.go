@@ -196,7 +196,9 @@ func TestRunDirSignalLeavesPreviousRun(t *testing.T) {
 }
 
 func TestAllRejected(t *testing.T) {
-	rej := func(id int64, why string) *sim.Job { return &sim.Job{Job: workload.Job{ID: id}, State: sim.Rejected, Reason: why} }
+	rej := func(id int64, why string) *sim.Job {
+		return &sim.Job{Job: workload.Job{ID: id}, State: sim.Rejected, Reason: why}
+	}
 	for _, tc := range []struct {
 		name string
 		jobs []*sim.Job
