@@ -184,7 +184,6 @@ func UsageVsSharePlot(path string, r *sim.Result, snaps *FSSeries) error {
 		}
 	}
 	p := newPlot("Delivered TRES billing against NormShares, by account", "fraction of the whole", "")
-	p.Y.Tick.Marker = nil
 	if total <= 0 {
 		// Nothing ran: the empty chart says so rather than failing a run
 		// whose other outputs are complete.

@@ -1,11 +1,16 @@
 package report
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/plot"
+
+	"fairsim/policy/fairshare"
+	"fairsim/sim"
 )
 
 func TestNaturalCompare(t *testing.T) {
@@ -80,5 +85,28 @@ func TestStylesByName(t *testing.T) {
 	b := NewStyles(names)
 	if b["a8"].Color != Color(0) || len(b["a8"].Dashes) == 0 || len(b["a0"].Dashes) != 0 {
 		t.Errorf("ninth style %+v, first %+v", b["a8"], b["a0"])
+	}
+}
+
+// TestFairsharePlotsWithoutUsage writes fairshare.png and
+// usage_vs_share.png for a run where no job ran (all pending): both are
+// empty charts that say so, never a crash or an error.
+func TestFairsharePlotsWithoutUsage(t *testing.T) {
+	r := gpuResult(t)
+	for _, j := range r.Jobs {
+		j.Start, j.End, j.State = -1, -1, sim.Pending
+	}
+	snaps := &FSSeries{T: []int64{0}, Vals: [][]fairshare.Value{{}}}
+	dir := t.TempDir()
+	if err := UsageVsSharePlot(filepath.Join(dir, "usage_vs_share.png"), r, snaps); err != nil {
+		t.Fatal(err)
+	}
+	if err := FairsharePlot(filepath.Join(dir, "fairshare.png"), r, snaps); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"usage_vs_share.png", "fairshare.png"} {
+		if st, err := os.Stat(filepath.Join(dir, n)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", n, err)
+		}
 	}
 }
