@@ -499,30 +499,3 @@ func FuzzReadUtil(f *testing.F) {
 		}
 	})
 }
-
-// TestCDFLegendCorner: on an axis from 0 to 1 day (log), the top-left box
-// is x up to 86401^0.4 ≈ 94 s, y from 0.9; the bottom-right box x from
-// 86401^0.6 ≈ 920 s, y up to 0.1 (one series).
-func TestCDFLegendCorner(t *testing.T) {
-	spread := func(lo, hi float64) Series {
-		w := make([]float64, 100)
-		for i := range w {
-			w[i] = lo + (hi-lo)*float64(i)/99
-		}
-		return Series{XY: WaitCDF(w)}
-	}
-	for _, tc := range []struct {
-		name      string
-		series    []Series
-		top, left bool
-	}{
-		{"waits of 0..60 s: 10 points top left, none bottom right", []Series{spread(0, 60)}, false, false},
-		{"waits of 1 h..1 d: none top left, 10 points bottom right", []Series{spread(3600, 86400)}, true, true},
-		{"no series: a tie", nil, false, false},
-	} {
-		top, left := cdfLegendCorner(tc.series, 1, 86401)
-		if top != tc.top || left != tc.left {
-			t.Errorf("%s: top %v left %v, want %v %v", tc.name, top, left, tc.top, tc.left)
-		}
-	}
-}

@@ -654,9 +654,9 @@ func (c *Cluster) runOn(j *Job, a Alloc) (runtime, limit int64, typ int) {
 	}
 	runtime, limit = j.Runtime, j.TimeLimit
 	if c.ScaleRuntime {
-		runtime = int64(math.Ceil(float64(j.Runtime) * c.RefSpeed / c.Speed(slow)))
+		runtime = scaledTime(j.Runtime, c.RefSpeed, c.Speed(slow))
 		if c.ScaleLimit && j.TimeLimit > 0 {
-			limit = int64(math.Ceil(float64(j.TimeLimit) * c.RefSpeed / c.Speed(slow)))
+			limit = scaledTime(j.TimeLimit, c.RefSpeed, c.Speed(slow))
 		}
 	}
 	return runtime, limit, c.Nodes[slow].Type
@@ -676,7 +676,20 @@ func (c *Cluster) longestLimit(j *Job) int64 {
 	for _, t := range c.Types {
 		slow = min(slow, t.Speed)
 	}
-	return int64(math.Ceil(float64(j.TimeLimit) * c.RefSpeed / slow))
+	return scaledTime(j.TimeLimit, c.RefSpeed, slow)
+}
+
+// scaledTime is t seconds measured on a CPU of speed ref, run on one of
+// the given speed: rounded up (the work is not done sooner), but with the
+// floating-point noise removed first, so a job on the reference type runs
+// exactly its t (219 × 1.2 / 1.2 is 219.00000000000003, which a bare ceil
+// made 220).
+func scaledTime(t int64, ref, speed float64) int64 {
+	if ref == speed {
+		return t
+	}
+	x := float64(t) * ref / speed
+	return int64(math.Ceil(x - 1e-9*math.Max(1, x)))
 }
 
 // start starts a job as a plan's start action says; its resources are

@@ -205,3 +205,32 @@ func TestExplainRankUsesPartitionPriority(t *testing.T) {
 		t.Errorf("rank %d of %d, want 3 of 4 (two jobs ahead of it by their priority in lo)", k.Rank, k.Pending)
 	}
 }
+
+// TestExplainEASYBackfill: under EASY the backfill happens inside the
+// scheduler's event-triggered pass, so the story's pass list must say
+// the job was backfilled there, not "started by the main scheduler",
+// which the timeline line ("by the backfill scheduler") contradicted.
+func TestExplainEASYBackfill(t *testing.T) {
+	sc, err := config.Load("testdata/tiny.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Scheduler = "easy"
+	if err := sc.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Explain(sc, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Job.StartedBy != sim.ByBackfill {
+		t.Skipf("job 3 was not backfilled under easy (%v)", st.Job.StartedBy)
+	}
+	var b bytes.Buffer
+	st.Write(&b, 10)
+	out := b.String()
+	if !strings.Contains(out, "by the backfill scheduler") || !strings.Contains(out, "started by backfill within the main scheduler") ||
+		strings.Contains(out, "started by the main scheduler") {
+		t.Errorf("story contradicts itself on who started job 3:\n%s", out)
+	}
+}

@@ -387,6 +387,10 @@ func (st *Story) writePasses(w io.Writer, maxRows int) {
 			in = "already due"
 		}
 		switch {
+		case ps.Start && st.Job.StartedBy == sim.ByBackfill && ps.Kind != sim.PassBackfill:
+			// EASY backfills inside every pass: the job was backfilled,
+			// in a pass the main scheduler ran.
+			lines = append(lines, fmt.Sprintf("%s  started by backfill within the %s", clock(ps.T), passName(ps.Kind)))
 		case ps.Start:
 			lines = append(lines, fmt.Sprintf("%s  started by the %s", clock(ps.T), passName(ps.Kind)))
 		case ps.Expect >= 0:
