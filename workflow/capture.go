@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,6 +56,8 @@ type CaptureOptions struct {
 	Location *time.Location
 	// Run runs the client commands; nil is ExecRunner().
 	Run Runner
+	// Warn, when set, receives the warnings as they are found.
+	Warn io.Writer
 }
 
 // Capture files: the names scenario.yaml refers to.
@@ -176,6 +179,11 @@ func Capture(o CaptureOptions) (*CaptureResult, error) {
 		return nil, err
 	}
 	res.Warnings = append(res.Warnings, warn...)
+	if o.Warn != nil {
+		for _, w := range warn {
+			fmt.Fprintln(o.Warn, "fairsim: warning:", w)
+		}
+	}
 	hasEvents := ev != nil
 	if hasEvents {
 		if err := write(CaptureEvents, ev); err != nil {

@@ -178,7 +178,6 @@ func Validate(sc *config.Scenario, o ValidateOptions) (*Validation, error) {
 	return v, nil
 }
 
-
 // windows scores the mean wait of each partition and QOS over moving
 // windows of submit time: width w stepping by w/2 from the first submit.
 func (v *Validation) windows(w int64) {
