@@ -24,7 +24,7 @@ test: lint
 ## prints SKIP and succeeds.
 test-slurm:
 	@if scripts/slurm-harness check; then \
-	  $(GO) vet -tags slurm ./... && $(GO) test -count=1 -tags slurm -run 'Slurm' ./...; \
+	  $(GO) vet -tags slurm ./... && $(GO) test -count=1 -tags slurm -run '^TestSlurmHarness' ./...; \
 	else echo "SKIP: make test-slurm: no real Slurm on this machine (see above)"; fi
 
 ## bench: Go benchmarks (readers, priorities, fair-share tick, replays), then

@@ -393,10 +393,17 @@ func captureEvents(run Runner, env []string, since, until string) ([]byte, []str
 		spec := fmt.Sprintf("ReservationName=%s StartTime=%s EndTime=%s Nodes=%s", kv["ReservationName"], kv["StartTime"], kv["EndTime"], kv["Nodes"])
 		if !slices.Contains(flags, "MAINT") {
 			warn = append(warn, fmt.Sprintf("reservation %s: only MAINT reservations are simulated; written as a comment", kv["ReservationName"]))
-			fmt.Fprintf(&b, "# not simulated (Flags=%s): 0 %s\n", kv["Flags"], spec)
+			fmt.Fprintf(&b, "# not simulated (Flags=%s): %s\n", kv["Flags"], spec)
 			continue
 		}
-		fmt.Fprintf(&b, "0 %s Flags=%s", spec, strings.Join(flags, ","))
+		// The events reader wants the line's time in the form of StartTime
+		// (a date): the reservation is known from the window's start, or,
+		// without one, from its own start.
+		at := since
+		if at == "" {
+			at = kv["StartTime"]
+		}
+		fmt.Fprintf(&b, "%s %s Flags=%s", at, spec, strings.Join(flags, ","))
 		for _, k := range []string{"Users", "Accounts"} {
 			if v := kv[k]; v != "" && v != "(null)" {
 				fmt.Fprintf(&b, " %s=%s", k, v)
