@@ -136,3 +136,30 @@ func TestCaptureDate(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCaptureOutputs feeds arbitrary command output to the parsers of
+// capture: none may panic, and an events file they write is read back by
+// the events reader without a panic (an error is fine: it names the line).
+func FuzzCaptureOutputs(f *testing.F) {
+	f.Add("|2026-11-24T09:59:46|Unknown||Cluster Registered TRES\n", "No reservations in the system\n", "ClusterName = fsim\nSLURM_CONF = /tmp/x/slurm.conf\n")
+	f.Add("n1|2024-01-01T00:01:00|2024-01-01T00:02:00|DRAIN|fan swap\nn1|2024-01-01T00:03:00|Unknown|IDLE|\n",
+		"ReservationName=maint StartTime=2024-01-01T00:04:00 EndTime=2024-01-01T00:05:00 Duration=00:01:00 Nodes=n1 Flags=MAINT,IGNORE_JOBS Users=root Accounts=(null)\n",
+		"Configuration data as of 2024-01-01T00:00:00\nClusterName             = tiny\n")
+	f.Fuzz(func(t *testing.T, ev, resv, cfg string) {
+		parseShowConfig([]byte(cfg))
+		captureFields([]byte(cfg))
+		run := func(env []string, name string, args ...string) ([]byte, error) {
+			if name == "sacctmgr" {
+				return []byte(ev), nil
+			}
+			return []byte(resv), nil
+		}
+		for _, since := range []string{"", "2024-01-01T00:00:00"} {
+			out, _, err := captureEvents(run, nil, since, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			events.Read(strings.NewReader(string(out)), "events", time.UTC)
+		}
+	})
+}
