@@ -31,6 +31,9 @@ schedule with the recorded one:
                    whose recorded mean wait is not zero (the measure HPE's FastSim uses)
   plot             waits.png: simulated against recorded wait, one point per job
   worst jobs       the jobs whose wait differs most, with explain's reasons
+  sshare           with DIR/sshare-*.txt snapshots (sshare -a -l -P after a line
+                   "#fairsim snapshot epoch=N"), the largest difference per column
+                   from fairsim's sshare at that instant
 
 Only jobs that started in both schedules are compared; the others are counted.
 
@@ -46,6 +49,9 @@ type ValidateOptions struct {
 	Top int
 	// Out, when set, receives validate.csv and waits.png.
 	Out string
+	// Sshare are recorded `sshare -a -l -P` snapshots ("#fairsim snapshot
+	// epoch=N" first) to compare with fairsim's sshare at their instant.
+	Sshare []string
 }
 
 // JobDiff is one job's recorded and simulated start.
@@ -92,6 +98,7 @@ type Validation struct {
 	QOSMAPE        float64
 	Worst          []*JobDiff
 	ExplainFailure string
+	Shares         []*ShareCheck
 }
 
 // Validate simulates sc and compares each job's start with the start its
@@ -169,6 +176,13 @@ func Validate(sc *config.Scenario, o ValidateOptions) (*Validation, error) {
 				d.Reasons = append(d.Reasons, s)
 			}
 		}
+	}
+	for _, f := range o.Sshare {
+		c, err := checkSshare(sc, f)
+		if err != nil {
+			return nil, err
+		}
+		v.Shares = append(v.Shares, c)
 	}
 	if o.Out != "" {
 		if err := v.writeFiles(o.Out); err != nil {
@@ -366,6 +380,7 @@ func (v *Validation) Write(w io.Writer) {
 	if v.ExplainFailure != "" {
 		fmt.Fprintf(w, "  (explain failed: %s)\n", v.ExplainFailure)
 	}
+	v.writeShares(w)
 }
 
 // writeFiles writes validate.csv (one row per compared job, by recorded
@@ -423,6 +438,11 @@ func ValidateScenario(path, window string, o ValidateOptions) (*Validation, erro
 			return nil, fmt.Errorf("--window %q: want a positive Slurm time (e.g. 0:01:00)", window)
 		}
 		o.Window = w
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		// The sshare snapshots a reference run records beside its capture.
+		snaps, _ := filepath.Glob(filepath.Join(path, "sshare-*.txt"))
+		o.Sshare = append(o.Sshare, snaps...)
 	}
 	spec := RunSpec{Scenario: path}
 	sc, err := spec.Resolve()

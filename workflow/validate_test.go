@@ -146,3 +146,19 @@ func TestValidateFixture(t *testing.T) {
 		t.Errorf("report lacks tau:\n%s", b.String())
 	}
 }
+
+func TestCellDiff(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want float64
+	}{
+		{"", "", 0}, {"inf", "inf", 0}, {"0.250000", "0.250000", 0},
+		{"797", "666", 131}, {"0.491633", "0.487916", 0.003717},
+		{"", "0.000000", math.NaN()}, {"inf", "1.000000", math.NaN()},
+	} {
+		got := cellDiff(tc.a, tc.b)
+		if math.IsNaN(tc.want) != math.IsNaN(got) || (!math.IsNaN(got) && math.Abs(got-tc.want) > 1e-12) {
+			t.Errorf("cellDiff(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
