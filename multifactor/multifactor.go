@@ -547,6 +547,10 @@ func (m *Policy) Ended(j *sim.Job, now int64) {
 	}
 }
 
+// Requeued implements sim.Requeuer: a requeued job's age starts afresh,
+// as job_mgr.c batch_requeue_fini clears its accrue_time.
+func (m *Policy) Requeued(j *sim.Job, _ int64) { m.accrue.Reset(j.Idx) }
+
 // Tick implements sim.Policy in the order of Slurm's decay thread: decay,
 // charge running jobs, fair-share, then every pending job's priority.
 func (m *Policy) Tick(now int64, running, pending []*sim.Job) {

@@ -33,10 +33,12 @@ qb|0|
 //	t=240 the calc tick finds qa's usage at floor(4 × 237 s / 60) = 15
 //	      CPU-minutes (less decay), past its 12-minute credit: job 1, which
 //	      holds CPUs, is ended TIMEOUT (acct_policy_job_time_out)
-//	t=400 job 2 (a, qa, 1 CPU) and job 3 (b, qb, 1 CPU)
-//	t=403 pass: job 2 is held (QOSGrpCPUMinutesLimit: floor(used/60) >= 12);
-//	      a limit-held job does not block its partition, so job 3, behind
-//	      it in the queue, starts at 403.
+//	t=400 job 2 (a, qa, 1 CPU) and job 3 (b, qb, 1 CPU); the last
+//	      queued-or-full pass was the full one at 360, 40 s >= 3 ago, so
+//	      the pass runs at once (controller.c _slurmctld_background; it
+//	      used to run at 403): job 2 is held (QOSGrpCPUMinutesLimit:
+//	      floor(used/60) >= 12); a limit-held job does not block its
+//	      partition, so job 3, behind it in the queue, starts at 400.
 var grpJobs = []tjob{
 	{id: 1, submit: 0, cpus: 4, run: 300, limit: 600, acct: "a", user: "ua", qos: "qa"},
 	{id: 2, submit: 400, cpus: 1, run: 60, limit: 120, acct: "a", user: "ua", qos: "qa"},
@@ -59,7 +61,7 @@ func TestGrpTRESMinsHoldsUntilReset(t *testing.T) {
 	}
 	c, s = mk()
 	_, by = run(t, c, s, grpJobs, 0, mfPolicy(t, grpDump, grpQOS, fs))
-	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {3, 403, sim.ByMain}, {2, 86400, sim.ByMain}})
+	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {3, 400, sim.ByMain}, {2, 86400, sim.ByMain}})
 }
 
 // TestGrpTRESMinsHoldsUntilDecay: with PriorityDecayHalfLife = 1 hour the
@@ -83,7 +85,7 @@ func TestGrpTRESMinsHoldsUntilDecay(t *testing.T) {
 	fs := fairshare.Config{HalfLife: hl}
 	c := cluster(t, []sim.NodeSpec{nodes("n", 1, 4, 4096)}, []sim.PartitionSpec{part("p")})
 	_, by := run(t, c, NewSlurm(DefaultParams()), grpJobs, 0, mfPolicy(t, grpDump, grpQOS, fs))
-	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {3, 403, sim.ByMain}, {2, 1560, sim.ByMain}})
+	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {3, 400, sim.ByMain}, {2, 1560, sim.ByMain}})
 	if j := by[1]; j.State != sim.Timeout || j.End != 240 || j.Reason != "QOSGrpCPUMinutesLimit" {
 		t.Errorf("job 1: %s at %d (%q), want TIMEOUT at 240 (QOSGrpCPUMinutesLimit)", j.State, j.End, j.Reason)
 	}

@@ -56,7 +56,10 @@ type Job struct {
 	EligibleTime int64
 	Start        int64 // -1 until started
 	End          int64 // -1 until ended
-	Alloc        Alloc
+	// Release is when an ended job's resources are given back: End plus
+	// Options.CompletingTime, while its nodes are COMPLETING.
+	Release int64
+	Alloc   Alloc
 	// AllocRuntime is its actual runtime on its allocation: the trace's
 	// Runtime (on the reference CPU) scaled by the slowest node's speed.
 	AllocRuntime int64
