@@ -4,7 +4,7 @@ BIN     := bin/fairsim
 SHARED  ?= ../shared
 KTH     := $(SHARED)/traces/KTH-SP2-1996-2.1-cln.swf.gz
 
-.PHONY: build run test bench lint fuzz clean
+.PHONY: build run test test-slurm bench lint fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/fairsim
@@ -17,6 +17,15 @@ run: build
 test: lint
 	$(GO) test -count=1 ./...
 	$(GO) run ./cmd/fairsim regress
+
+## test-slurm: the tests against a real Slurm (build tag slurm), each
+## bringing up scripts/slurm-harness in a private network namespace. Where
+## the machine cannot run it (no packages, not root, no namespaces) it
+## prints SKIP and succeeds.
+test-slurm:
+	@if scripts/slurm-harness check; then \
+	  $(GO) vet -tags slurm ./... && $(GO) test -count=1 -tags slurm -run '^TestSlurmHarness' ./...; \
+	else echo "SKIP: make test-slurm: no real Slurm on this machine (see above)"; fi
 
 ## bench: Go benchmarks (readers, priorities, fair-share tick, replays), then
 ## the KTH EASY replay and the whole CEA-Curie trace under the slurm policy

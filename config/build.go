@@ -186,6 +186,22 @@ func (sc *Scenario) Resolve() error {
 	if sc.Sim.SampleInterval == "" {
 		sc.Sim.SampleInterval = "1:00:00"
 	}
+	if sc.Sim.ControllerUptime == "" {
+		sc.Sim.ControllerUptime = "0"
+	}
+	if sc.Sim.CompletingSeconds == nil {
+		d := int64(0)
+		if sc.Scheduler == "slurm" {
+			d = 1
+		}
+		sc.Sim.CompletingSeconds = &d
+	}
+	if *sc.Sim.CompletingSeconds < 0 {
+		return fmt.Errorf("%s: sim.completing_seconds %d: want 0 or more seconds", sc.file, *sc.Sim.CompletingSeconds)
+	}
+	if sc.Sim.BackfillTestsPerSecond < 0 || math.IsNaN(sc.Sim.BackfillTestsPerSecond) || math.IsInf(sc.Sim.BackfillTestsPerSecond, 0) {
+		return fmt.Errorf("%s: sim.backfill_tests_per_second %v: want 0 (no cost) or a positive rate", sc.file, sc.Sim.BackfillTestsPerSecond)
+	}
 	switch sc.Sim.Billing {
 	case "":
 		sc.Sim.Billing = "slurm"
@@ -281,8 +297,17 @@ func (sc *Scenario) Build() (*Run, error) {
 	if err != nil || sample <= 0 {
 		return fail(fmt.Errorf("%s: sim.sample_interval %q: want a positive Slurm time string", sc.file, sc.Sim.SampleInterval))
 	}
+	uptime, err := slurmtime.ParseSeconds(sc.Sim.ControllerUptime)
+	if err != nil || uptime < 0 {
+		return fail(fmt.Errorf("%s: sim.controller_uptime %q: want a Slurm time string (days-hours:minutes:seconds)", sc.file, sc.Sim.ControllerUptime))
+	}
+	requeue, err := requeueDelay(conf)
+	if err != nil {
+		return fail(err)
+	}
 	run.Options = sim.Options{MissingLimit: sc.Sim.MissingTimeLimit, FailImpossible: sc.Sim.FailImpossible,
-		IgnoreDependencies: sc.Sim.IgnoreDependencies, SampleInterval: sample}
+		IgnoreDependencies: sc.Sim.IgnoreDependencies, SampleInterval: sample,
+		ControllerUptime: uptime, CompletingTime: *sc.Sim.CompletingSeconds, RequeueDelay: requeue}
 	if sc.Trace != nil {
 		run.Options.File = sc.Trace.File
 	}

@@ -233,6 +233,26 @@ type SimSpec struct {
 	// SampleInterval is the utilisation sampling period (a Slurm time
 	// string, default 1:00:00).
 	SampleInterval string `yaml:"sample_interval"`
+	// ControllerUptime is how long slurmctld had been running when the
+	// first job was submitted (a Slurm time string, default "0": started
+	// with it). Its timers (sched_interval, bf_interval,
+	// PriorityCalcPeriod) tick on a grid from its start, so this sets
+	// their phase against the workload.
+	ControllerUptime string `yaml:"controller_uptime"`
+	// CompletingSeconds is how long, in seconds, an ended job's nodes stay
+	// COMPLETING before its resources are free and the pass its end
+	// triggers runs (the epilog complete message). Default 1 under the
+	// slurm scheduler (a real 22.05 controller left a 1-2 s gap after
+	// each job; Slurm's code adds no fixed delay, the gap is the slurmd's
+	// epilog round trip), 0 under fifo and easy (textbook models).
+	CompletingSeconds *int64 `yaml:"completing_seconds"`
+	// BackfillTestsPerSecond is fairsim's cost model of a backfill
+	// cycle: how many jobs the site's slurmctld tests per second. With
+	// it, bf_max_time, bf_yield_interval, bf_yield_sleep and bf_continue
+	// cap how deep a cycle reaches and how long it lasts, and the next
+	// cycle starts bf_interval after that end. 0 (the default): cycles
+	// take no time and only bf_max_job_test caps them.
+	BackfillTestsPerSecond float64 `yaml:"backfill_tests_per_second,omitempty"`
 }
 
 // Load reads a scenario file. Unknown keys are errors: a typo in a policy

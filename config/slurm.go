@@ -82,6 +82,14 @@ func schedParams(c *slurmconf.Config) scheduler.Params {
 	p.PartitionJobDepth = int(sp.PartitionJobDepth)
 	p.SchedMaxJobStart = int(sp.SchedMaxJobStart)
 	p.AssocLimitStop = sp.AssocLimitStop
+	p.SchedMinInterval = sp.SchedMinIntervalUsec
+	// Slurm tests "defer" as a substring (proc_req.c
+	// _slurm_rpc_epilog_complete), so defer_batch switches it on too.
+	p.Defer = sp.Defer || sp.DeferBatch
+	p.BfMaxTime = sp.BfMaxTimeSec
+	p.BfYieldInterval = sp.BfYieldIntervalUsec
+	p.BfYieldSleep = sp.BfYieldSleepUsec
+	p.BfContinue = sp.BfContinue
 	p.BackfillEnabled = c.SchedulerType != "sched/builtin" && sp.BfIntervalSec > 0
 	p.BfInterval = sp.BfIntervalSec
 	p.BfWindow = sp.BfWindowMin * 60
@@ -174,6 +182,7 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 	}
 	mc := multifactor.Config{Priority: pp, FairShare: fsCfg, CalcPeriod: conf.PriorityCalcPeriod,
 		QOS: qos, DefaultQOS: sc.DefaultQOS, Tree: tree, EnforceLimits: conf.AccountingStorageEnforce.HasLimits(),
+		EnforceSafe:     conf.AccountingStorageEnforce.Safe,
 		FairshareSample: sample, Epoch: run.Source.Header().UnixStartTime, CPUTypeBilling: sc.Sim.Billing == "cpu_type"}
 	for _, p := range run.Cluster.Parts {
 		var w policy.TRESWeights
@@ -193,7 +202,9 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 	}
 	run.Policy = mf
 	run.Multifactor = mf
-	s := scheduler.NewSlurm(schedParams(conf))
+	p := schedParams(conf)
+	p.BfTestsPerSec = sc.Sim.BackfillTestsPerSecond
+	s := scheduler.NewSlurm(p)
 	s.QOS = qosPreemption{mf.QOSSet()} // canPreempt consults it only under preempt/qos
 	run.Scheduler = s
 	return nil

@@ -24,6 +24,10 @@ type Config struct {
 	// EnforceLimits mirrors AccountingStorageEnforce containing "limits":
 	// accrue caps and GrpTRESMins are enforced only then.
 	EnforceLimits bool
+	// EnforceSafe mirrors AccountingStorageEnforce containing "safe": a
+	// job starts only if it can finish within GrpTRESMins and GrpWall,
+	// and no running job is ended at them.
+	EnforceSafe bool
 	// PartitionBilling holds each partition's TRESBillingWeights, nil
 	// where the partition has none (the job's CPUs then, as Slurm bills).
 	PartitionBilling []policy.TRESWeights
@@ -58,14 +62,18 @@ type Policy struct {
 	assocs  *policy.AssocTracker
 	begunA  []int           // per job index: the association Started counted, -1 none
 	placedA []policy.Placed // scratch for HoldPlaced
-	norm    policy.Normalizers
-	partTR  []policy.TRESAlloc
-	gpuMask uint64 // GPU kinds counted by the tracked gres/gpu TRES
-	epoch   uint64
-	ajobs   []policy.AccrueJob
-	defQOS  int
-	acctIdx map[int32]int // workload account -> dense account id for accrue
-	userIdx map[int32]int
+	subm    []submitted     // per job index: what Refuse counted
+	// usageLimits is set when a QOS or association has GrpTRESMins,
+	// GrpTRESRunMins or GrpWall, so holds and time-outs read usage.
+	usageLimits bool
+	norm        policy.Normalizers
+	partTR      []policy.TRESAlloc
+	gpuMask     uint64 // GPU kinds counted by the tracked gres/gpu TRES
+	epoch       uint64
+	ajobs       []policy.AccrueJob
+	defQOS      int
+	acctIdx     map[int32]int // workload account -> dense account id for accrue
+	userIdx     map[int32]int
 
 	// Unmapped counts jobs whose (account, user) is not in the tree, by
 	// "account/user".
@@ -123,6 +131,15 @@ func New(cfg Config, c *sim.Cluster, names *workload.Names) (*Policy, error) {
 	m.limits = policy.NewLimitTracker(cfg.QOS)
 	if err := m.buildAssocLimits(); err != nil {
 		return nil, err
+	}
+	for i := 0; i < cfg.QOS.Len(); i++ {
+		q := cfg.QOS.QOS(i)
+		if len(q.GrpTRESMins) > 0 || len(q.Limits.GrpTRESRunMins) > 0 || q.Limits.GrpWall != policy.Unset {
+			m.usageLimits = true
+		}
+	}
+	if m.assocs != nil && m.assocs.HasUsageLimits() {
+		m.usageLimits = true
 	}
 	for _, p := range c.Parts {
 		qi := -1
@@ -322,7 +339,7 @@ func (m *Policy) Queue(now int64, pending []*sim.Job) {
 	aj := m.ajobs[:0]
 	for _, j := range pending {
 		aj = append(aj, policy.AccrueJob{ID: j.Idx, User: m.dense(m.userIdx, j.User), Account: m.dense(m.acctIdx, j.Account),
-			QOS: max(j.QOSIdx, 0), Submit: j.Submit, Begin: j.EligibleTime})
+			QOS: max(j.QOSIdx, 0), Submit: j.Submit, Begin: j.EligibleTime, Assoc: j.Assoc})
 	}
 	m.ajobs = aj
 	m.accrue.Update(now, aj)
@@ -342,7 +359,8 @@ func (m *Policy) dense(t map[int32]int, id int32) int {
 
 // Hold implements sim.Policy with AccountingStorageEnforce=limits: the
 // QOS limits on running jobs (policy.LimitTracker.Hold, counting the jobs
-// running now), then QOS GrpTRESMins against the QOS's decayed usage.
+// running now), the association limits (policy.AssocTracker.Hold), then
+// the usage limits (GrpWall, GrpTRESMins, GrpTRESRunMins) of both.
 func (m *Policy) Hold(j *sim.Job, now int64) string {
 	return m.HoldPlaced(j, now, nil)
 }
@@ -377,35 +395,7 @@ func (m *Policy) HoldPlaced(j *sim.Job, now int64, placed []*sim.Job) string {
 			return why
 		}
 	}
-	if j.QOSIdx < 0 {
-		return ""
-	}
-	q := m.cfg.QOS.QOS(j.QOSIdx)
-	if len(q.GrpTRESMins) == 0 {
-		return ""
-	}
-	used := m.engine.QOSTRESUsage(j.QOSIdx)
-	for _, lim := range q.GrpTRESMins {
-		var mins float64
-		switch strings.ToLower(lim.Name) {
-		case "cpu":
-			mins = used[fairshare.TRESCPU] / 60
-		case "mem":
-			mins = used[fairshare.TRESMem] / 60
-		case "node":
-			mins = used[fairshare.TRESNode] / 60
-		case "billing":
-			mins = used[fairshare.TRESBilling] / 60
-		case "gres/gpu":
-			mins = used[fairshare.TRESGPU] / 60
-		default:
-			continue
-		}
-		if uint64(mins) >= lim.Count {
-			return "QOSGrp" + tresReason(lim.Name) + "Minutes"
-		}
-	}
-	return ""
+	return m.usageHold(j, &lj, placed)
 }
 
 // limitJob is a job as the QOS limits count it: its allocation when
@@ -417,45 +407,16 @@ func (m *Policy) limitJob(j *sim.Job, part int, alloc bool) policy.LimitJob {
 		pq = m.partQOS[part]
 	}
 	lj := policy.LimitJob{QOS: policy.QOSOrder(m.cfg.QOS, j.QOSIdx, pq),
-		User: m.dense(m.userIdx, j.User), Account: m.dense(m.acctIdx, j.Account), Wall: j.Limit}
+		User: m.dense(m.userIdx, j.User), Account: m.dense(m.acctIdx, j.Account), Wall: j.TimeLimit}
 	if alloc && len(j.Alloc) > 0 {
+		lj.Wall = j.Limit
 		t := m.jobTRES(j)
 		lj.TRES = policy.LimitTRES{policy.LimCPU: uint64(t[fairshare.TRESCPU]), policy.LimMem: uint64(t[fairshare.TRESMem]),
 			policy.LimNode: uint64(t[fairshare.TRESNode]), policy.LimBilling: uint64(t[fairshare.TRESBilling]), policy.LimGPU: uint64(t[fairshare.TRESGPU])}
 		return lj
 	}
-	r := &j.Req
-	nodes := max(r.Nodes, 1)
-	lj.TRES[policy.LimCPU] = uint64(max(r.CPUs, 0))
-	lj.TRES[policy.LimNode] = uint64(nodes)
-	switch {
-	case r.MemPerNode > 0:
-		lj.TRES[policy.LimMem] = uint64(r.MemPerNode) * uint64(nodes)
-	case r.MemPerCPU > 0:
-		lj.TRES[policy.LimMem] = uint64(r.MemPerCPU) * uint64(max(r.CPUs, 0))
-	}
-	for _, g := range r.Gres {
-		if g.Name == "gpu" {
-			lj.TRES[policy.LimGPU] += uint64(max(g.PerJob, 0) + max(g.PerNode, 0)*nodes)
-		}
-	}
+	lj.TRES = reqLimitTRES(j)
 	return lj
-}
-
-func tresReason(name string) string {
-	switch strings.ToLower(name) {
-	case "cpu":
-		return "CPU"
-	case "mem":
-		return "Mem"
-	case "node":
-		return "Node"
-	case "billing":
-		return "Billing"
-	case "gres/gpu":
-		return "GRES"
-	}
-	return name
 }
 
 // Started implements sim.Policy: the job's TRES billing rate is fixed from
@@ -586,6 +547,10 @@ func (m *Policy) Ended(j *sim.Job, now int64) {
 	}
 }
 
+// Requeued implements sim.Requeuer: a requeued job's age starts afresh,
+// as job_mgr.c batch_requeue_fini clears its accrue_time.
+func (m *Policy) Requeued(j *sim.Job, _ int64) { m.accrue.Reset(j.Idx) }
+
 // Tick implements sim.Policy in the order of Slurm's decay thread: decay,
 // charge running jobs, fair-share, then every pending job's priority.
 func (m *Policy) Tick(now int64, running, pending []*sim.Job) {
@@ -626,14 +591,38 @@ func (m *Policy) buildAssocLimits() error {
 		parent[i] = t.Parent(i)
 		if l, ok := t.AssocLimits(i); ok {
 			al, err := policy.ParseAssocLimits(l.GrpJobs, l.MaxJobs, l.GrpTRES, l.MaxTRES, l.MaxWall)
+			if err == nil {
+				err = al.AddUsageLimits(l.GrpSubmit, l.MaxSubmit, l.GrpJobsAccrue, l.MaxJobsAccrue, l.GrpTRESMins, l.GrpTRESRunMins, l.GrpWall)
+			}
 			if err != nil {
 				return fmt.Errorf("association %s: limits: %w", t.Account(i), err)
 			}
 			lims[i], anySet = al, true
 		}
 	}
-	if anySet {
-		m.assocs = policy.NewAssocTracker(parent, lims)
+	if !anySet {
+		return nil
+	}
+	m.assocs = policy.NewAssocTracker(parent, lims)
+	// Accrue caps: GrpJobsAccrue per association; MaxJobsAccrue passed
+	// down from the nearest association that sets it, as sacctmgr
+	// propagates an account's Max limits to its users.
+	grp, most := make([]int, len(parent)), make([]int, len(parent))
+	anyAccrue := false
+	for i := range parent {
+		grp[i], most[i] = policy.Unset, policy.Unset
+		if lims[i] != nil {
+			grp[i] = lims[i].GrpJobsAccrue
+			anyAccrue = anyAccrue || grp[i] != policy.Unset
+		}
+		for x := i; x >= 0 && most[i] == policy.Unset; x = parent[x] {
+			if lims[x] != nil && lims[x].MaxJobsAccrue != policy.Unset {
+				most[i], anyAccrue = lims[x].MaxJobsAccrue, true
+			}
+		}
+	}
+	if anyAccrue {
+		m.accrue.SetAssocCaps(parent, grp, most)
 	}
 	return nil
 }

@@ -43,6 +43,9 @@ type AccrueJob struct {
 	// Held is a job with priority 0; Dependent one waiting on a dependency.
 	Held      bool
 	Dependent bool
+	// Assoc is the job's association, for the association accrue caps
+	// (SetAssocCaps); -1 for none. Without SetAssocCaps it is not read.
+	Assoc int
 }
 
 // MaxAccrueJobID bounds job IDs, which size the tracker's per-job slice;
@@ -54,7 +57,8 @@ type accrueState struct {
 	qos     int32
 	account int32
 	user    int32
-	counted bool // holds a slot in the accrue counters
+	assoc   int32 // association counted in (assocCnt), -1 none
+	counted bool  // holds a slot in the accrue counters
 }
 
 // AccrueTracker assigns accrue times as Slurm does each time it builds the
@@ -64,8 +68,8 @@ type accrueState struct {
 //
 // With AccrueLimits it counts accruing jobs per QOS (GrpJobsAccrue), per
 // QOS and account (MaxJobsAccruePA) and per QOS and user
-// (MaxJobsAccruePU), for the job's own QOS only; association accrue limits
-// are not modelled. Counters are slices indexed by the small ints, so
+// (MaxJobsAccruePU), for the job's own QOS only, and, with SetAssocCaps,
+// per association up the tree (GrpJobsAccrue, MaxJobsAccrue). Counters are slices indexed by the small ints, so
 // Update does no hashing and, once the slices have grown, no allocation.
 type AccrueTracker struct {
 	mode  AccrueMode
@@ -75,6 +79,12 @@ type AccrueTracker struct {
 	acct  [][]int // by QOS, then account
 	user  [][]int // by QOS, then user
 	nJobs int     // accruing jobs holding a slot
+
+	// Association caps (SetAssocCaps): parent links, GrpJobsAccrue per
+	// association, MaxJobsAccrue as the association's own or its nearest
+	// ancestor's (passed down as sacctmgr does), Unset where none; and the
+	// accruing jobs per association, counted up the tree.
+	aParent, aGrp, aMax, aCnt []int
 }
 
 // NewAccrueTracker returns a tracker for mode; qos supplies the caps and
@@ -90,6 +100,24 @@ func (t *AccrueTracker) AccrueTime(id int) int64 {
 		return 0
 	}
 	return t.jobs[id].accrue
+}
+
+// SetAssocCaps gives the association tree (parent links, -1 at the root)
+// and each association's GrpJobsAccrue and MaxJobsAccrue (Unset for
+// none; MaxJobsAccrue already passed down from the nearest ancestor that
+// sets it). The caps apply with AccrueLimits to jobs whose QOS set none.
+func (t *AccrueTracker) SetAssocCaps(parent, grp, maxJobs []int) {
+	t.aParent, t.aGrp, t.aMax = parent, grp, maxJobs
+	t.aCnt = make([]int, len(parent))
+}
+
+// AssocAccruing returns the accruing jobs of association a and those
+// below it.
+func (t *AccrueTracker) AssocAccruing(a int) int {
+	if a < 0 || a >= len(t.aCnt) {
+		return 0
+	}
+	return t.aCnt[a]
 }
 
 // Accruing returns how many pending jobs hold an accrue slot.
@@ -189,6 +217,17 @@ func (t *AccrueTracker) tightestCap(j *AccrueJob) (limit, used int) {
 	if j.User >= 0 {
 		offer(q.MaxJobsAccruePU, t.user[j.QOS][j.User])
 	}
+	// _get_accrue_limits then walks the association chain only while no
+	// cap is found: the job's association offers its GrpJobsAccrue and
+	// MaxJobsAccrue, each ancestor its GrpJobsAccrue, each counted against
+	// the accruing jobs at and below that association; the first
+	// association with a cap (the smaller of the job's own two) decides.
+	for a, own := j.Assoc, true; limit == Unset && t.aCnt != nil && a >= 0 && a < len(t.aCnt); a, own = t.aParent[a], false {
+		offer(t.aGrp[a], t.aCnt[a])
+		if own {
+			offer(t.aMax[a], t.aCnt[a])
+		}
+	}
 	return limit, used
 }
 
@@ -196,8 +235,14 @@ func (t *AccrueTracker) tightestCap(j *AccrueJob) (limit, used int) {
 // whether or not a cap is set.
 func (t *AccrueTracker) take(st *accrueState, j *AccrueJob) {
 	st.counted = true
-	st.qos, st.account, st.user = int32(j.QOS), int32(j.Account), int32(j.User)
+	st.qos, st.account, st.user, st.assoc = int32(j.QOS), int32(j.Account), int32(j.User), -1
 	t.nJobs++
+	if t.aCnt != nil && j.Assoc >= 0 && j.Assoc < len(t.aCnt) {
+		st.assoc = int32(j.Assoc)
+		for a := j.Assoc; a >= 0; a = t.aParent[a] {
+			t.aCnt[a]++
+		}
+	}
 	if j.QOS < 0 || t.qos == nil || j.QOS >= t.qos.Len() {
 		st.qos = -1
 		return
@@ -226,6 +271,11 @@ func (t *AccrueTracker) Release(id int) {
 	}
 	st.counted = false
 	t.nJobs--
+	if st.assoc >= 0 && int(st.assoc) < len(t.aCnt) {
+		for a := int(st.assoc); a >= 0; a = t.aParent[a] {
+			dec(&t.aCnt[a])
+		}
+	}
 	if q := int(st.qos); q >= 0 && q < len(t.grp) {
 		dec(&t.grp[q])
 		if a := int(st.account); a >= 0 && a < len(t.acct[q]) {

@@ -342,3 +342,58 @@ func BenchmarkAccrueUpdate100k(b *testing.B) {
 		tr.Update(int64(3+i), pending)
 	}
 }
+
+// Association accrue caps (_get_accrue_limits): consulted only when the
+// job's QOS sets no cap; the job's association offers GrpJobsAccrue and
+// MaxJobsAccrue, its ancestors GrpJobsAccrue, and the first association
+// with a cap decides, counted against the accruing jobs at and below it
+// (_add_accrue_time_internal adds to every association up the chain).
+func TestAccrueAssocCaps(t *testing.T) {
+	// root(0) <- acct(1) <- u1(2), u2(3); acct GrpJobsAccrue=3, u1's
+	// MaxJobsAccrue=1 (passed down to u1 only).
+	parent := []int{-1, 0, 1, 1}
+	grp := []int{Unset, 3, Unset, Unset}
+	most := []int{Unset, Unset, 1, Unset}
+	qs := qosSet(t, NewQOS("normal"))
+	tr := NewAccrueTracker(AccrueLimits, qs)
+	tr.SetAssocCaps(parent, grp, most)
+	var jobs []AccrueJob
+	// u1's 3 jobs then u2's 3, all eligible at 10, visited at 100.
+	for i := 0; i < 6; i++ {
+		a := 2
+		if i >= 3 {
+			a = 3
+		}
+		jobs = append(jobs, AccrueJob{ID: i, User: a, Account: 1, QOS: 0, Submit: 10, Begin: 10, Assoc: a})
+	}
+	tr.Update(100, jobs)
+	// u1: its own association offers MaxJobsAccrue=1, found before the
+	// account's: job 0 accrues from 100 (a cap with room), jobs 1, 2 wait
+	// (1 >= 1). u2: no cap of its own, acct
+	// GrpJobsAccrue=3 with 1 accruing: jobs 3, 4 accrue (1, 2 < 3), job 5
+	// waits (3 >= 3).
+	want := []int64{100, 0, 0, 100, 100, 0}
+	for i, w := range want {
+		if got := tr.AccrueTime(i); got != w {
+			t.Errorf("job %d accrues from %d, want %d", i, got, w)
+		}
+	}
+	if tr.AssocAccruing(1) != 3 || tr.AssocAccruing(0) != 3 || tr.AssocAccruing(2) != 1 {
+		t.Errorf("accruing acct %d root %d u1 %d, want 3 3 1", tr.AssocAccruing(1), tr.AssocAccruing(0), tr.AssocAccruing(2))
+	}
+	// A QOS cap wins over the associations': with GrpJobsAccrue=10 on the
+	// QOS, u1's MaxJobsAccrue=1 is not consulted.
+	qs2 := qosSet(t, func() QOS { q := NewQOS("normal"); q.GrpJobsAccrue = 10; return q }())
+	tr2 := NewAccrueTracker(AccrueLimits, qs2)
+	tr2.SetAssocCaps(parent, grp, most)
+	tr2.Update(100, jobs[:3])
+	for i := 0; i < 3; i++ {
+		if tr2.AccrueTime(i) != 100 {
+			t.Errorf("QOS cap: job %d accrues from %d, want 100", i, tr2.AccrueTime(i))
+		}
+	}
+	tr.Release(0)
+	if tr.AssocAccruing(1) != 2 || tr.AssocAccruing(2) != 0 {
+		t.Errorf("after release acct %d u1 %d, want 2 0", tr.AssocAccruing(1), tr.AssocAccruing(2))
+	}
+}

@@ -7,12 +7,22 @@ type AssocLimits struct {
 	GrpJobs, MaxJobs int
 	GrpTRES, MaxTRES []TRESCount
 	MaxWall          int64 // seconds
+	// GrpSubmit and MaxSubmit count pending and running jobs (sacctmgr
+	// GrpSubmitJobs, MaxSubmitJobs), refused at submit over them.
+	GrpSubmit, MaxSubmit int
+	// GrpJobsAccrue and MaxJobsAccrue cap the pending jobs accruing age.
+	GrpJobsAccrue, MaxJobsAccrue int
+	// GrpTRESMins caps decayed TRES-minutes, GrpTRESRunMins the TRES ×
+	// time limit left of running jobs; GrpWall (seconds) decayed wall time.
+	GrpTRESMins, GrpTRESRunMins []TRESCount
+	GrpWall                     int64
 }
 
 // ParseAssocLimits reads the raw values the sacctmgr dump gives (a TRES
 // list such as "cpu=8,gres/gpu=4", counts, MaxWall in seconds).
 func ParseAssocLimits(grpJobs, maxJobs int, grpTRES, maxTRES string, maxWall int64) (*AssocLimits, error) {
-	l := &AssocLimits{GrpJobs: grpJobs, MaxJobs: maxJobs, MaxWall: maxWall}
+	l := &AssocLimits{GrpJobs: grpJobs, MaxJobs: maxJobs, MaxWall: maxWall, GrpSubmit: Unset, MaxSubmit: Unset,
+		GrpJobsAccrue: Unset, MaxJobsAccrue: Unset, GrpWall: Unset}
 	var err error
 	if grpTRES != "" {
 		if l.GrpTRES, err = parseTRESCounts(grpTRES); err != nil {
@@ -25,6 +35,24 @@ func ParseAssocLimits(grpJobs, maxJobs int, grpTRES, maxTRES string, maxWall int
 		}
 	}
 	return l, nil
+}
+
+// AddUsageLimits reads the limits on submissions, accrue and usage the
+// dump gives (counts, -1 unset; TRES-minute lists; GrpWall in seconds).
+func (l *AssocLimits) AddUsageLimits(grpSubmit, maxSubmit, grpAccrue, maxAccrue int, grpTRESMins, grpTRESRunMins string, grpWall int64) error {
+	l.GrpSubmit, l.MaxSubmit, l.GrpJobsAccrue, l.MaxJobsAccrue, l.GrpWall = grpSubmit, maxSubmit, grpAccrue, maxAccrue, grpWall
+	var err error
+	if grpTRESMins != "" {
+		if l.GrpTRESMins, err = parseTRESCounts(grpTRESMins); err != nil {
+			return err
+		}
+	}
+	if grpTRESRunMins != "" {
+		if l.GrpTRESRunMins, err = parseTRESCounts(grpTRESRunMins); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Reason names of association limits (job_state_reason.c).
@@ -47,13 +75,15 @@ type AssocTracker struct {
 	lims   []*AssocLimits
 	jobs   []int
 	tres   []LimitTRES
+	submit []int // pending and running jobs, per association and up the tree
 	chain  []int // scratch
 }
 
 // NewAssocTracker tracks a tree given as parent links and limits per
 // association (nil: none).
 func NewAssocTracker(parent []int, lims []*AssocLimits) *AssocTracker {
-	return &AssocTracker{parent: parent, lims: lims, jobs: make([]int, len(parent)), tres: make([]LimitTRES, len(parent))}
+	return &AssocTracker{parent: parent, lims: lims, jobs: make([]int, len(parent)), tres: make([]LimitTRES, len(parent)),
+		submit: make([]int, len(parent))}
 }
 
 // Any reports whether any association sets a limit.

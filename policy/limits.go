@@ -1,5 +1,7 @@
 package policy
 
+import "strings"
+
 // TRES a limit can name, as indices of LimitTRES.
 const (
 	LimCPU = iota
@@ -75,8 +77,9 @@ func QOSOrder(s *QOSSet, jobQOS, partQOS int) [2]int {
 }
 
 type limUse struct {
-	jobs int
-	tres LimitTRES
+	jobs   int
+	tres   LimitTRES
+	submit int // pending and running jobs (submit_jobs)
 }
 
 func (u *limUse) add(j *LimitJob, sign int) {
@@ -275,6 +278,13 @@ func tresCheck(lims []TRESCount, base int, first func(int) bool, used *LimitTRES
 		}
 	}
 	return ""
+}
+
+// IsLimitReason reports whether a pending or end reason names a QOS or
+// association limit (job_state_reason.c's WAIT_QOS_* and WAIT_ASSOC_*
+// reasons, the per-account ones named Max…PerAccount).
+func IsLimitReason(r string) bool {
+	return strings.HasPrefix(r, "QOS") || strings.HasPrefix(r, "Assoc") || strings.HasPrefix(r, "Max")
 }
 
 // NeverRuns returns the reason a job would be held even with nothing

@@ -96,12 +96,17 @@ type QOSLimits struct {
 	MaxTRES, MinTRES         []TRESCount // per job
 	MaxTRESPU, MaxTRESPA     []TRESCount // running TRES per user / per account
 	MaxWall                  int64       // per job, seconds
+	// GrpWall caps the QOS's decayed wall time of running jobs
+	// (grp_used_wall), seconds; GrpTRESRunMins the TRES × time limit left
+	// of its running jobs (grp_used_tres_run_secs), in TRES-minutes.
+	GrpWall        int64
+	GrpTRESRunMins []TRESCount
 }
 
 // NoLimits are QOSLimits with nothing set.
 func NoLimits() QOSLimits {
 	return QOSLimits{GrpJobs: Unset, GrpSubmit: Unset, MaxJobsPU: Unset, MaxJobsPA: Unset,
-		MaxSubmitPU: Unset, MaxSubmitPA: Unset, MaxWall: Unset}
+		MaxSubmitPU: Unset, MaxSubmitPA: Unset, MaxWall: Unset, GrpWall: Unset}
 }
 
 // NewQOS returns a QOS with sacctmgr's defaults: no limits, UsageFactor 1.
@@ -157,7 +162,7 @@ func NewQOSSet(qs []QOS) (*QOSSet, error) {
 		if q.MaxJobsAccruePU < Unset || q.MaxJobsAccruePA < Unset || q.GrpJobsAccrue < Unset {
 			return nil, fmt.Errorf("QOS %q: accrue limits must be >= 0, or -1 for none", q.Name)
 		}
-		if l := &q.Limits; min(l.GrpJobs, l.GrpSubmit, l.MaxJobsPU, l.MaxJobsPA, l.MaxSubmitPU, l.MaxSubmitPA) < Unset || l.MaxWall < Unset {
+		if l := &q.Limits; min(l.GrpJobs, l.GrpSubmit, l.MaxJobsPU, l.MaxJobsPA, l.MaxSubmitPU, l.MaxSubmitPA) < Unset || l.MaxWall < Unset || l.GrpWall < Unset {
 			return nil, fmt.Errorf("QOS %q: job and wall limits must be >= 0, or -1 for none", q.Name)
 		}
 		s.index[q.Name] = i

@@ -60,6 +60,8 @@ const (
 	colMaxTRESPA
 	colMaxWall
 	colMinTRES
+	colGrpTRESRunMins
+	colGrpWall
 	numQOSColumns
 )
 
@@ -71,6 +73,7 @@ var qosColumnNames = [numQOSColumns]string{
 	"GraceTime", "PreemptExemptTime", "MinPrioThres",
 	"GrpJobs", "GrpSubmit", "GrpTRES", "MaxJobsPU", "MaxJobsPA", "MaxSubmitPU",
 	"MaxSubmitPA", "MaxTRES", "MaxTRESPU", "MaxTRESPA", "MaxWall", "MinTRES",
+	"GrpTRESRunMins", "GrpWall",
 }
 
 // qosColumnAliases are the long format= names, accepted for hand-written files.
@@ -88,11 +91,12 @@ var qosColumnAliases = map[string]qosColumn{
 	"maxtresperaccount":       colMaxTRESPA,
 	"maxwalldurationperjob":   colMaxWall,
 	"mintresperjob":           colMinTRES,
+	"grpwallduration":         colGrpWall,
 }
 
 // ignoredQOSColumns are real sacctmgr QOS columns fairsim does not model.
 var ignoredQOSColumns = []string{
-	"ID", "Descr", "Description", "GrpTRESRunMins", "GrpWall", "LimitFactor",
+	"ID", "Descr", "Description", "LimitFactor",
 	"MaxTRESMins", "MaxTRESPerNode", "MaxTRESRunMinsPA", "MaxTRESRunMinsPU",
 	"MaxTRESRunMinsPerAccount", "MaxTRESRunMinsPerUser", "UsageThres", "UsageThreshold",
 }
@@ -136,7 +140,8 @@ func ReadQOSFile(path string) (*QOSSet, []string, error) {
 // Preempt, PreemptMode, Flags, GraceTime, PreemptExemptTime, MinPrioThres,
 // and the limits GrpJobs, GrpSubmit, MaxJobsPU, MaxJobsPA, MaxSubmitPU,
 // MaxSubmitPA (counts), GrpTRES, MaxTRES, MaxTRESPU, MaxTRESPA, MinTRES
-// (TRES lists) and MaxWall (a time).
+// (TRES lists), GrpTRESRunMins (TRES-minutes), MaxWall and GrpWall
+// (times).
 // Other real sacctmgr columns are skipped; those that hold a value in some
 // row are named in the warnings (a blank column limits nothing). An
 // unknown column is an error. A Preempt entry naming a QOS the file does
@@ -336,13 +341,13 @@ func parseQOSLine(cells []string, cols []qosColumn, headers []string, file strin
 				fail(i, "%v", err)
 			}
 			*q.Limits.count(c) = n
-		case colGrpTRES, colMaxTRES, colMaxTRESPU, colMaxTRESPA, colMinTRES:
+		case colGrpTRES, colMaxTRES, colMaxTRESPU, colMaxTRESPA, colMinTRES, colGrpTRESRunMins:
 			t, err := parseTRESCounts(v)
 			if err != nil {
 				fail(i, "%v", err)
 			}
 			*q.Limits.tres(c) = t
-		case colMaxWall:
+		case colMaxWall, colGrpWall:
 			if v == "" || v == "-1" || strings.EqualFold(v, "UNLIMITED") {
 				continue
 			}
@@ -350,7 +355,11 @@ func parseQOSLine(cells []string, cols []qosColumn, headers []string, file strin
 			if err != nil {
 				fail(i, "%v", err)
 			}
-			q.Limits.MaxWall = d
+			if c == colGrpWall {
+				q.Limits.GrpWall = d
+			} else {
+				q.Limits.MaxWall = d
+			}
 		case colPreempt:
 			for _, p := range slurmtext.SplitList(v) {
 				q.Preempt = append(q.Preempt, strings.ToLower(p))
@@ -578,10 +587,16 @@ func FormatQOSFile(s *QOSSet) string {
 				cells = append(cells, formatLimit(*l.count(c)))
 			case l.tres(c) != nil:
 				cells = append(cells, formatTRESCounts(*l.tres(c)))
-			case l.MaxWall == Unset:
-				cells = append(cells, "")
 			default:
-				cells = append(cells, slurmtime.Format(l.MaxWall))
+				w := l.MaxWall
+				if c == colGrpWall {
+					w = l.GrpWall
+				}
+				if w == Unset {
+					cells = append(cells, "")
+				} else {
+					cells = append(cells, slurmtime.Format(w))
+				}
 			}
 		}
 		b.WriteString(strings.Join(cells, "|"))
@@ -622,6 +637,8 @@ func (l *QOSLimits) tres(c qosColumn) *[]TRESCount {
 		return &l.MaxTRESPA
 	case colMinTRES:
 		return &l.MinTRES
+	case colGrpTRESRunMins:
+		return &l.GrpTRESRunMins
 	}
 	return nil
 }

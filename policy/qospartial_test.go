@@ -18,18 +18,18 @@ func TestParseQOSFilePartialAndEmptyColumns(t *testing.T) {
 		warnings []string
 	}{
 		{"partial listing",
-			"Name|Preempt|MaxWall|GrpWall|\nhigh|low,scavenger,Normal||4|\nlow|high,gone||\n",
+			"Name|Preempt|MaxWall|MaxTRESMins|\nhigh|low,scavenger,Normal||cpu=4|\nlow|high,gone||\n",
 			map[string][]string{"high": {"low"}, "low": {"high"}},
 			[]string{
-				"q:2: column GrpWall holds values fairsim does not model; ignored",
+				"q:2: column MaxTRESMins holds values fairsim does not model; ignored",
 				`q:2: field Preempt: QOS "scavenger" is not in this listing; QOS high preempts no job of it`,
 				`q:2: field Preempt: QOS "normal" is not in this listing; QOS high preempts no job of it`,
 				`q:3: field Preempt: QOS "gone" is not in this listing; QOS low preempts no job of it`,
 			}},
 		{"blank ignored columns are not reported",
-			"Name|MaxWall|GrpTRES|GrpTRESRunMins\nnormal|| |\nother|||cpu=1\n",
+			"Name|MaxWall|GrpTRES|MaxTRESPerNode\nnormal|| |\nother|||cpu=1\n",
 			map[string][]string{"normal": nil, "other": nil},
-			[]string{"q:3: column GrpTRESRunMins holds values fairsim does not model; ignored"}},
+			[]string{"q:3: column MaxTRESPerNode holds values fairsim does not model; ignored"}},
 		{"nothing to report", "Name|UsageThres\nnormal|\n", map[string][]string{"normal": nil}, nil},
 	}
 	for _, tc := range tests {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
+	"image/color"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,10 +12,8 @@ import (
 	"strconv"
 
 	"github.com/gocarina/gocsv"
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"fairsim/policy/fairshare"
 	"fairsim/sim"
@@ -117,7 +116,7 @@ func topAccounts(r *sim.Result) (names []string, usage map[string]float64) {
 		names = append(names, a)
 	}
 	slices.SortFunc(names, func(a, b string) int {
-		return cmp.Or(cmp.Compare(usage[b], usage[a]), cmp.Compare(a, b))
+		return cmp.Or(cmp.Compare(usage[b], usage[a]), NaturalCompare(a, b))
 	})
 	return names, usage
 }
@@ -136,8 +135,10 @@ func FairsharePlot(path string, r *sim.Result, snaps *FSSeries) error {
 	}
 	step := max(1, (snaps.Len()+maxPoints-1)/maxPoints)
 	series := make([]Series, len(names))
+	st := AccountStyles(r, snaps)
 	for i, a := range names {
 		series[i].Name = a
+		series[i].Style = new(st[a])
 	}
 	var buf []fairshare.Row
 	for k := 0; k < snaps.Len(); k += step {
@@ -154,11 +155,19 @@ func FairsharePlot(path string, r *sim.Result, snaps *FSSeries) error {
 	if left > 0 {
 		title += fmt.Sprintf(": the %d heaviest, %d more not shown", maxLines, left)
 	}
-	return LinePlot(path, title, "days since first submit", "FairShare", false, series)
+	return LinePlot(path, title, daysAxis, "FairShare", false, series)
 }
 
-// UsageVsSharePlot draws each account's part of the delivered billing
-// against its NormShares: points on the diagonal got what they own.
+// maxBars is how many accounts usage_vs_share.png shows one by one;
+// the rest are averaged in one "others" pair of bars.
+const maxBars = 15
+
+// UsageVsSharePlot draws, for the accounts with the most delivered
+// billing, their part of it beside their NormShares (the part of the
+// machine they own), as pairs of horizontal bars: an account whose dark
+// bar is longer than its light one got more than it owns. A scatter of
+// the same figures collapses into one column on traces whose accounts
+// all have equal shares.
 func UsageVsSharePlot(path string, r *sim.Result, snaps *FSSeries) error {
 	if snaps.Len() == 0 {
 		return fmt.Errorf("no fair-share snapshots")
@@ -174,50 +183,64 @@ func UsageVsSharePlot(path string, r *sim.Result, snaps *FSSeries) error {
 			shares[row.Account] = row.NormShares
 		}
 	}
-	p := plot.New()
-	p.Title.Text = "Delivered billing against NormShares, by account"
-	p.X.Label.Text = "NormShares"
-	p.Y.Label.Text = "share of delivered TRES billing"
-	p.Add(plotter.NewGrid())
-	var pts plotter.XYs
-	hi := 0.0
-	var labels []string
-	for _, a := range names {
-		if total <= 0 {
-			break
-		}
-		x, y := shares[a], usage[a]/total
-		pts = append(pts, plotter.XY{X: x, Y: y})
-		labels = append(labels, a)
-		hi = math.Max(hi, math.Max(x, y))
-	}
-	if len(pts) == 0 {
+	p := newPlot("Delivered TRES billing against NormShares, by account", "fraction of the whole", "")
+	if total <= 0 {
 		// Nothing ran: the empty chart says so rather than failing a run
 		// whose other outputs are complete.
 		p.Title.Text += ": no usage delivered"
 		p.X.Min, p.Y.Min, p.X.Max, p.Y.Max = 0, 0, 1, 1
-		return p.Save(8*vg.Inch, 5*vg.Inch, path)
+		return savePlot(p, 8*vg.Inch, 5*vg.Inch, path)
 	}
-	hi = math.Min(1, hi*1.1+0.01)
-	diag, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: hi, Y: hi}})
-	diag.Dashes = []vg.Length{vg.Points(4), vg.Points(4)}
-	p.Add(diag)
-	sc, err := plotter.NewScatter(pts)
-	if err != nil {
-		return err
+	shown, rest := names, 0
+	if len(names) > maxBars {
+		shown, rest = names[:maxBars], len(names)-maxBars
 	}
-	sc.GlyphStyle.Shape = draw.CircleGlyph{}
-	sc.GlyphStyle.Radius = vg.Points(4)
-	sc.GlyphStyle.Color = Color(0)
-	p.Add(sc)
-	if len(labels) <= 3*maxLines {
-		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: labels})
-		if err == nil {
-			p.Add(lb)
+	n := len(shown)
+	if rest > 0 {
+		n++
+	}
+	use, own := make(plotter.Values, n), make(plotter.Values, n)
+	labels := make([]string, n)
+	// Bars are drawn bottom-up: the heaviest account goes on top.
+	for i, a := range shown {
+		k := n - 1 - i
+		use[k], own[k], labels[k] = usage[a]/total, shares[a], a
+	}
+	if rest > 0 {
+		var u, o float64
+		for _, a := range names[maxBars:] {
+			u += usage[a] / total
+			o += shares[a]
 		}
+		// Their mean, not their sum, keeps the scale of the accounts
+		// shown one by one.
+		use[0], own[0], labels[0] = u/float64(rest), o/float64(rest), "mean of "+others(rest)
 	}
-	p.X.Min, p.Y.Min, p.X.Max, p.Y.Max = 0, 0, hi, hi
-	return p.Save(7*vg.Inch, 6*vg.Inch, path)
+	h := 5*vg.Inch + vg.Length(max(0, n-8))*0.3*vg.Inch
+	w := vg.Length(math.Min(14, 0.6*float64(h)/float64(n)/1.6*72))
+	for k, vals := range []plotter.Values{own, use} {
+		bc, err := plotter.NewBarChart(vals, w)
+		if err != nil {
+			return err
+		}
+		bc.Horizontal = true
+		bc.LineStyle.Width = 0
+		bc.Offset = vg.Length(0.5-float64(1-k)) * w
+		bc.Color = Color(0)
+		name := "delivered TRES billing"
+		if k == 0 {
+			bc.Color, name = color.RGBA{190, 190, 190, 255}, "NormShares (owned)"
+		}
+		p.Add(bc)
+		p.Legend.Add(name, bc)
+	}
+	p.NominalY(labels...)
+	p.X.Min = 0
+	p.X.Tick.Marker = niceTicks{}
+	if rest > 0 {
+		p.Title.Text += fmt.Sprintf(": the %d heaviest", maxBars)
+	}
+	return savePlot(p, 8*vg.Inch, h, path)
 }
 
 // WriteFairshare writes fairshare.csv, fairshare.png and

@@ -24,10 +24,9 @@ type gpuBusy struct {
 
 // gpuBusyPlot draws busy GPUs over time (days since first): one line per
 // GPU kind when there are several, the total, and the GPUs available as a
-// dashed line. The y axis leaves room above the available line for the
-// legend, so it never covers the curves.
+// dashed line.
 func gpuBusyPlot(g gpuBusy, first int64, title string) (*plot.Plot, error) {
-	p := newPlot(title, "days since first submit", "busy GPUs")
+	p := newPlot(title, daysAxis, "busy GPUs")
 	step := max(1, (len(g.times)+maxPoints-1)/maxPoints)
 	var series []Series
 	if len(g.kinds) > 1 {
@@ -63,10 +62,8 @@ func gpuBusyPlot(g gpuBusy, first int64, title string) (*plot.Plot, error) {
 		p.Legend.Add(fmt.Sprintf("GPUs available (%d)", g.avail), l)
 		hi = math.Max(hi, float64(g.avail))
 	}
-	rows := len(series) + 1
 	p.Y.Min = 0
-	p.Y.Max = hi * (1 + 0.07*float64(rows) + 0.05)
-	p.Legend.Top, p.Legend.Left = true, false
+	p.Y.Max = hi * 1.05
 	if len(g.times) == 0 {
 		p.X.Min, p.X.Max = 0, 1
 	}
@@ -102,7 +99,7 @@ func GPUUtilizationPlot(path string, r *sim.Result) error {
 	if err != nil {
 		return err
 	}
-	return p.Save(8*vg.Inch, 5*vg.Inch, path)
+	return savePlot(p, 8*vg.Inch, 5*vg.Inch, path)
 }
 
 // waitJob is what the GPU wait views need of a started job.
@@ -158,7 +155,6 @@ func gpuWaitPlot(jobs []waitJob, parts []string, title string) (*plot.Plot, erro
 	}
 	logWaitAxis(p)
 	p.Y.Min, p.Y.Max = 0, 1
-	p.Legend.Top, p.Legend.Left = cdfLegendCorner(series, p.X.Min, p.X.Max)
 	return p, nil
 }
 
@@ -180,5 +176,5 @@ func GPUWaitPlot(path string, r *sim.Result) error {
 	if err != nil {
 		return err
 	}
-	return p.Save(8*vg.Inch, 5*vg.Inch, path)
+	return savePlot(p, 8*vg.Inch, 5*vg.Inch, path)
 }

@@ -134,7 +134,7 @@ func TestJobsCSVHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	head, _, _ := strings.Cut(b.String(), "\n")
-	if want := strings.TrimSuffix(jobsHead, "\n") + ",GPUs,AllocTRES,NodeList"; head != want {
+	if want := strings.TrimSuffix(jobsHead, "\n") + ",GPUs,AllocTRES,NodeList,WaitReason"; head != want {
 		t.Errorf("jobs.csv header\n%s\nwant\n%s", head, want)
 	}
 	if !strings.Contains(b.String(), `,8,"billing=16,cpu=16,gres/gpu:a100=8,gres/gpu=8,mem=32000M,node=2",gpu[01-02]`) {
@@ -284,7 +284,7 @@ func TestCPUOnlyUnchanged(t *testing.T) {
 		}
 	}
 	jobs, _ := os.ReadFile(filepath.Join(dir, "jobs.csv"))
-	if !strings.Contains(string(jobs), `,0,"billing=4,cpu=4,mem=4G,node=1",c2`+"\n") {
+	if !strings.Contains(string(jobs), `,0,"billing=4,cpu=4,mem=4G,node=1",c2,`+"\n") {
 		t.Errorf("CPU-only jobs.csv row:\n%s", jobs)
 	}
 	p, err := RunPage(dir)
@@ -498,31 +498,4 @@ func FuzzReadUtil(f *testing.F) {
 			}
 		}
 	})
-}
-
-// TestCDFLegendCorner: on an axis from 0 to 1 day (log), the top-left box
-// is x up to 86401^0.4 ≈ 94 s, y from 0.9; the bottom-right box x from
-// 86401^0.6 ≈ 920 s, y up to 0.1 (one series).
-func TestCDFLegendCorner(t *testing.T) {
-	spread := func(lo, hi float64) Series {
-		w := make([]float64, 100)
-		for i := range w {
-			w[i] = lo + (hi-lo)*float64(i)/99
-		}
-		return Series{XY: WaitCDF(w)}
-	}
-	for _, tc := range []struct {
-		name      string
-		series    []Series
-		top, left bool
-	}{
-		{"waits of 0..60 s: 10 points top left, none bottom right", []Series{spread(0, 60)}, false, false},
-		{"waits of 1 h..1 d: none top left, 10 points bottom right", []Series{spread(3600, 86400)}, true, true},
-		{"no series: a tie", nil, false, false},
-	} {
-		top, left := cdfLegendCorner(tc.series, 1, 86401)
-		if top != tc.top || left != tc.left {
-			t.Errorf("%s: top %v left %v, want %v %v", tc.name, top, left, tc.top, tc.left)
-		}
-	}
 }

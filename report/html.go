@@ -98,7 +98,7 @@ func (f *Figure) render(dir string) error {
 	if f.W == 0 {
 		f.W, f.H = 7*vg.Inch, 4.2*vg.Inch
 	}
-	wt, err := f.Plot.WriterTo(f.W, f.H, "svg")
+	wt, err := plotWriterTo(f.Plot, f.W, f.H, "svg")
 	if err != nil {
 		return fmt.Errorf("%s.svg: %w", f.Name, err)
 	}
@@ -109,7 +109,7 @@ func (f *Figure) render(dir string) error {
 	if err := os.WriteFile(filepath.Join(dir, f.Name+".svg"), svg.Bytes(), 0o644); err != nil {
 		return err
 	}
-	if err := f.Plot.Save(f.W, f.H, filepath.Join(dir, f.Name+".png")); err != nil {
+	if err := savePlot(f.Plot, f.W, f.H, filepath.Join(dir, f.Name+".png")); err != nil {
 		return fmt.Errorf("%s.png: %w", f.Name, err)
 	}
 	f.svg = template.HTML(inlineSVG(svg.String(), f.Title))

@@ -22,8 +22,10 @@ func newPlot(title, xlabel, ylabel string) *plot.Plot {
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
 	p.Add(plotter.NewGrid())
-	p.Y.Tick.Marker = niceTicks{}
-	p.Legend.Top = true
+	p.X.Tick.Marker, p.Y.Tick.Marker = niceTicks{}, niceTicks{}
+	if xlabel == daysAxis {
+		timeAxis(p)
+	}
 	return p
 }
 
@@ -39,6 +41,9 @@ func addLines(p *plot.Plot, series []Series, marks bool) error {
 			return fmt.Errorf("%s: %w", s.Name, err)
 		}
 		l.Color = Color(i)
+		if s.Style != nil {
+			l.Color, l.Dashes = s.Style.Color, s.Style.Dashes
+		}
 		l.Width = vg.Points(1.5)
 		p.Add(l)
 		var thumb []plot.Thumbnailer
@@ -48,7 +53,7 @@ func addLines(p *plot.Plot, series []Series, marks bool) error {
 			if err != nil {
 				return err
 			}
-			sc.GlyphStyle.Color = Color(i)
+			sc.GlyphStyle.Color = l.Color
 			sc.GlyphStyle.Radius = vg.Points(3)
 			sc.GlyphStyle.Shape = draw.CircleGlyph{}
 			p.Add(sc)
@@ -126,7 +131,7 @@ func topNames(w map[string]float64, n int) ([]string, int) {
 		names = append(names, k)
 	}
 	slices.SortFunc(names, func(a, b string) int {
-		return cmp.Or(cmp.Compare(w[b], w[a]), cmp.Compare(a, b))
+		return cmp.Or(cmp.Compare(w[b], w[a]), NaturalCompare(a, b))
 	})
 	if len(names) > n {
 		return names[:n], len(names) - n

@@ -55,6 +55,7 @@ type runData struct {
 	accounts        []string           // by delivered usage, heaviest first
 	usage           map[string]float64 // billing-seconds, or core-seconds without billing
 	billing         bool
+	styles          Styles // one line style per account, as in the run's PNGs
 }
 
 func loadRun(dir string) (*runData, error) {
@@ -114,6 +115,21 @@ func loadRun(dir string) (*runData, error) {
 	}
 	d.accounts, _ = topNames(d.usage, len(d.usage))
 	return d, nil
+}
+
+// accountStyles gives the run's accounts (those of jobs.csv and of
+// fairshare.csv) their line styles, as AccountStyles does for the PNGs.
+func (d *runData) accountStyles() Styles {
+	if d.styles == nil {
+		names := slices.Clone(d.accounts)
+		for _, r := range d.fs {
+			if !r.IsUser {
+				names = append(names, r.Account)
+			}
+		}
+		d.styles = NewStyles(names)
+	}
+	return d.styles
 }
 
 // RunPage builds the report of one run from the CSV files in dir.
@@ -179,8 +195,10 @@ func (d *runData) fairshareSection() (Section, error) {
 		idx[a] = i
 	}
 	series := make([]Series, len(names))
+	st := d.accountStyles()
 	for i, a := range names {
 		series[i].Name = a
+		series[i].Style = new(st[a])
 	}
 	// Rows come grouped by time; average the users of each account.
 	var times []int64
@@ -208,12 +226,11 @@ func (d *runData) fairshareSection() (Section, error) {
 	if left > 0 {
 		title += fmt.Sprintf(" (the %d heaviest; %d more not shown)", maxLines, left)
 	}
-	p := newPlot(title, "days since first submit", "FairShare")
+	p := newPlot(title, daysAxis, "FairShare")
 	if err := addLines(p, series, false); err != nil {
 		return s, err
 	}
 	p.Y.Min, p.Y.Max = 0, 1
-	p.Legend.Left = false
 	s.Figures = append(s.Figures, &Figure{Name: "fairshare_over_time", Title: "Fair-share factor over time",
 		Caption: fmt.Sprintf("%d samples from fairshare.csv.", len(times)), Plot: p})
 	return s, nil
@@ -255,9 +272,10 @@ func (d *runData) waitSection() (Section, error) {
 		count[a] = float64(len(w))
 	}
 	names, left := topNames(count, maxLines-1)
-	series := []Series{{Name: fmt.Sprintf("all (%d)", len(all)), XY: WaitCDF(all)}}
+	series := []Series{{Name: fmt.Sprintf("all (%d)", len(all)), XY: WaitCDF(all), Style: &allStyle}}
+	st := d.accountStyles()
 	for _, a := range names {
-		series = append(series, Series{Name: fmt.Sprintf("%s (%d)", a, len(waits[a])), XY: WaitCDF(waits[a])})
+		series = append(series, Series{Name: fmt.Sprintf("%s (%d)", a, len(waits[a])), XY: WaitCDF(waits[a]), Style: new(st[a])})
 	}
 	title := "Wait-time distribution by account"
 	if left > 0 {
@@ -269,7 +287,6 @@ func (d *runData) waitSection() (Section, error) {
 	}
 	logWaitAxis(p)
 	p.Y.Min, p.Y.Max = 0, 1
-	p.Legend.Top, p.Legend.Left = cdfLegendCorner(series, p.X.Min, p.X.Max)
 	s.Figures = append(s.Figures, &Figure{Name: "wait_by_account", Title: "Wait-time distribution per account",
 		Caption: "Empirical CDF of wait per account.", Plot: p})
 
@@ -278,7 +295,7 @@ func (d *runData) waitSection() (Section, error) {
 	for a := range waits {
 		acc = append(acc, a)
 	}
-	slices.Sort(acc)
+	slices.SortFunc(acc, NaturalCompare)
 	for _, a := range acc {
 		w := slices.Clone(waits[a])
 		slices.Sort(w)
@@ -436,7 +453,7 @@ func (d *runData) busyByTypeFigure(types []string, tix map[string]int) (*Figure,
 		series = append(series, Series{Name: "all types", XY: binMeans(utimes, ubusy, step, d.first)})
 		ylabel = fmt.Sprintf("busy cores (of %d)", total)
 	}
-	p := newPlot("Busy cores by CPU type", "days since first submit", ylabel)
+	p := newPlot("Busy cores by CPU type", daysAxis, ylabel)
 	if err := addLines(p, series, false); err != nil {
 		return nil, err
 	}
@@ -488,7 +505,6 @@ func (d *runData) usageByTypeFigure(types []string, tix map[string]int) (*Figure
 		bp.Legend.Add(name, bc)
 	}
 	bp.NominalX(names...)
-	bp.Legend.Top, bp.Legend.Left = true, false
 	bp.Y.Min = 0
 	if len(names) > 6 {
 		bp.X.Tick.Label.Rotation = math.Pi / 4
@@ -529,7 +545,7 @@ func (d *runData) shareSection() (Section, error) {
 	hi := 0.0
 	t := HTMLTable{Caption: "Usage and share per account", Head: []string{"Account", "usage share", "NormShares", "usage − share"}}
 	acc := slices.Clone(d.accounts)
-	slices.Sort(acc)
+	slices.SortFunc(acc, NaturalCompare)
 	for _, a := range acc {
 		x, y := shares[a], d.usage[a]/total
 		t.Rows = append(t.Rows, []string{a, fmt.Sprintf("%.4f", y), fmt.Sprintf("%.4f", x), fmt.Sprintf("%+.4f", y-x)})

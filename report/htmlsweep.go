@@ -15,12 +15,18 @@ import (
 	"fairsim/slurmtime"
 )
 
+// durationMetric tells the columns held in seconds, whose axes are
+// labelled in minutes, hours or days (durTicks).
+func durationMetric(col string) bool {
+	return col == MetricWaitMean || col == MetricWaitMedian || col == MetricWaitP95
+}
+
 // sweepMetrics are the overall sweep.csv columns plotted against each
 // parameter, with their axis labels.
 var sweepMetrics = []struct{ col, label string }{
-	{MetricWaitMean, "mean wait (s)"},
-	{MetricWaitMedian, "median wait (s)"},
-	{MetricWaitP95, "95th percentile wait (s)"},
+	{MetricWaitMean, "mean wait"},
+	{MetricWaitMedian, "median wait"},
+	{MetricWaitP95, "95th percentile wait"},
 	{MetricBSLDMean, "mean bounded slowdown"},
 	{MetricUtilization, "utilisation"},
 	{MetricBackfilledShare, "share of jobs started by backfill"},
@@ -300,7 +306,9 @@ func (d *sweepData) paramSection(param string) (Section, error) {
 			return s, err
 		}
 		ax.apply(p)
-		p.Legend.Left = false
+		if durationMetric(m.col) {
+			p.Y.Tick.Marker = durTicks{}
+		}
 		s.Figures = append(s.Figures, &Figure{Name: "sweep_" + fileSlug(m.col) + "_vs_" + fileSlug(param),
 			Title: m.label + " against " + param, Caption: "Column " + m.col + " of sweep.csv.", Plot: p,
 			W: 6.5 * vg.Inch, H: 3.8 * vg.Inch})
@@ -351,7 +359,7 @@ func (d *sweepData) accountSection() (Section, error) {
 	for i, r := range d.c.rows {
 		labels[i] = r[0]
 	}
-	for _, m := range []struct{ col, label string }{{MetricWaitMean, "mean wait (s)"}, {MetricWaitP95, "95th percentile wait (s)"}} {
+	for _, m := range []struct{ col, label string }{{MetricWaitMean, "mean wait"}, {MetricWaitP95, "95th percentile wait"}} {
 		p := newPlot(m.label+" per account at each point", "point (see the table above)", m.label)
 		n := len(names)
 		pts := len(d.c.rows)
@@ -382,7 +390,7 @@ func (d *sweepData) accountSection() (Section, error) {
 			p.X.Tick.Label.XAlign = draw.XRight
 		}
 		p.Y.Min = 0
-		p.Legend.Top, p.Legend.Left = true, false
+		p.Y.Tick.Marker = durTicks{}
 		s.Figures = append(s.Figures, &Figure{Name: "sweep_account_" + m.col, Title: m.label + " per account",
 			Caption: "One bar per account at each point.", Plot: p, W: 8 * vg.Inch, H: 4.2 * vg.Inch})
 	}

@@ -56,6 +56,12 @@ type JobRow struct {
 	// NodeList is the allocation's nodes as a Slurm hostlist
 	// ("ocio-gpu[01-02]"), in node order as sacct prints it.
 	NodeList string `csv:"NodeList"`
+	// WaitReason is the Reason squeue showed longest while the job
+	// pended (QOSMaxJobsPerUserLimit, AssocGrpCpuLimit, Priority,
+	// Resources, …), timed between the passes that set it; empty for a
+	// job no pass held. Reason keeps what a never-started job was last
+	// given, or why it was refused or ended.
+	WaitReason string `csv:"WaitReason"`
 }
 
 // JobRows converts a result's jobs to rows, in arrival order.
@@ -70,7 +76,7 @@ func JobRows(r *sim.Result) []JobRow {
 			Start: j.Start, End: j.End, Wait: j.QueueWait(), Elapsed: -1, TraceRuntime: j.Runtime,
 			Timelimit: j.TimeLimit, State: j.State.String(), StartedBy: j.StartedBy.String(),
 			Priority: j.Priority, Billing: round6(j.Billing), Preemptions: j.Preemptions,
-			LostCoreSecs: j.LostCoreSecs, LostBilling: round6(j.LostBilling), Reason: j.Reason}
+			LostCoreSecs: j.LostCoreSecs, LostBilling: round6(j.LostBilling), Reason: j.Reason, WaitReason: j.WaitReason}
 		if j.State == sim.Rejected || j.State == sim.Pending {
 			row.Eligible = -1
 		}

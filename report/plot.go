@@ -20,7 +20,14 @@ const maxPoints = 400
 type Series struct {
 	Name string
 	XY   plotter.XYs
+	// Style, when set, is the line's look (an account's or partition's,
+	// kept across plots); else the series' place in the plot picks it.
+	Style *Style
 }
+
+// daysAxis is the x label of plots over time (x in days since the first
+// submission), which get timeTicks.
+const daysAxis = "days since first submit"
 
 // palette gives lines distinct, colour-blind-friendly colours (Okabe-Ito).
 var palette = []color.Color{
@@ -52,15 +59,11 @@ func WaitCDF(waits []float64) plotter.XYs {
 
 // LinePlot draws series into a PNG (or SVG, by the file's extension).
 func LinePlot(path, title, xlabel, ylabel string, logX bool, series []Series) error {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = xlabel
-	p.Y.Label.Text = ylabel
+	p := newPlot(title, xlabel, ylabel)
 	if logX {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = durationTicks{}
 	}
-	p.Add(plotter.NewGrid())
 	if err := addLines(p, series, false); err != nil {
 		return err
 	}
@@ -73,40 +76,7 @@ func LinePlot(path, title, xlabel, ylabel string, logX bool, series []Series) er
 		p.X.Min = math.Max(p.X.Min, 1)
 		p.X.Max = math.Max(p.X.Max, 60)
 	}
-	p.Legend.Top, p.Legend.Left = true, false
-	if logX {
-		p.Legend.Top, p.Legend.Left = cdfLegendCorner(series, p.X.Min, p.X.Max)
-	}
-	return p.Save(8*vg.Inch, 5*vg.Inch, path)
-}
-
-// cdfLegendCorner says where a legend covers least of wait CDFs drawn on a
-// log x axis from xmin to xmax: top left (empty when most jobs waited
-// long) or bottom right (empty when most waited little), by counting the
-// points of each corner's box (about a third of the width and, per legend
-// row, 6% of the height); bottom right on a tie.
-func cdfLegendCorner(series []Series, xmin, xmax float64) (top, left bool) {
-	lo, hi := math.Log(math.Max(xmin, 1)), math.Log(math.Max(xmax, 1))
-	h := math.Min(0.9, 0.06*float64(len(series))+0.04)
-	var tl, br int
-	for _, s := range series {
-		for _, pt := range s.XY {
-			f := 0.0
-			if hi > lo {
-				f = (math.Log(math.Max(pt.X, 1)) - lo) / (hi - lo)
-			}
-			switch {
-			case f <= 0.4 && pt.Y >= 1-h:
-				tl++
-			case f >= 0.6 && pt.Y <= h:
-				br++
-			}
-		}
-	}
-	if tl < br {
-		return true, true
-	}
-	return false, false
+	return savePlot(p, 8*vg.Inch, 5*vg.Inch, path)
 }
 
 // durationTicks labels a log-scaled seconds axis in units people read:
@@ -149,15 +119,25 @@ func WaitPlot(path string, r *sim.Result) error {
 		// or a partition DOWN): an empty chart that says so, not an error.
 		return LinePlot(path, title+": no job started", "wait", "fraction of jobs waiting at most this long", false, nil)
 	}
-	series := []Series{{Name: fmt.Sprintf("all (%d jobs)", len(all)), XY: WaitCDF(all)}}
+	series := []Series{{Name: fmt.Sprintf("all (%d jobs)", len(all)), XY: WaitCDF(all), Style: &allStyle}}
 	if len(r.Cluster.Parts) > 1 {
+		st := PartitionStyles(r)
 		for i, p := range r.Cluster.Parts {
 			if len(perPart[i]) > 0 {
-				series = append(series, Series{Name: fmt.Sprintf("%s (%d)", p.Name, len(perPart[i])), XY: WaitCDF(perPart[i])})
+				series = append(series, Series{Name: fmt.Sprintf("%s (%d)", p.Name, len(perPart[i])), XY: WaitCDF(perPart[i]), Style: new(st[p.Name])})
 			}
 		}
 	}
 	return LinePlot(path, title, "wait (log scale)", "fraction of jobs waiting at most this long", true, series)
+}
+
+// PartitionStyles is the style of each partition of a run's cluster.
+func PartitionStyles(r *sim.Result) Styles {
+	names := make([]string, len(r.Cluster.Parts))
+	for i, p := range r.Cluster.Parts {
+		names[i] = p.Name
+	}
+	return NewStyles(names)
 }
 
 // UtilizationPlot writes busy-core fraction over time, in days.
@@ -187,6 +167,6 @@ func UtilizationPlot(path string, r *sim.Result) error {
 		xy = append(xy, plotter.XY{X: d, Y: busy / n / total})
 		pend = append(pend, plotter.XY{X: d, Y: p / n / maxPend})
 	}
-	return LinePlot(path, "Utilisation ("+r.Scheduler+")", "days since first submit", "fraction",
+	return LinePlot(path, "Utilisation ("+r.Scheduler+")", daysAxis, "fraction",
 		false, []Series{{Name: "busy cores / total", XY: xy}, {Name: fmt.Sprintf("pending jobs / %.0f", maxPend), XY: pend}})
 }

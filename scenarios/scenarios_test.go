@@ -232,7 +232,7 @@ func (w *accrueWitness) Schedule(v *sim.View, kind sim.PassKind) *sim.Plan {
 		if j.Accrue > 0 {
 			accruing[j.Account]++
 		}
-		if reason == "QOSGrpCPUMinutes" {
+		if reason == "QOSGrpCPUMinutesLimit" {
 			w.creditHeld = true
 		}
 	}
@@ -244,7 +244,7 @@ func (w *accrueWitness) Schedule(v *sim.View, kind sim.PassKind) *sim.Plan {
 }
 
 // TestRCACCreditScenario: the normal QOS's CPU-minute credits run out and
-// jobs wait on QOSGrpCPUMinutes until the weekly reset; meanwhile queues
+// jobs wait on QOSGrpCPUMinutesLimit until the weekly reset; meanwhile queues
 // build up but no account ever has more than MaxJobsAccruePA = 4 jobs
 // accruing age.
 func TestRCACCreditScenario(t *testing.T) {
@@ -255,7 +255,7 @@ func TestRCACCreditScenario(t *testing.T) {
 	w := &accrueWitness{}
 	_, res := simulate(t, "rcac-credit", func(s sim.Scheduler) sim.Scheduler { w.Scheduler = s; return w })
 	if !w.creditHeld {
-		t.Error("no job ever pended on QOSGrpCPUMinutes")
+		t.Error("no job ever pended on QOSGrpCPUMinutesLimit")
 	}
 	if w.maxAccruing != 4 {
 		t.Errorf("at most %d jobs of one account accrued age at once, want exactly the cap, 4", w.maxAccruing)

@@ -17,11 +17,17 @@ import (
 // worked out on paper; each test writes that arithmetic in its comments.
 //
 // The clock they rely on (sim.Simulator with the slurm scheduler's
-// triggers, Slurm's defaults): time 0 is the first submit; a submit
-// triggers a main pass batch_sched_delay = 3 s later; a job end triggers
-// one at once; full passes run every sched_interval = 60 s from t0+60;
-// backfill every bf_interval = 30 s from t0+30, skipped when nothing
-// changed; calc ticks (with a policy) every PriorityCalcPeriod from t0.
+// triggers, Slurm's defaults): time 0 is the first submit and the
+// controller's start; a submit queues a main pass that runs once
+// batch_sched_delay = 3 s have passed since the previous queued or full
+// pass (controller.c _slurmctld_background): at 3 for the first submits,
+// at once for a later submit after a quiet spell (these tests used to
+// expect every submit's pass 3 s after it); a job end triggers one at
+// once; full passes run every sched_interval = 60 s from t0+60; backfill
+// first at t0+30, then bf_interval = 30 s after the previous cycle ended,
+// or at the poll (one second) after the next change when nothing changed
+// (backfill.c backfill_agent, _more_work); calc ticks (with a policy)
+// every PriorityCalcPeriod from t0.
 // At one instant, ends come before ticks, ticks before submits, submits
 // before main passes, main passes before backfill.
 

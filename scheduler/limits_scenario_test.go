@@ -30,12 +30,15 @@ qb|0|
 // first).
 //
 //	t=0   job 1 (account a, QOS qa, 4 CPUs, runs 300 s) → starts at 3
-//	t=303 job 1 ends, having used 4 × 300 = 1200 CPU-seconds (20 CPU-
-//	      minutes, less decay) of qa's 12-minute credit
-//	t=400 job 2 (a, qa, 1 CPU) and job 3 (b, qb, 1 CPU)
-//	t=403 pass: job 2 is held (QOSGrpCPUMinutes: floor(used/60) >= 12);
-//	      a limit-held job does not block its partition, so job 3, behind
-//	      it in the queue, starts at 403.
+//	t=240 the calc tick finds qa's usage at floor(4 × 237 s / 60) = 15
+//	      CPU-minutes (less decay), past its 12-minute credit: job 1, which
+//	      holds CPUs, is ended TIMEOUT (acct_policy_job_time_out)
+//	t=400 job 2 (a, qa, 1 CPU) and job 3 (b, qb, 1 CPU); the last
+//	      queued-or-full pass was the full one at 360, 40 s >= 3 ago, so
+//	      the pass runs at once (controller.c _slurmctld_background; it
+//	      used to run at 403): job 2 is held (QOSGrpCPUMinutesLimit:
+//	      floor(used/60) >= 12); a limit-held job does not block its
+//	      partition, so job 3, behind it in the queue, starts at 400.
 var grpJobs = []tjob{
 	{id: 1, submit: 0, cpus: 4, run: 300, limit: 600, acct: "a", user: "ua", qos: "qa"},
 	{id: 2, submit: 400, cpus: 1, run: 60, limit: 120, acct: "a", user: "ua", qos: "qa"},
@@ -53,12 +56,12 @@ func TestGrpTRESMinsHoldsUntilReset(t *testing.T) {
 	}
 	c, s := mk()
 	_, by := run(t, c, s, grpJobs, 86399, mfPolicy(t, grpDump, grpQOS, fs))
-	if j := by[2]; j.State != sim.Pending || j.Reason != "QOSGrpCPUMinutes" {
-		t.Errorf("t=86399: job 2 is %s with reason %q, want PENDING with QOSGrpCPUMinutes", j.State, j.Reason)
+	if j := by[2]; j.State != sim.Pending || j.Reason != "QOSGrpCPUMinutesLimit" {
+		t.Errorf("t=86399: job 2 is %s with reason %q, want PENDING with QOSGrpCPUMinutesLimit", j.State, j.Reason)
 	}
 	c, s = mk()
 	_, by = run(t, c, s, grpJobs, 0, mfPolicy(t, grpDump, grpQOS, fs))
-	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {3, 403, sim.ByMain}, {2, 86400, sim.ByMain}})
+	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {3, 400, sim.ByMain}, {2, 86400, sim.ByMain}})
 }
 
 // TestGrpTRESMinsHoldsUntilDecay: with PriorityDecayHalfLife = 1 hour the
@@ -68,22 +71,24 @@ func TestGrpTRESMinsHoldsUntilReset(t *testing.T) {
 //
 // Usage as Slurm's decay thread keeps it (§2.2, §2.3): each tick T decays
 // everything by df^(T-last) and charges the running slice d = T - max(start,
-// last) as d·df^d·CPUs; job 1's end charges [300, 303] at once, which the
-// next tick decays again. That gives 1160.07 CPU-seconds just after 303,
-// 1146.75 at the tick of 360, then × df^60 = 0.988515 per tick: 722.45 at
-// 2760 (still 12 minutes) and 714.15 at 2820, when job 2 starts.
+// last) as d·df^d·CPUs: 225.51 at 60, 460.17 at 120, 692.12 at 180 (11
+// minutes) and 921.42 at 240 (15 minutes), when the time-out check ends job
+// 1. Then × df^60 = 0.988515 per tick: 714.65 at 1560, when job 2 starts.
 // slurmQOSUsage below recomputes this from the formula, independently of
 // the engine.
 func TestGrpTRESMinsHoldsUntilDecay(t *testing.T) {
 	const hl = 3600
-	release := slurmReleaseTick(hl, 3, 303, 4, 12*60, 403)
-	if release != 2820 {
-		t.Fatalf("the formula gives a release at %d, the hand computation 2820", release)
+	release := slurmReleaseTick(hl, 3, 240, 4, 12*60, 403)
+	if release != 1560 {
+		t.Fatalf("the formula gives a release at %d, the hand computation 1560", release)
 	}
 	fs := fairshare.Config{HalfLife: hl}
 	c := cluster(t, []sim.NodeSpec{nodes("n", 1, 4, 4096)}, []sim.PartitionSpec{part("p")})
 	_, by := run(t, c, NewSlurm(DefaultParams()), grpJobs, 0, mfPolicy(t, grpDump, grpQOS, fs))
-	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {3, 403, sim.ByMain}, {2, 2820, sim.ByMain}})
+	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {3, 400, sim.ByMain}, {2, 1560, sim.ByMain}})
+	if j := by[1]; j.State != sim.Timeout || j.End != 240 || j.Reason != "QOSGrpCPUMinutesLimit" {
+		t.Errorf("job 1: %s at %d (%q), want TIMEOUT at 240 (QOSGrpCPUMinutesLimit)", j.State, j.End, j.Reason)
+	}
 }
 
 // slurmReleaseTick replays Slurm's usage bookkeeping for one job on cores
@@ -108,4 +113,29 @@ func slurmReleaseTick(hl, start, end int64, cores float64, limit float64, from i
 		}
 	}
 	return -1
+}
+
+// TestMaxSubmitPURefusesAtSubmit: QOS qa allows a user 2 jobs pending or
+// running (MaxSubmitPU=2). On one 4-core node, user ua submits jobs 1-3 at
+// 0 (4 cores each, 300 s): 1 and 2 are accepted (0+1, 1+1 <= 2), 3 is
+// refused (2+1 > 2) and never runs. Job 1 starts at 3 and ends at 303;
+// job 4, submitted at 400, finds 1 job of ua in the system (job 2, running
+// from 303 to 603) and is accepted (1+1 <= 2): it starts at 603.
+func TestMaxSubmitPURefusesAtSubmit(t *testing.T) {
+	qos := "Name|Priority|MaxSubmitPU\nqa|0|2\nqb|0|\n"
+	jobs := []tjob{
+		{id: 1, submit: 0, cpus: 4, run: 300, limit: 600, acct: "a", user: "ua", qos: "qa"},
+		{id: 2, submit: 0, cpus: 4, run: 300, limit: 600, acct: "a", user: "ua", qos: "qa"},
+		{id: 3, submit: 0, cpus: 4, run: 300, limit: 600, acct: "a", user: "ua", qos: "qa"},
+		{id: 4, submit: 400, cpus: 4, run: 300, limit: 600, acct: "a", user: "ua", qos: "qa"},
+	}
+	c := cluster(t, []sim.NodeSpec{nodes("n", 1, 4, 4096)}, []sim.PartitionSpec{part("p")})
+	res, by := run(t, c, NewSlurm(DefaultParams()), jobs, 0, mfPolicy(t, grpDump, qos, fairshare.Config{HalfLife: 3600}))
+	if j := by[3]; j.State != sim.Rejected || j.Reason != "QOSMaxSubmitJobPerUserLimit" || j.Start != -1 {
+		t.Errorf("job 3: %s (%q) start %d, want REJECTED (QOSMaxSubmitJobPerUserLimit)", j.State, j.Reason, j.Start)
+	}
+	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {2, 303, sim.ByMain}, {4, 603, sim.ByMain}})
+	if n := res.Rejected[sim.RefusedClass+"QOSMaxSubmitJobPerUserLimit"]; n != 1 {
+		t.Errorf("refusals counted %d, want 1 (%v)", n, res.Rejected)
+	}
 }

@@ -17,7 +17,7 @@ import (
 //
 //	t=0  job 1 (a, 4 CPUs, 1000 s) fills n1 at the first pass (t=3)
 //	t=10 job 2 (a,b, 4 CPUs, 100 s): its priority is 1000 × 10/10 = 1000 in
-//	     a and 1000 × 1/10 = 100 in b; a is full, so at t=13 its record in
+//	     a and 1000 × 1/10 = 100 in b; a is full, so at t=10 its record in
 //	     a blocks a and its record in b starts it on n2, in b.
 func TestMultiPartitionJob(t *testing.T) {
 	c := cluster(t, []sim.NodeSpec{nodes("n", 2, 4, 4096)}, []sim.PartitionSpec{
@@ -61,8 +61,8 @@ func TestMultiPartitionJob(t *testing.T) {
 	if pf := mf.PartFactors(j2); len(pf) != 2 || pf[0].Partition != 1000 || pf[1].Partition != 100 {
 		t.Errorf("job 2 per-partition factors %+v, want PARTITION 1000 and 100", pf)
 	}
-	if got := c.Parts[j2.Part].Name; got != "b" || j2.Start != 13 || c.Nodes[j2.Alloc[0].Node].Name != "n2" {
-		t.Errorf("job 2 started at %d in %s on %v, want 13 in b on n2", j2.Start, got, j2.Alloc)
+	if got := c.Parts[j2.Part].Name; got != "b" || j2.Start != 10 || c.Nodes[j2.Alloc[0].Node].Name != "n2" {
+		t.Errorf("job 2 started at %d in %s on %v, want 10 in b on n2", j2.Start, got, j2.Alloc)
 	}
 	if j1 := r.Jobs[0]; j1.Start != 3 || c.Parts[j1.Part].Name != "a" {
 		t.Errorf("job 1 started at %d in %s, want 3 in a", j1.Start, c.Parts[j1.Part].Name)

@@ -12,6 +12,8 @@ type Params struct {
 	PartitionJobDepth int   // partition_job_depth: records per partition per pass; 0 = no limit
 	SchedMaxJobStart  int   // sched_max_job_start: starts per main pass; 0 = no limit
 	AssocLimitStop    bool  // assoc_limit_stop: a limit-held job blocks its partition
+	SchedMinInterval  int64 // sched_min_interval, MICROseconds: end of one main pass to the next
+	Defer             bool  // defer (or defer_batch): a job's release queues a pass instead of running one
 
 	BackfillEnabled   bool  // SchedulerType=sched/backfill
 	BfInterval        int64 // bf_interval
@@ -27,6 +29,14 @@ type Params struct {
 	BfMinPrioReserve  uint32
 	BfMaxJobArrayResv int // bf_max_job_array_resv: reservations per job array a pass
 
+	// The backfill cycle's cost model (backfill.c _attempt_backfill),
+	// off while BfTestsPerSec is 0: see BackfillBudget.
+	BfMaxTime       int64   // bf_max_time, seconds of wall time per cycle, yields included
+	BfYieldInterval int64   // bf_yield_interval, MICROseconds of testing between lock yields
+	BfYieldSleep    int64   // bf_yield_sleep, MICROseconds per yield
+	BfContinue      bool    // bf_continue: a yield does not end the cycle
+	BfTestsPerSec   float64 // fairsim's sim.backfill_tests_per_second: jobs a cycle tests per second; 0 = instant
+
 	// PreemptType is "", "preempt/none", "preempt/partition_prio" or
 	// "preempt/qos"; PreemptMode the cluster-wide mode (OFF, CANCEL,
 	// REQUEUE; SUSPEND and GANG are not simulated).
@@ -40,6 +50,7 @@ func DefaultParams() Params {
 		SchedInterval: 60, BatchSchedDelay: 3, DefaultQueueDepth: 100,
 		BackfillEnabled: true, BfInterval: 30, BfWindow: 1440 * 60, BfResolution: 60,
 		BfMaxJobTest: 500, BfMaxJobArrayResv: 20,
+		SchedMinInterval: 2, BfMaxTime: 30, BfYieldInterval: 2000000, BfYieldSleep: 500000,
 		PreemptType: "preempt/none", PreemptMode: policy.PreemptOff,
 	}
 }

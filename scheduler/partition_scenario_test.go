@@ -20,13 +20,15 @@ import (
 //	t=0   job 1 (A, 2 CPUs, runs 1000 s), job 2 (B, 4 CPUs, runs 5000 s)
 //	t=3   pass: job 1 → n1 (2 free left); job 2 → n2 (the only node of B
 //	      with 4 free): n1 2 free, n2 0, n3 4
-//	t=10  jobs 3 (A, 4 CPUs, 100 s), 4 (A, 1 CPU), 5 (B, 2 CPUs), 6 (C, 2)
-//	t=13  pass in order 3, 4, 5, 6:
+//	t=10  jobs 3 (A, 4 CPUs, 100 s), 4 (A, 1 CPU), 5 (B, 2 CPUs), 6 (C, 2);
+//	      the previous queued pass was at 3, 7 s >= batch_sched_delay
+//	      ago, so the pass runs at once (controller.c
+//	      _slurmctld_background; it used to run at 13), in order 3, 4, 5, 6:
 //	      job 3 needs 4 CPUs, n1 has 2: A is blocked and n1 leaves play;
 //	      job 4 would fit on n1 (1 of 2 free) but A is blocked: Priority;
 //	      job 5 would fit on n1 too (2 free), but n1 is out of play and
 //	      n2 is full: B is blocked (Resources);
-//	      job 6 → n3, started at 13.
+//	      job 6 → n3, started at 10.
 //	      Every later pass repeats this until job 1 ends.
 //	t=1003 job 1 ends (3 + 1000); pass: job 3 → n1 (4 free); job 4: n1
 //	      full, A blocked again; job 5: n1 out of play, n2 busy until 5003.
@@ -48,7 +50,7 @@ func TestPartitionBlockingScenario(t *testing.T) {
 		return c, NewSlurm(p)
 	}
 
-	// Stopped at t=20, after the pass at 13: the reasons it left.
+	// Stopped at t=20, after the pass at 10: the reasons it left.
 	c, s := mk()
 	_, by := run(t, c, s, jobs, 20, nil)
 	for _, w := range []struct {
@@ -66,7 +68,7 @@ func TestPartitionBlockingScenario(t *testing.T) {
 	c, s = mk()
 	_, by = run(t, c, s, jobs, 0, nil)
 	checkStarts(t, by, []want{
-		{1, 3, sim.ByMain}, {2, 3, sim.ByMain}, {6, 13, sim.ByMain},
+		{1, 3, sim.ByMain}, {2, 3, sim.ByMain}, {6, 10, sim.ByMain},
 		{3, 1003, sim.ByMain}, {4, 1103, sim.ByMain}, {5, 1103, sim.ByMain},
 	})
 	if got := c.Nodes[by[2].Alloc[0].Node].Name; got != "n2" {

@@ -17,19 +17,22 @@ import (
 //
 //	t=0   job 1 (requeue, 4 CPUs, runs 1000 s, limit 2000 s)
 //	t=3   pass: job 1 → n1 (billing 4 × 0.5 = 2 per second)
-//	t=100 job 2 (owner, 4 CPUs, runs 500 s)
-//	t=103 pass: job 2 does not fit; job 1 is a candidate (tier 1 < 2,
-//	      mode REQUEUE) and freeing it is enough: job 1 is preempted at
-//	      103 after 100 s on 4 cores: 400 core-seconds and 100 × 2 = 200
+//	t=100 job 2 (owner, 4 CPUs, runs 500 s); the last queued-or-full pass
+//	      was the full one at 60, so the pass runs at once (it used to run
+//	      3 s after the submit, controller.c _slurmctld_background):
+//	      job 2 does not fit; job 1 is a candidate (tier 1 < 2, mode
+//	      REQUEUE) and freeing it is enough: job 1 is preempted at 100
+//	      after 97 s on 4 cores: 388 core-seconds and 97 × 2 = 194
 //	      billing-seconds lost. Job 2 does not start in this pass (Slurm
 //	      starts the preemptor once its victims are gone): the next pass.
-//	t=104 pass: job 2 → n1 (owner's tier first); job 1, pending again,
-//	      cannot fit.
-//	t=604 job 2 ends (104 + 500); job 1 starts again, from the beginning:
-//	      it runs its whole 1000 s, to 1604.
+//	t=101 pass: job 2 → n1 (owner's tier first).
+//	t=221 job 1 is eligible again, 100 + 121 (job_mgr.c
+//	      batch_requeue_fini), and cannot fit.
+//	t=601 job 2 ends (101 + 500); job 1 starts again, from the beginning:
+//	      it runs its whole 1000 s, to 1601.
 //
-// With PreemptMode CANCEL job 1 ends CANCELLED at 103 instead, having run
-// from 3 to 103, and never restarts.
+// With PreemptMode CANCEL job 1 ends CANCELLED at 100 instead, having run
+// from 3 to 100, and never restarts.
 func TestRequeuePreemptionScenario(t *testing.T) {
 	const dump = `Cluster - 'c':Fairshare=1
 Parent - 'root'
@@ -49,8 +52,8 @@ User - 'u2':Fairshare=1
 		state      sim.JobState
 		start, end int64
 	}{
-		{policy.PreemptRequeue, sim.Completed, 604, 1604},
-		{policy.PreemptCancel, sim.Cancelled, 3, 103},
+		{policy.PreemptRequeue, sim.Completed, 601, 1601},
+		{policy.PreemptCancel, sim.Cancelled, 3, 100},
 	} {
 		owner := part("owner")
 		owner.PriorityTier, owner.PreemptMode = 2, policy.PreemptOff
@@ -61,14 +64,14 @@ User - 'u2':Fairshare=1
 		p.PreemptType, p.PreemptMode = "preempt/partition_prio", policy.PreemptRequeue
 		_, by := run(t, c, NewSlurm(p), jobs, 0, mfPolicy(t, dump, "", fairshare.Config{HalfLife: 7 * 86400}))
 		j1, j2 := by[1], by[2]
-		if j2.Start != 104 || j2.StartedBy != sim.ByMain {
-			t.Errorf("%s: owner's job started at %d by %q, want 104 by main", tc.mode, j2.Start, j2.StartedBy)
+		if j2.Start != 101 || j2.StartedBy != sim.ByMain {
+			t.Errorf("%s: owner's job started at %d by %q, want 101 by main", tc.mode, j2.Start, j2.StartedBy)
 		}
 		if j1.State != tc.state || j1.Start != tc.start || j1.End != tc.end {
 			t.Errorf("%s: job 1 %s [%d, %d], want %s [%d, %d]", tc.mode, j1.State, j1.Start, j1.End, tc.state, tc.start, tc.end)
 		}
-		if j1.Preemptions != 1 || j1.LostCoreSecs != 400 || j1.LostBilling != 200 {
-			t.Errorf("%s: job 1 preempted %d times, lost %v core-s and %v billing-s; want 1, 400, 200",
+		if j1.Preemptions != 1 || j1.LostCoreSecs != 388 || j1.LostBilling != 194 {
+			t.Errorf("%s: job 1 preempted %d times, lost %v core-s and %v billing-s; want 1, 388, 194",
 				tc.mode, j1.Preemptions, j1.LostCoreSecs, j1.LostBilling)
 		}
 		if j2.Preemptions != 0 || j2.LostCoreSecs != 0 {
@@ -106,13 +109,14 @@ func TestNoPreemptionWithinATier(t *testing.T) {
 //	t=0   job 1 (owner, 2 CPUs), job 2 (requeue, 4 CPUs), both long
 //	t=3   pass, owner's tier first: job 1 → n1 (both idle, n1 first);
 //	      job 2 → n2
-//	t=20  job 3 (requeue, 2 CPUs) → n1 at 23: both nodes full
-//	t=100 job 4 (owner, 4 CPUs)
-//	t=103 candidates, youngest first among equals: job 3 (started 23),
+//	t=20  job 3 (requeue, 2 CPUs) → n1 at 20 (the last queued pass was at
+//	      3, 17 s ago; it used to start at 23): both nodes full
+//	t=100 job 4 (owner, 4 CPUs), pass at once (last full pass at 60):
+//	      candidates, youngest first among equals: job 3 (started 20),
 //	      then job 2 (started 3). Freeing job 3 leaves 2 free CPUs: not
 //	      enough; freeing job 2 too gives n2 whole, where job 4 goes. Only
 //	      job 2 is preempted: job 3's node is not used.
-//	t=104 job 4 → n2.
+//	t=101 job 4 → n2.
 func TestPreemptOnlyWhatIsUsed(t *testing.T) {
 	jobs := []tjob{
 		{id: 1, submit: 0, part: "owner", cpus: 2, run: 10000, limit: 20000},
@@ -128,7 +132,7 @@ func TestPreemptOnlyWhatIsUsed(t *testing.T) {
 	p := DefaultParams()
 	p.PreemptType, p.PreemptMode = "preempt/partition_prio", policy.PreemptRequeue
 	_, by := run(t, c, NewSlurm(p), jobs, 200, nil)
-	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {3, 23, sim.ByMain}, {4, 104, sim.ByMain}})
+	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {3, 20, sim.ByMain}, {4, 101, sim.ByMain}})
 	if got := by[2].Preemptions; got != 1 {
 		t.Errorf("job 2 preempted %d times, want 1", got)
 	}

@@ -10,9 +10,11 @@ import (
 // Simplifications, each a deliberate reading of Slurm's code for a
 // simulation (job_scheduler.c _schedule, backfill.c _attempt_backfill,
 // preemption through slurm_preempt.c and the select plugin):
-//   - Passes are instantaneous: max_sched_time, bf_max_time, bf_yield_*,
-//     bf_continue and RPC load do not exist in simulated time.
-//   - sched_min_interval (µs) is below the simulator's one-second clock.
+//   - Passes are instantaneous unless sim.backfill_tests_per_second gives
+//     backfill a cost (BackfillBudget, BackfillDuration); max_sched_time
+//     and RPC load do not exist in simulated time.
+//   - sched_min_interval (µs) is below the simulator's one-second clock
+//     unless it is a second or more.
 //   - A job submitted to several partitions has one queue record (and one
 //     priority) per partition and starts in the first that can run it;
 //     jobs have one QOS, so there are no per-QOS records.
@@ -113,11 +115,17 @@ func NewSlurm(p Params) *Slurm { return &Slurm{P: p} }
 // Name implements sim.Scheduler.
 func (*Slurm) Name() string { return "slurm" }
 
-// Triggers implements sim.Scheduler: event passes after submit
-// (batch_sched_delay) and at job end, full passes every sched_interval,
-// backfill every bf_interval.
+// Triggers implements sim.Scheduler as slurmctld 22.05 triggers passes
+// (see sim.Triggers): submits queue a pass the background loop runs once
+// batch_sched_delay has passed since its previous one
+// (controller.c _slurmctld_background); a job's release runs one at once
+// through schedule(), or queues one under defer
+// (proc_req.c _slurm_rpc_epilog_complete); full passes every
+// sched_interval; passes at least sched_min_interval apart
+// (job_scheduler.c _sched_agent); backfill bf_interval after the previous
+// cycle ended (backfill.c backfill_agent).
 func (s *Slurm) Triggers() sim.Triggers {
-	t := sim.Triggers{SubmitDelay: s.P.BatchSchedDelay, OnEnd: true}
+	t := sim.Triggers{SubmitDelay: s.P.BatchSchedDelay, OnEnd: true, Defer: s.P.Defer, MinInterval: s.P.SchedMinInterval}
 	if s.P.SchedInterval > 0 {
 		t.Interval = s.P.SchedInterval
 	}

@@ -179,13 +179,13 @@ func TestMainHeldJob(t *testing.T) {
 		f := newFake(t, 100, []sim.NodeSpec{nodes("a", 1, 4, 4000)}, []sim.PartitionSpec{part("pa")})
 		f.pend(2, 1, 600, 300, "pa")
 		f.pend(3, 1, 600, 200, "pa")
-		f.hold[2] = "QOSGrpCPUMinutes"
+		f.hold[2] = "QOSGrpCPUMinutesLimit"
 		prm := DefaultParams()
 		prm.AssocLimitStop = stop
 		if stop {
-			f.pass(NewSlurm(prm), sim.PassFull, "pend 2 QOSGrpCPUMinutes")
+			f.pass(NewSlurm(prm), sim.PassFull, "pend 2 QOSGrpCPUMinutesLimit")
 		} else {
-			f.pass(NewSlurm(prm), sim.PassFull, "pend 2 QOSGrpCPUMinutes", "start 3 pa a1:1 main")
+			f.pass(NewSlurm(prm), sim.PassFull, "pend 2 QOSGrpCPUMinutesLimit", "start 3 pa a1:1 main")
 		}
 	}
 }

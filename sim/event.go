@@ -3,19 +3,24 @@ package sim
 // EventKind orders simultaneous events: a job that ends frees its cores
 // before the priority tick charges usage (and completes before a node
 // failure at the same instant would kill it), submissions arrive before the
-// scheduler passes that consider them, and samples see the outcome.
+// scheduler passes that consider them, the controller's timers ask for
+// passes before the passes run (so requests of one instant make one pass),
+// and samples see the outcome.
 type EventKind uint8
 
 // Event kinds, in rank order.
 const (
-	EvJobEnd   EventKind = iota // a job completes or hits its time limit
-	EvSite                      // a site event: a node or partition changes state (Job indexes Options.Events)
-	EvCalc                      // priority calc tick (PriorityCalcPeriod)
-	EvSubmit                    // a job arrives
-	EvEligible                  // a job's begin time or dependency is met
-	EvPass                      // a main scheduler pass (of kind Pass)
-	EvBackfill                  // a backfill pass
-	EvSample                    // a metrics sample
+	EvJobEnd    EventKind = iota // a job completes or hits its time limit
+	EvRelease                    // an ended job's nodes finish COMPLETING: its resources are free (Options.CompletingTime)
+	EvSite                       // a site event: a node or partition changes state (Job indexes Options.Events)
+	EvCalc                       // priority calc tick (PriorityCalcPeriod)
+	EvSubmit                     // a job arrives
+	EvEligible                   // a job's begin time or dependency is met
+	EvSchedTick                  // slurmctld's background loop: the sched_interval timer (Pass PassFull) or the batch_sched_delay check of queued requests (Pass PassEvent)
+	EvWake                       // a pass a plan asked for at a later time (Plan.WantPass)
+	EvPass                       // the scheduling agent runs a main pass (of kind Pass)
+	EvBackfill                   // the backfill agent wakes (bf_interval after its previous cycle ended)
+	EvSample                     // a metrics sample
 )
 
 // Event is value-typed so the heap holds no pointers and allocates nothing

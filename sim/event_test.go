@@ -129,9 +129,12 @@ func TestSimultaneousEndsByJobIndex(t *testing.T) {
 //	t=0   job 1 (4 CPUs, 100 s) starts; its end event is at 100
 //	t=10  job 2 (4 CPUs, 50 s) arrives; the pass requeues job 1 (it ran
 //	      10 s on 4 cores: 40 core-seconds lost) and starts job 2
-//	t=60  job 2 ends; the pass restarts job 1, to end at 160
+//	t=60  job 2 ends; job 1 is not eligible yet
 //	t=100 job 1's first end event: stale, dropped
-//	t=160 job 1 ends
+//	t=131 job 1 is eligible again, 10 + 121 s after its requeue
+//	      (job_mgr.c batch_requeue_fini; it used to restart at 60); the
+//	      pass restarts it, to end at 231
+//	t=231 job 1 ends
 func TestStaleEndDropped(t *testing.T) {
 	c := newTestCluster(t, "broadwell", false, []NodeSpec{nodeGroup("broadwell", 4, 4000, 1, "n1")})
 	pol := &recPolicy{c: c}
@@ -155,13 +158,13 @@ func TestStaleEndDropped(t *testing.T) {
 	jobs := []tj{{id: 1, submit: 0, cpus: 4, run: 100}, {id: 2, submit: 10, cpus: 4, run: 50}}
 	_, by := simulate(t, c, s, pol, jobs, Options{})
 	want := []string{"0 submit 1 free=4", "0 start 1", "10 submit 2 free=0", "10 end 1", "10 start 2",
-		"60 end 2", "60 start 1", "160 end 1"}
+		"60 end 2", "131 start 1", "231 end 1"}
 	if !slices.Equal(pol.log, want) {
 		t.Errorf("events:\n  %s\nwant\n  %s", strings.Join(pol.log, "\n  "), strings.Join(want, "\n  "))
 	}
 	j1 := by[1]
-	if j1.State != Completed || j1.Start != 60 || j1.End != 160 || j1.Preemptions != 1 || j1.LostCoreSecs != 40 {
-		t.Errorf("job 1: %s start %d end %d preemptions %d lost %g core-s; want COMPLETED 60 160 1 40",
+	if j1.State != Completed || j1.Start != 131 || j1.End != 231 || j1.Preemptions != 1 || j1.LostCoreSecs != 40 {
+		t.Errorf("job 1: %s start %d end %d preemptions %d lost %g core-s; want COMPLETED 131 231 1 40",
 			j1.State, j1.Start, j1.End, j1.Preemptions, j1.LostCoreSecs)
 	}
 }

@@ -182,15 +182,29 @@ type testSched struct {
 	pass   func(v *View, p *Plan, kind PassKind)
 	err    error // the first Start error
 	passes []int64
+	kinds  []PassKind
+	// trig, when set, replaces the triggers above; bfDuration is what
+	// each backfill pass reports as its Plan.Duration.
+	trig       *Triggers
+	bfDuration int64
 }
 
 func (*testSched) Name() string { return "test" }
 
-func (s *testSched) Triggers() Triggers { return Triggers{SubmitDelay: 0, OnEnd: s.onEnd} }
+func (s *testSched) Triggers() Triggers {
+	if s.trig != nil {
+		return *s.trig
+	}
+	return Triggers{SubmitDelay: 0, OnEnd: s.onEnd}
+}
 
 func (s *testSched) Schedule(v *View, kind PassKind) *Plan {
 	s.passes = append(s.passes, v.Now())
+	s.kinds = append(s.kinds, kind)
 	p := v.Plan()
+	if kind == PassBackfill {
+		p.Duration = s.bfDuration
+	}
 	if s.pass != nil {
 		s.pass(v, p, kind)
 		return p

@@ -56,7 +56,10 @@ type Job struct {
 	EligibleTime int64
 	Start        int64 // -1 until started
 	End          int64 // -1 until ended
-	Alloc        Alloc
+	// Release is when an ended job's resources are given back: End plus
+	// Options.CompletingTime, while its nodes are COMPLETING.
+	Release int64
+	Alloc   Alloc
 	// AllocRuntime is its actual runtime on its allocation: the trace's
 	// Runtime (on the reference CPU) scaled by the slowest node's speed.
 	AllocRuntime int64
@@ -64,6 +67,9 @@ type Job struct {
 	NodeType     int   // CPU type of the slowest node it ran on
 	StartedBy    StartKind
 	Reason       string // why it was rejected, or why it pends (for explain)
+	// WaitReason is the reason it pended under longest, timed from each
+	// pass that gave it to the next change, its start or the run's end.
+	WaitReason string
 
 	// Set by the policy layer.
 	Assoc       int     // fair-share association, -1 for none
@@ -82,6 +88,9 @@ type Job struct {
 	NodeFails    int
 	LostCoreSecs float64 // work thrown away by requeues
 	LostBilling  float64
+
+	reasonSince int64      // when Reason was given, +1; 0 when not timing
+	waits       []waitSpan // time per pending reason
 
 	gen     uint32
 	pendIdx int // position in the pending list, -1 when not there

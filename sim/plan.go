@@ -46,6 +46,12 @@ type Plan struct {
 	// WantPass asks for an event-triggered pass at this time (for example
 	// after a preemption, once the preempted jobs have left); -1 for none.
 	WantPass int64
+	// Duration is how long the pass took in simulated seconds (0, the
+	// default, for an instant pass). Its decisions take effect at its
+	// start; the next backfill cycle and sched_min_interval count from
+	// its end, as backfill.c backfill_agent and job_scheduler.c
+	// _sched_agent measure from the end of the previous run.
+	Duration int64
 }
 
 // Start plans pending job j to start now on allocation a in partition

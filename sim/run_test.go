@@ -527,3 +527,23 @@ func TestDeterministic(t *testing.T) {
 		t.Errorf("a trivial run: %d waited, %d spread, %d CPU types used", waited, spread, len(types))
 	}
 }
+
+// WaitReason is the reason a job pended under longest: given Priority at
+// 100, QOSMaxJobsPerUserLimit at 130, Priority again at 300 and started at
+// 320, it waited 30 + 20 = 50 s on Priority and 170 s on the limit.
+func TestWaitReasonLongest(t *testing.T) {
+	j := &Job{}
+	s := &Simulator{}
+	for _, st := range []struct {
+		at     int64
+		reason string
+	}{{100, "Priority"}, {130, "QOSMaxJobsPerUserLimit"}, {200, "QOSMaxJobsPerUserLimit"}, {300, "Priority"}} {
+		s.now = st.at
+		s.pendReason(j, st.reason)
+	}
+	s.now = 320
+	s.closeReason(j)
+	if j.WaitReason != "QOSMaxJobsPerUserLimit" || len(j.waits) != 2 || j.waits[0].secs != 50 || j.waits[1].secs != 170 {
+		t.Errorf("WaitReason %q, spans %+v", j.WaitReason, j.waits)
+	}
+}

@@ -11,18 +11,56 @@ const (
 )
 
 // Triggers tells the simulator when a scheduler wants to run, the way
-// slurmctld triggers its passes.
+// slurmctld 22.05 triggers its passes:
+//
+//   - A submit (or a job becoming eligible) queues a request
+//     (controller.c queue_job_scheduler). The background loop
+//     (controller.c _slurmctld_background, one check a second) turns it
+//     into a pass once SubmitDelay has passed since the loop's previous
+//     pass: at once when the controller has been quiet, never "exactly
+//     SubmitDelay after the submit".
+//   - Every Interval the loop asks for a full pass; that pass also serves
+//     the queued requests and restarts the SubmitDelay clock.
+//   - A job's release (its epilog complete, proc_req.c
+//     _slurm_rpc_epilog_complete) asks for a pass at once when OnEnd is
+//     set, or queues a request like a submit under Defer.
+//   - Every request goes through the scheduling agent (job_scheduler.c
+//     _sched_agent), which starts a pass only MinInterval after the end
+//     of the previous one; requests that wait are served by one pass.
+//   - The backfill agent (backfill.c backfill_agent) wakes
+//     BackfillInterval after its previous cycle ENDED and runs when
+//     anything changed since (_more_work), else at the next change.
+//
+// Periodic timers count from the controller's start (Options.ControllerUptime).
 type Triggers struct {
-	// SubmitDelay is the delay from a submit to the pass it triggers
-	// (batch_sched_delay); negative for none.
+	// SubmitDelay is batch_sched_delay: a queued request becomes a pass
+	// once this long has passed since the background loop's previous
+	// pass; negative: submits trigger nothing.
 	SubmitDelay int64
-	// OnEnd triggers a pass at the instant a job ends.
+	// OnEnd asks for a pass when an ended job's resources are released.
 	OnEnd bool
+	// Defer is SchedulerParameters=defer: a release queues a request (as
+	// a submit does) instead of asking for a pass at once. Batch submits
+	// are queued either way (proc_req.c _slurm_rpc_submit_batch_job).
+	Defer bool
+	// MinInterval is sched_min_interval in MICROseconds: the least gap
+	// between the end of a main pass and the start of the next. Gaps
+	// under a second are below the simulator's clock and vanish (Slurm's
+	// default is 2 µs); longer ones round up to whole seconds.
+	MinInterval int64
 	// Interval is the period of full passes (sched_interval); 0 for none.
 	Interval int64
-	// BackfillInterval is the period of backfill passes (bf_interval); 0
-	// for none.
+	// BackfillInterval is bf_interval, from the end of one backfill cycle
+	// to the start of the next; 0 for no backfill.
 	BackfillInterval int64
+}
+
+// minGap is MinInterval in whole seconds of the simulator's clock.
+func (t Triggers) minGap() int64 {
+	if t.MinInterval < 1e6 {
+		return 0
+	}
+	return (t.MinInterval + 1e6 - 1) / 1e6
 }
 
 // Scheduler decides which pending jobs start and where. A pass reads the
@@ -60,6 +98,12 @@ type Policy interface {
 	// Epoch changes whenever pending priorities were recomputed, so a
 	// scheduler knows when to re-sort its queue.
 	Epoch() uint64
+}
+
+// Requeuer is a Policy that must hear of a requeue: Slurm restarts a
+// requeued job's age (job_mgr.c batch_requeue_fini clears accrue_time).
+type Requeuer interface {
+	Requeued(j *Job, now int64)
 }
 
 // ExpectedEnd is when a running job is expected to end as a scheduler can

@@ -43,7 +43,28 @@ type Options struct {
 	// NoRequeue is JobRequeue=0: a job killed by a node failure ends
 	// NODE_FAIL instead of going back to the queue.
 	NoRequeue bool
+	// ControllerUptime is how long slurmctld had been running at the
+	// first submission: its periodic timers (sched_interval, bf_interval,
+	// PriorityCalcPeriod) count from its start, as
+	// controller.c _slurmctld_background, backfill.c backfill_agent and
+	// the priority plugin's decay thread start their clocks then. 0 (the
+	// default) starts the controller with the first submission.
+	ControllerUptime int64
+	// CompletingTime is how long an ended job's nodes stay COMPLETING:
+	// its resources are released, and the release-triggered pass runs,
+	// this many seconds after its end (the epilog complete message,
+	// proc_req.c _slurm_rpc_epilog_complete). 0 releases at the end.
+	CompletingTime int64
+	// RequeueDelay is how long a requeued job waits before it is
+	// eligible again: job_mgr.c batch_requeue_fini sets its begin time to
+	// now + the credential lifetime + 1 (AuthInfo cred_expire, default
+	// 120 s in slurm_cred.c, so 121). 0 means Slurm's 121.
+	RequeueDelay int64
 }
+
+// DefaultRequeueDelay is Slurm's requeue delay: slurm_cred.c's default
+// credential lifetime (120 s) plus one (job_mgr.c batch_requeue_fini).
+const DefaultRequeueDelay = 121
 
 // Sample is one point of the utilisation time series.
 type Sample struct {
@@ -103,20 +124,36 @@ type Simulator struct {
 	running []*Job
 	version uint64
 
-	srcDone       bool
-	lastSubmit    int64
-	nextEventPass int64
-	rejected      workload.Tally
-	defaulted     workload.Tally
-	samples       []Sample
-	view          View
-	hold          func(*Job, int64) string
-	holdIn        func(*Job, int64, []*Job) string
-	eligSeq       uint64
-	realEvents    int   // queued submit, eligible and end events
-	lastProgress  int64 // last submit, start or end
-	waitingDeps   int
-	err           error
+	srcDone    bool
+	lastSubmit int64
+	// Pass timing (see Triggers): lastBatch is the background loop's
+	// last pass (last_sched_time), batchAt the time of the queued
+	// request's pass (-1: none queued), agentAt the scheduling agent's
+	// next pass (-1: none asked) and agentFull whether it is a full one,
+	// lastMainEnd the end of the last main pass (sched_last); bfEnd the
+	// end of the last backfill cycle, bfWaiting that the backfill agent
+	// waits for a change, lastChange the time of the latest change
+	// (last_job_update and its kin).
+	lastBatch    int64
+	batchAt      int64
+	agentAt      int64
+	agentFull    bool
+	lastMainEnd  int64
+	bfEnd        int64
+	bfWaiting    bool
+	lastChange   int64
+	completing   []*Job // ended jobs whose nodes are still COMPLETING
+	rejected     workload.Tally
+	defaulted    workload.Tally
+	samples      []Sample
+	view         View
+	hold         func(*Job, int64) string
+	holdIn       func(*Job, int64, []*Job) string
+	eligSeq      uint64
+	realEvents   int   // queued submit, eligible and end events
+	lastProgress int64 // last submit, start or end
+	waitingDeps  int
+	err          error
 
 	sites        []SiteEvent // Options.Events by time, At resolved
 	sitesLeft    int         // site events still queued
@@ -136,7 +173,11 @@ func New(c *Cluster, sched Scheduler, pol Policy, src workload.Source, opt Optio
 	}
 	s := &Simulator{c: c, sched: sched, pol: pol, src: src, opt: opt, trig: sched.Triggers(),
 		byID: map[int64]int{}, waiters: map[int][]int{}, rejected: workload.Tally{},
-		defaulted: workload.Tally{}, nextEventPass: -1}
+		defaulted: workload.Tally{}, batchAt: -1, agentAt: -1, lastMainEnd: math.MinInt64 / 2,
+		lastChange: math.MinInt64 / 2}
+	if opt.RequeueDelay <= 0 {
+		s.opt.RequeueDelay = DefaultRequeueDelay
+	}
 	if pol != nil {
 		s.hold = pol.Hold
 		if ph, ok := pol.(PlacedHolder); ok {
@@ -157,8 +198,11 @@ func (s *Simulator) Run() (*Result, error) {
 		}
 		return nil, fmt.Errorf("%s: the trace has no jobs", s.opt.File)
 	}
+	if s.opt.ControllerUptime < 0 || s.opt.CompletingTime < 0 {
+		return nil, fmt.Errorf("controller uptime %d s and completing time %d s: want 0 or more", s.opt.ControllerUptime, s.opt.CompletingTime)
+	}
 	t0 := s.jobs[len(s.jobs)-1].Submit
-	s.arm(t0)
+	s.arm(t0-s.opt.ControllerUptime, t0)
 	s.armSites(t0)
 	events := 0
 	for s.heap.Len() > 0 {
@@ -173,7 +217,7 @@ func (s *Simulator) Run() (*Result, error) {
 				continue // nothing is left for it to change
 			}
 		}
-		if e.Kind == EvSubmit || e.Kind == EvEligible || e.Kind == EvJobEnd {
+		if e.Kind == EvSubmit || e.Kind == EvEligible || e.Kind == EvJobEnd || e.Kind == EvRelease {
 			s.realEvents--
 		}
 		s.now = e.T
@@ -197,29 +241,40 @@ func (s *Simulator) Run() (*Result, error) {
 			case j.State == Pending && j.CancelledPending:
 				s.cancelPending(j)
 			}
+		case EvRelease:
+			s.release(s.jobs[e.Job])
 		case EvSite:
 			s.sitesApplied++
 			s.site(&s.sites[e.Job])
 		case EvCalc:
 			if s.pol != nil {
-				s.pol.Tick(s.now, s.running, s.pendingList())
+				pending := s.pendingList()
+				s.pol.Tick(s.now, s.running, pending)
 				s.version++
+				if len(pending) > 0 {
+					// Pending priorities were recomputed: a change
+					// (priority_multifactor.c sets last_job_update).
+					s.changed()
+				}
+				s.limitTimeOuts()
 			}
 			s.rearm(e, s.pol.CalcPeriod())
+		case EvSchedTick:
+			s.schedTick(e)
+		case EvWake:
+			s.request(false)
 		case EvPass:
-			kind := e.Pass
-			if kind == PassEvent {
-				if e.T == s.nextEventPass {
-					s.nextEventPass = -1
-				}
-				s.pass(kind)
-			} else {
-				s.pass(kind)
-				s.rearm(e, s.trig.Interval)
+			if e.T != s.agentAt {
+				break // served by an earlier pass of the same instant
 			}
+			kind := PassEvent
+			if s.agentFull {
+				kind = PassFull
+			}
+			s.agentAt, s.agentFull = -1, false
+			s.lastMainEnd = s.now + s.pass(kind)
 		case EvBackfill:
-			s.pass(PassBackfill)
-			s.rearm(e, s.trig.BackfillInterval)
+			s.backfill(e)
 		case EvSample:
 			s.sample()
 			s.rearm(e, s.opt.SampleInterval)
@@ -238,18 +293,104 @@ func (s *Simulator) Run() (*Result, error) {
 	return s.result(), nil
 }
 
-// arm queues the first periodic events.
-func (s *Simulator) arm(t0 int64) {
+// arm queues the first periodic events of a controller started at start,
+// for a trace whose first submission is at t0: each timer's first tick at
+// or after t0 on its grid from start. The backfill agent, awake since
+// start with nothing to do, runs at its poll after the first change (t0
+// + 1) unless its first bf_interval has not passed by then.
+func (s *Simulator) arm(start, t0 int64) {
 	if s.pol != nil && s.pol.CalcPeriod() > 0 {
-		s.heap.push(Event{T: t0, Kind: EvCalc})
+		s.heap.push(Event{T: onGrid(start, s.pol.CalcPeriod(), t0, 0), Kind: EvCalc})
 	}
 	if s.trig.Interval > 0 {
-		s.heap.push(Event{T: t0 + s.trig.Interval, Kind: EvPass, Pass: PassFull})
+		s.heap.push(Event{T: onGrid(start, s.trig.Interval, t0, 1), Kind: EvSchedTick, Pass: PassFull})
 	}
+	s.lastBatch = start
+	s.bfEnd = start
 	if s.trig.BackfillInterval > 0 {
-		s.heap.push(Event{T: t0 + s.trig.BackfillInterval, Kind: EvBackfill})
+		first := start + s.trig.BackfillInterval
+		if first <= t0 {
+			first = t0 + 1
+		}
+		s.heap.push(Event{T: first, Kind: EvBackfill})
 	}
 	s.heap.push(Event{T: t0, Kind: EvSample})
+}
+
+// onGrid is the first time start + k·period (k ≥ kmin) at or after t.
+func onGrid(start, period, t int64, kmin int64) int64 {
+	k := max((t-start+period-1)/period, kmin)
+	return start + k*period
+}
+
+// changed records that the state a pass reads has changed now: the
+// version schedulers cache on, and the time backfill.c _more_work
+// compares with its last cycle's end. A backfill agent waiting for work
+// runs at its next poll (backfill_agent sleeps a second between polls):
+// the next second, after the main passes this change asks for.
+func (s *Simulator) changed() {
+	s.version++
+	s.lastChange = s.now
+	if s.bfWaiting {
+		s.bfWaiting = false
+		s.heap.push(Event{T: s.now + 1, Kind: EvBackfill})
+	}
+}
+
+// queue is controller.c queue_job_scheduler: the background loop turns
+// the request into a pass at its first check at least SubmitDelay after
+// its previous pass.
+func (s *Simulator) queue() {
+	if s.trig.SubmitDelay < 0 || s.batchAt >= 0 {
+		return
+	}
+	s.batchAt = max(s.now, s.lastBatch+s.trig.SubmitDelay)
+	s.heap.push(Event{T: s.batchAt, Kind: EvSchedTick, Pass: PassEvent})
+}
+
+// schedTick is one timer of controller.c _slurmctld_background: the
+// sched_interval timer asks for a full pass, which also serves queued
+// requests; the batch_sched_delay check turns the queued request into a
+// pass. Both restart the batch_sched_delay clock.
+func (s *Simulator) schedTick(e Event) {
+	switch {
+	case e.Pass == PassFull:
+		s.lastBatch, s.batchAt = s.now, -1
+		s.request(true)
+		s.rearm(e, s.trig.Interval)
+	case e.T == s.batchAt:
+		s.lastBatch, s.batchAt = s.now, -1
+		s.request(false)
+	}
+}
+
+// request is job_scheduler.c schedule(): the scheduling agent runs a pass
+// once sched_min_interval has passed since the end of its previous one;
+// requests made meanwhile are served by that one pass, a full one if any
+// asked for it.
+func (s *Simulator) request(full bool) {
+	s.agentFull = s.agentFull || full
+	if s.agentAt >= 0 {
+		return
+	}
+	s.agentAt = max(s.now, s.lastMainEnd+s.trig.minGap())
+	s.heap.push(Event{T: s.agentAt, Kind: EvPass, Pass: PassEvent})
+}
+
+// backfill is one wake-up of backfill.c backfill_agent: a cycle when
+// anything changed since the previous cycle ended (_more_work), else a
+// wait for the next change; the next wake-up is bf_interval after this
+// cycle's end.
+func (s *Simulator) backfill(e Event) {
+	if s.lastChange < s.bfEnd {
+		s.bfWaiting = s.busy()
+		return
+	}
+	s.bfEnd = s.now + s.pass(PassBackfill)
+	if s.busy() {
+		e.T = s.bfEnd + s.trig.BackfillInterval
+		s.heap.push(e)
+	}
 }
 
 // busy reports whether anything is left to simulate, so periodic events
@@ -328,7 +469,7 @@ func (s *Simulator) readNext() bool {
 // rejects it when it can never run, and queues it until its begin time and
 // dependency allow it to pend.
 func (s *Simulator) submit(j *Job) {
-	s.version++
+	s.changed()
 	s.lastProgress = s.now
 	if _, dup := s.byID[j.ID]; !dup {
 		s.byID[j.ID] = j.Idx
@@ -342,6 +483,9 @@ func (s *Simulator) submit(j *Job) {
 	}
 	if s.pol != nil {
 		s.pol.Submit(j, s.now)
+		if s.refusedAtSubmit(j) {
+			return
+		}
 	}
 	if j.CancelledPending {
 		// The trace says the user gave up waiting: leave the queue then,
@@ -551,25 +695,30 @@ func (s *Simulator) reject(j *Job, class, why string) {
 	s.finish(j)
 }
 
-// makeEligible puts a job in the pending list and triggers a pass.
+// makeEligible puts a job in the pending list and queues a request for a
+// pass.
 func (s *Simulator) makeEligible(j *Job) {
+	if j.Preemptions > 0 || j.NodeFails > 0 {
+		// A requeued job: the list may still hold its slot from before
+		// it started, which would otherwise count twice.
+		s.pendingList()
+	}
 	j.EligibleTime = s.now
 	j.pendIdx = len(s.pend)
 	s.eligSeq++
 	j.EligSeq = s.eligSeq
 	s.pend = append(s.pend, j)
-	s.version++
-	if s.trig.SubmitDelay >= 0 {
-		s.wantPass(s.now + s.trig.SubmitDelay)
-	}
+	s.changed()
+	s.queue()
 }
 
+// wantPass asks for a main pass at t (now or later).
 func (s *Simulator) wantPass(t int64) {
-	if s.nextEventPass >= s.now && s.nextEventPass <= t {
+	if t <= s.now {
+		s.request(false)
 		return
 	}
-	s.nextEventPass = t
-	s.heap.push(Event{T: t, Kind: EvPass, Pass: PassEvent})
+	s.heap.push(Event{T: t, Kind: EvWake})
 }
 
 // pendingList compacts the pending list (started jobs leave holes) and
@@ -591,17 +740,23 @@ func (s *Simulator) pendingList() []*Job {
 	return s.pend
 }
 
-func (s *Simulator) pass(kind PassKind) {
+// pass runs one scheduler pass and returns its simulated duration.
+func (s *Simulator) pass(kind PassKind) int64 {
 	if len(s.pend)-s.holes == 0 {
-		return
+		return 0
 	}
 	if s.pol != nil {
 		s.pol.Queue(s.now, s.pendingList())
 	}
 	s.c.Now = s.now
 	s.view.reset(ViewState{Now: s.now, Cluster: s.c, Pending: s.pendingList(), Running: s.running,
-		Version: s.version, Epoch: s.epoch(), Hold: s.hold, HoldPlaced: s.holdIn})
-	s.commit(s.sched.Schedule(&s.view, kind))
+		Version: s.version, Epoch: s.epoch(), Hold: s.hold, HoldPlaced: s.holdIn, Completing: s.completing})
+	p := s.sched.Schedule(&s.view, kind)
+	s.commit(p)
+	if p == nil {
+		return 0
+	}
+	return max(p.Duration, 0)
 }
 
 func (s *Simulator) epoch() uint64 {
@@ -627,7 +782,7 @@ func (s *Simulator) commit(p *Plan) {
 		case ActPreempt:
 			s.preempt(a.Job, a.Requeue)
 		case ActPend:
-			a.Job.Reason = a.Reason
+			s.pendReason(a.Job, a.Reason)
 		case ActExpect:
 			a.Job.ExpectStart = a.At
 		}
@@ -650,9 +805,9 @@ func (c *Cluster) runOn(j *Job, a Alloc) (runtime, limit int64, typ int) {
 	}
 	runtime, limit = j.Runtime, j.TimeLimit
 	if c.ScaleRuntime {
-		runtime = int64(math.Ceil(float64(j.Runtime) * c.RefSpeed / c.Speed(slow)))
+		runtime = scaledTime(j.Runtime, c.RefSpeed, c.Speed(slow))
 		if c.ScaleLimit && j.TimeLimit > 0 {
-			limit = int64(math.Ceil(float64(j.TimeLimit) * c.RefSpeed / c.Speed(slow)))
+			limit = scaledTime(j.TimeLimit, c.RefSpeed, c.Speed(slow))
 		}
 	}
 	return runtime, limit, c.Nodes[slow].Type
@@ -672,7 +827,20 @@ func (c *Cluster) longestLimit(j *Job) int64 {
 	for _, t := range c.Types {
 		slow = min(slow, t.Speed)
 	}
-	return int64(math.Ceil(float64(j.TimeLimit) * c.RefSpeed / slow))
+	return scaledTime(j.TimeLimit, c.RefSpeed, slow)
+}
+
+// scaledTime is t seconds measured on a CPU of speed ref, run on one of
+// the given speed: rounded up (the work is not done sooner), but with the
+// floating-point noise removed first, so a job on the reference type runs
+// exactly its t (219 × 1.2 / 1.2 is 219.00000000000003, which a bare ceil
+// made 220).
+func scaledTime(t int64, ref, speed float64) int64 {
+	if ref == speed {
+		return t
+	}
+	x := float64(t) * ref / speed
+	return int64(math.Ceil(x - 1e-9*math.Max(1, x)))
 }
 
 // start starts a job as a plan's start action says; its resources are
@@ -694,6 +862,7 @@ func (s *Simulator) start(a *Action) {
 	j.State = Running
 	j.Start = s.now
 	j.StartedBy = a.By
+	s.closeReason(j)
 	j.Reason = ""
 	j.ExpectStart = -1
 	j.pendIdx = -1
@@ -710,7 +879,7 @@ func (s *Simulator) start(a *Action) {
 	j.runIdx = len(s.running)
 	s.running = append(s.running, j)
 	s.lastProgress = s.now
-	s.version++
+	s.changed()
 	if s.pol != nil {
 		s.pol.Started(j, s.now)
 	}
@@ -731,9 +900,11 @@ func (s *Simulator) removeRunning(j *Job, free bool) {
 	}
 }
 
-// end completes a running job at its end event.
+// end completes a running job at its end event. Its nodes stay
+// COMPLETING for Options.CompletingTime: its resources are released, and
+// a pass asked for, then.
 func (s *Simulator) end(j *Job) {
-	s.removeRunning(j, true)
+	s.removeRunning(j, s.opt.CompletingTime == 0)
 	switch {
 	case j.Limit > 0 && j.AllocRuntime > j.Limit:
 		j.State = Timeout
@@ -748,15 +919,44 @@ func (s *Simulator) end(j *Job) {
 	if s.pol != nil {
 		s.pol.Ended(j, s.now)
 	}
-	s.version++
+	s.changed()
 	s.finish(j)
-	if s.trig.OnEnd {
-		s.wantPass(s.now)
+	j.Release = s.now + s.opt.CompletingTime
+	if s.opt.CompletingTime > 0 {
+		s.completing = append(s.completing, j)
+		s.push(Event{T: s.now + s.opt.CompletingTime, Kind: EvRelease, Job: int32(j.Idx), Gen: j.gen})
+		return
+	}
+	s.released()
+}
+
+// release frees an ended job's resources when its nodes finish
+// COMPLETING.
+func (s *Simulator) release(j *Job) {
+	k := slices.Index(s.completing, j)
+	s.completing = slices.Delete(s.completing, k, k+1)
+	s.c.apply(j.Alloc, false)
+	s.lastProgress = s.now
+	s.changed()
+	s.released()
+}
+
+// released asks for the pass of an epilog complete message
+// (proc_req.c _slurm_rpc_epilog_complete): at once, or queued under
+// SchedulerParameters=defer.
+func (s *Simulator) released() {
+	switch {
+	case !s.trig.OnEnd:
+	case s.trig.Defer:
+		s.queue()
+	default:
+		s.request(false)
 	}
 }
 
 // finish releases jobs that depend on j (afterany).
 func (s *Simulator) finish(j *Job) {
+	s.left(j)
 	s.lastProgress = s.now
 	for _, d := range s.waiters[j.Idx] {
 		dj := s.jobs[d]
@@ -775,7 +975,7 @@ func (s *Simulator) cancelPending(j *Job) {
 	j.State = Cancelled
 	j.End = s.now
 	j.Reason = "cancelled while pending (trace)"
-	s.version++
+	s.changed()
 	s.finish(j)
 }
 
@@ -794,7 +994,7 @@ func (s *Simulator) preempt(j *Job, requeue bool) {
 	if s.pol != nil {
 		s.pol.Ended(j, s.now)
 	}
-	s.version++
+	s.changed()
 	if requeue {
 		s.requeue(j)
 		return
@@ -835,6 +1035,7 @@ func (s *Simulator) result() *Result {
 		s.defaulted["jobs left waiting on a dependency"] = s.waitingDeps
 	}
 	r.Now = s.now
+	s.closeWaits()
 	r.SiteEvents = s.sitesApplied
 	r.Pending = append([]*Job(nil), s.pendingList()...)
 	return r

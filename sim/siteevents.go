@@ -192,7 +192,7 @@ func (s *Simulator) armSites(t0 int64) {
 
 // site applies one site event.
 func (s *Simulator) site(e *SiteEvent) {
-	s.version++
+	s.changed()
 	if e.ResvStart > 0 {
 		s.reserve(e)
 		return
@@ -285,25 +285,35 @@ func (s *Simulator) killOn(n int) {
 			continue
 		}
 		s.requeue(j)
-		if s.trig.SubmitDelay >= 0 {
-			s.wantPass(s.now + s.trig.SubmitDelay)
-		}
+	}
+	if len(victims) > 0 {
+		// The killed jobs' surviving nodes report their epilogs, which
+		// asks for a pass as a job's end does.
+		s.released()
 	}
 	s.lastProgress = s.now
 }
 
-// requeue puts a job that was running back in the pending list, as a new
-// eligible arrival. The list is compacted first: it may still hold the
-// job's slot from before it started, which would otherwise count twice.
+// requeue puts a job that was running back in the queue as Slurm does
+// (job_mgr.c _job_requeue_op, then batch_requeue_fini): it is eligible
+// again only Options.RequeueDelay (121 s) from now, its submit time is now
+// (one second later if that is its submit time already, so its records
+// differ) and its age starts afresh (accrue_time cleared; the policy is
+// told through Requeuer).
 func (s *Simulator) requeue(j *Job) {
-	s.pendingList()
 	j.State = Pending
 	j.Start, j.End = -1, -1
 	j.Alloc = j.Alloc[:0]
 	j.StartedBy = NotStarted
-	j.pendIdx = len(s.pend)
-	s.eligSeq++
-	j.EligSeq = s.eligSeq
-	s.pend = append(s.pend, j)
-	j.EligibleTime = s.now
+	j.Accrue = 0
+	submit := s.now
+	if submit == j.Submit {
+		submit++
+	}
+	j.Submit = submit
+	j.gen++
+	if r, ok := s.pol.(Requeuer); ok {
+		r.Requeued(j, s.now)
+	}
+	s.push(Event{T: s.now + s.opt.RequeueDelay, Kind: EvEligible, Job: int32(j.Idx), Gen: j.gen})
 }

@@ -62,14 +62,17 @@ func checkJobs(t *testing.T, c *Cluster, by map[int64]*Job, ws []want) {
 
 // TestNodeFailRequeue: job 1 runs on n1 from 0; n1 fails at 100: the job
 // is killed (NODE_FAIL) and, requeueable as batch jobs are by default,
-// goes back to the queue and restarts at once on n2, running its whole
-// 1000 s again. With JobRequeue=0 it ends NODE_FAIL at 100.
+// goes back to the queue. It is eligible again at 100 + 121 = 221
+// (job_mgr.c batch_requeue_fini: begin time = now + cred_expire 120 + 1;
+// it used to restart at once, at 100) and restarts then on n2, running
+// its whole 1000 s again, to 1221. With JobRequeue=0 it ends NODE_FAIL at
+// 100.
 func TestNodeFailRequeue(t *testing.T) {
 	for _, st := range []NodeState{NodeFail, NodeDown} {
 		c := twoNodes(t)
 		r, by := simulate(t, c, countingSched(t), nil, []tj{{id: 1, cpus: 4, run: 1000}},
 			Options{Events: []SiteEvent{nodeEv(c, t, 100, st, "n1")}})
-		checkJobs(t, c, by, []want{{1, Completed, 100, 1100, "n2", 1}})
+		checkJobs(t, c, by, []want{{1, Completed, 221, 1221, "n2", 1}})
 		if c.DownCores != 4 || c.FreeCores != 4 || c.Nodes[0].State != st {
 			t.Errorf("%s: at the end DownCores %d FreeCores %d n1 %s", st, c.DownCores, c.FreeCores, c.Nodes[0].State)
 		}
@@ -85,9 +88,10 @@ func TestNodeFailRequeue(t *testing.T) {
 }
 
 // TestNodeFailMultiNode: a job on n1 and n2 is killed whole when n2 fails
-// (no --no-kill); requeued behind job 2 (FIFO on arrival in the queue),
-// which takes n1 at once, it waits for n2 to RESUME at 500, then runs. A
-// job ending at the instant of the failure completes first.
+// (no --no-kill); requeued, it is out of the queue until 100 + 121 = 221
+// (job_mgr.c batch_requeue_fini), so job 2 takes n1 at once (the kill's
+// epilog asks for a pass); job 1 waits for n2 to RESUME at 500, then
+// runs. A job ending at the instant of the failure completes first.
 func TestNodeFailMultiNode(t *testing.T) {
 	c := twoNodes(t)
 	_, by := simulate(t, c, countingSched(t), nil, []tj{
@@ -125,13 +129,15 @@ func TestNodeDrain(t *testing.T) {
 }
 
 // TestDrainThenDown: a node drained under a running job, then downed,
-// kills the job; RESUME gives back the whole node.
+// kills the job; RESUME gives back the whole node. The requeued job is
+// eligible at 20 + 121 = 141 (job_mgr.c batch_requeue_fini), not at once.
 func TestDrainThenDown(t *testing.T) {
 	c := twoNodes(t)
 	_, by := simulate(t, c, countingSched(t), nil, []tj{{id: 1, cpus: 2, run: 1000}, {id: 2, cpus: 4, run: 2000}},
 		Options{Events: []SiteEvent{nodeEv(c, t, 10, NodeDrain, "n1"), nodeEv(c, t, 20, NodeDown, "n1"), nodeEv(c, t, 30, NodeUp, "n1")}})
-	// Job 1 on n1 (2 cores), job 2 on n2. Killed at 20, requeued; n1 back at 30.
-	checkJobs(t, c, by, []want{{1, Completed, 30, 1030, "n1", 1}, {2, Completed, 0, 2000, "n2", 0}})
+	// Job 1 on n1 (2 cores), job 2 on n2. Killed at 20, requeued; n1 back
+	// at 30; job 1 eligible at 141, runs 141..1141 on n1.
+	checkJobs(t, c, by, []want{{1, Completed, 141, 1141, "n1", 1}, {2, Completed, 0, 2000, "n2", 0}})
 }
 
 // TestPartitionEvents: p goes DOWN at 50: job 1 (submitted at 100, a
@@ -165,8 +171,9 @@ func TestSiteEventTimes(t *testing.T) {
 	late := nodeEv(c, t, 99999, NodeDrain, "n1")
 	r, by := simulate(t, c, countingSched(t), nil, []tj{{id: 1, submit: 1000, cpus: 4, run: 500}},
 		Options{Events: []SiteEvent{late, up, down}})
-	// Starts at 1000, killed at 1100, requeued, back at 1200.
-	checkJobs(t, c, by, []want{{1, Completed, 1200, 1700, "n1", 1}})
+	// Starts at 1000, killed at 1100, requeued, nodes back at 1200; the
+	// job is eligible at 1100 + 121 = 1221 (job_mgr.c batch_requeue_fini).
+	checkJobs(t, c, by, []want{{1, Completed, 1221, 1721, "n1", 1}})
 	if r.Now >= 99999 || c.Nodes[0].State != NodeUp {
 		t.Errorf("run stopped at %d with n1 %s: the late DRAIN ran", r.Now, c.Nodes[0].State)
 	}

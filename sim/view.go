@@ -14,6 +14,7 @@ type View struct {
 	c       *Cluster
 	pending []*Job
 	running []*Job
+	compl   []*Job
 	version uint64
 	epoch   uint64
 	hold    func(*Job, int64) string
@@ -41,6 +42,9 @@ type ViewState struct {
 	// HoldPlaced, when set, replaces Hold and is also given the jobs the
 	// pass's plan has started so far (PlacedHolder).
 	HoldPlaced func(j *Job, now int64, placed []*Job) string
+	// Completing are ended jobs whose nodes are still COMPLETING
+	// (Options.CompletingTime): their resources are not free yet.
+	Completing []*Job
 }
 
 // PlacedHolder is a Policy whose limit check counts the starts the pass
@@ -65,7 +69,7 @@ func NewView(st ViewState) *View {
 }
 
 func (v *View) reset(st ViewState) {
-	v.now, v.c, v.pending, v.running = st.Now, st.Cluster, st.Pending, st.Running
+	v.now, v.c, v.pending, v.running, v.compl = st.Now, st.Cluster, st.Pending, st.Running, st.Completing
 	v.version, v.epoch, v.hold, v.holdIn = st.Version, st.Epoch, st.Hold, st.HoldPlaced
 	v.pass++
 	v.plan = Plan{v: v, Actions: v.plan.Actions[:0], WantPass: -1}
@@ -133,6 +137,17 @@ func (v *View) EachHolding(fn func(h Holding)) {
 			fn(Holding{Job: a.Job, Part: a.Part, Alloc: a.Alloc, Start: v.now, End: a.ExpectedEnd})
 		}
 	}
+}
+
+// Completing appends to dst the allocations of ended jobs whose nodes are
+// still COMPLETING, each with End the time its resources are released. A
+// planner adds them to Holdings: their resources are busy now and free at
+// that End. They are not in Holdings because nothing may preempt them.
+func (v *View) Completing(dst []Holding) []Holding {
+	for _, j := range v.compl {
+		dst = append(dst, Holding{Job: j, Part: j.Part, Alloc: j.Alloc, Start: j.Start, End: j.Release})
+	}
+	return dst
 }
 
 // Placed reports whether the pass's plan starts job j.

@@ -38,6 +38,8 @@ type SchedulerParameters struct {
 	BfMaxJobUserPart      int64 // per user and partition
 	BfMaxJobArrayResv     int64 // reservations per job array; default 20
 	BfJobPartCountReserve int64 // only the top N jobs per partition reserve; 0 = all
+	BfYieldIntervalUsec   int64 // testing between lock yields, MICROseconds; default 2000000
+	BfYieldSleepUsec      int64 // length of a yield, MICROseconds; default 500000
 	BfContinue            bool  // continue the queue after a lock yield
 	BfOneResvPerJob       bool  // one reservation per job across its partitions
 	BfRunningJobReserve   bool  // plan running whole-node jobs explicitly
@@ -66,6 +68,8 @@ func DefaultSchedulerParameters(messageTimeout uint16) SchedulerParameters {
 		BfResolutionSec:      60,
 		BfMaxJobTest:         500,
 		BfMaxJobArrayResv:    20,
+		BfYieldIntervalUsec:  2000000,
+		BfYieldSleepUsec:     500000,
 	}
 }
 
@@ -129,6 +133,10 @@ var schedOpts = []schedOpt{
 		valid: between(0, math.MaxInt32)},
 	{name: "bf_min_age_reserve", field: func(p *SchedulerParameters) *int64 { return &p.BfMinAgeReserveSec },
 		valid: between(0, 30*86400)},
+	{name: "bf_yield_interval", field: func(p *SchedulerParameters) *int64 { return &p.BfYieldIntervalUsec },
+		valid: between(1, 10000000)},
+	{name: "bf_yield_sleep", field: func(p *SchedulerParameters) *int64 { return &p.BfYieldSleepUsec },
+		valid: between(1, 10000000)},
 	{name: "bf_min_prio_reserve", field: func(p *SchedulerParameters) *int64 { return &p.BfMinPrioReserve },
 		valid: between(1, math.MaxUint32), prefix: true},
 }
@@ -155,8 +163,8 @@ var schedIgnored = map[string]bool{
 	"allow_zero_lic": false, "batch_sched_delay_max": false, "bb_array_stage_cnt": false,
 	"bf_allow_magnetic_slot": true, "bf_busy_nodes": true, "bf_hetjob_immediate": false,
 	"bf_hetjob_prio": false, "bf_ignore_newly_avail_nodes": true, "bf_node_space_size": true,
-	"bf_topopt_enable": true, "bf_topopt_iterations": false, "bf_yield_interval": false,
-	"bf_yield_sleep": false, "bf_yield_rpc_cnt": false, "bf_yield_rpc_count": false,
+	"bf_topopt_enable": true, "bf_topopt_iterations": false,
+	"bf_yield_rpc_cnt": false, "bf_yield_rpc_count": false,
 	"build_queue_timeout": false, "correspond_after_task_cnt": false,
 	"default_gbytes": false, "delay_boot": false, "disable_job_shrink": false,
 	"disable_hetjob_steps": false, "enable_hetjob_steps": false, "enable_user_top": false,

@@ -58,6 +58,14 @@ func TestSchedulerParameters(t *testing.T) {
 		{"bf_min_prio_reserve=-5", func(p *SchedulerParameters) int64 { return p.BfMinPrioReserve }, 0,
 			"bf_min_prio_reserve=-5 is out of range; Slurm ignores it and uses 0"},
 		{"bf_job_part_count_reserve=10", func(p *SchedulerParameters) int64 { return p.BfJobPartCountReserve }, 10, ""},
+		// bf_yield_interval and bf_yield_sleep are µs in 1..10,000,000
+		// (backfill.c _load_config: MAX_BF_YIELD_INTERVAL, MAX_YIELD_SLEEP).
+		{"bf_yield_interval=1000000", func(p *SchedulerParameters) int64 { return p.BfYieldIntervalUsec }, 1000000, ""},
+		{"bf_yield_interval=0", func(p *SchedulerParameters) int64 { return p.BfYieldIntervalUsec }, 2000000,
+			"bf_yield_interval=0 is out of range; Slurm ignores it and uses 2000000"},
+		{"bf_yield_sleep=250000", func(p *SchedulerParameters) int64 { return p.BfYieldSleepUsec }, 250000, ""},
+		{"bf_yield_sleep=20000000", func(p *SchedulerParameters) int64 { return p.BfYieldSleepUsec }, 500000,
+			"bf_yield_sleep=20000000 is out of range; Slurm ignores it and uses 500000"},
 		{"bf_max_job_array_resv=5", func(p *SchedulerParameters) int64 { return p.BfMaxJobArrayResv }, 5, ""},
 		{"BF_WINDOW=100", func(p *SchedulerParameters) int64 { return p.BfWindowMin }, 100, ""}, // case-insensitive
 		{"bf_window=60x", func(p *SchedulerParameters) int64 { return p.BfWindowMin }, 60,

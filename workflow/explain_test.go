@@ -12,19 +12,26 @@ import (
 
 // The schedule of testdata/tiny.yaml, worked out by hand (one 8-core
 // node; batch_sched_delay=3, bf_interval=30, PriorityCalcPeriod=5 min,
-// bf_resolution=60, PriorityMaxAge=7-0):
+// bf_resolution=60, PriorityMaxAge=7-0; the controller starts at the
+// first submit; an ended job's node is COMPLETING for 1 s, the slurm
+// scheduler's default sim.completing_seconds):
 //
-//	job 1  6 cores, submit 0:  main pass at 3 starts it; runs to 3603.
-//	job 2  8 cores, submit 10: pass at 13 -> Reason=Resources; starts at
-//	       3603 when job 1 ends (main, event pass); runs 600 s to 4203.
+//	job 1  6 cores, submit 0:  main pass at 3 (batch_sched_delay after
+//	       the controller's start) starts it; runs to 3603, node
+//	       released at 3604.
+//	job 2  8 cores, submit 10: the last queued pass was at 3, 7 s ago, so
+//	       the pass runs at 10 (controller.c _slurmctld_background; it
+//	       used to run at 13) -> Reason=Resources; starts at 3604 when
+//	       job 1's node is released (main, event pass); runs 600 s to
+//	       4204, released at 4205.
 //	job 3  2 cores, limit 30 min, submit 20: the main pass stops at job 2,
 //	       the backfill pass at 30 starts it (ends by 30+1800 < 3603).
 //	job 4  2 cores, limit 2 h, submit 40: would overlap job 2's
-//	       reservation. Once job 3 ends (930), backfill plans job 2 at job
-//	       1's expected end 3+3600 = 3603, held on the 60 s grid as
-//	       [3600, 7200) (backfill.c rounds both ends down), and job 4
-//	       after it at 7200 (2:00:00). Job 4 starts
-//	       at 4203 when job 2 ends, by the main scheduler.
+//	       reservation. Once job 3 ends (930), backfill (at its next poll,
+//	       931) plans job 2 at job 1's expected end 3+3600 = 3603, held on
+//	       the 60 s grid as [3600, 7200) (backfill.c rounds both ends
+//	       down), and job 4 after it at 7200 (2:00:00). Job 4 starts at
+//	       4205 when job 2's node is released, by the main scheduler.
 func explainTiny(t *testing.T, id int64) *Story {
 	t.Helper()
 	sc, err := config.Load("testdata/tiny.yaml")
@@ -44,8 +51,8 @@ func explainTiny(t *testing.T, id int64) *Story {
 func TestExplainLongWait(t *testing.T) {
 	st := explainTiny(t, 4)
 	j := st.Job
-	if j.Start != 4203 || j.StartedBy != sim.ByMain {
-		t.Fatalf("job 4 started at %d by %v, want 4203 by main", j.Start, j.StartedBy)
+	if j.Start != 4205 || j.StartedBy != sim.ByMain {
+		t.Fatalf("job 4 started at %d by %v, want 4205 by main", j.Start, j.StartedBy)
 	}
 	if len(st.Ticks) < 13 {
 		t.Fatalf("%d ticks, want one every 300 s from 300 to 4200", len(st.Ticks))
@@ -73,11 +80,11 @@ func TestExplainLongWait(t *testing.T) {
 			break
 		}
 	}
-	if bf == nil || bf.T != 930 || bf.Expect != 7200 {
-		t.Errorf("first reservation %+v, want at 930 for 7200", bf)
+	if bf == nil || bf.T != 931 || bf.Expect != 7200 {
+		t.Errorf("first reservation %+v, want at 931 for 7200", bf)
 	}
-	if p := st.Passes[len(st.Passes)-1]; !p.Start || p.T != 4203 || p.Kind == sim.PassBackfill {
-		t.Errorf("last pass %+v, want its start at 4203 by a main pass", p)
+	if p := st.Passes[len(st.Passes)-1]; !p.Start || p.T != 4205 || p.Kind == sim.PassBackfill {
+		t.Errorf("last pass %+v, want its start at 4205 by a main pass", p)
 	}
 	if len(st.Ahead) != 1 || st.Ahead[0].Job.ID != 2 || !st.Ahead[0].Higher {
 		t.Errorf("jobs ahead: %+v, want job 2, of higher priority", st.Ahead)
@@ -86,7 +93,7 @@ func TestExplainLongWait(t *testing.T) {
 	st.Write(&b, 10)
 	for _, want := range []string{
 		"Job 4: user u1, account g1, partition batch",
-		"started    0-01:10:03  by the main scheduler, after waiting 01:09:23",
+		"started    0-01:10:05  by the main scheduler, after waiting 01:09:25",
 		"allocated  n1  AllocTRES billing=2,cpu=2,mem=8G,node=1\n",
 		"Its rank in batch's queue went from 2 of 2 pending at 0-00:05:00 to 1 of 1 at 0-01:10:00.",
 		"backfill pass: reservation at 0-02:00:00",
@@ -115,13 +122,13 @@ func TestExplainBackfilled(t *testing.T) {
 		}
 	}
 
-	// Job 2 waited for job 1's CPUs: Resources from the pass at 13 to
-	// its start at 3603, None for the 3 s before; job 3 was backfilled
-	// past it with lower priority.
+	// Job 2 waited for job 1's CPUs: Resources from the pass at 10, the
+	// second of its submit, to its start at 3604, None for no time; job
+	// 3 was backfilled past it with lower priority.
 	st = explainTiny(t, 2)
 	rt := st.reasonTime()
-	if rt["Resources"] != 3590 || rt["None"] != 3 {
-		t.Errorf("job 2's reasons %v, want Resources 3590 s, None 3 s", rt)
+	if rt["Resources"] != 3594 || rt["None"] != 0 {
+		t.Errorf("job 2's reasons %v, want Resources 3594 s, None 0 s", rt)
 	}
 	if len(st.Ahead) != 1 || st.Ahead[0].Job.ID != 3 || st.Ahead[0].Higher || st.Ahead[0].Job.StartedBy != sim.ByBackfill {
 		t.Errorf("jobs ahead of job 2: %+v, want job 3, lower priority, backfilled", st.Ahead)
@@ -165,7 +172,7 @@ func TestLoadRunScenario(t *testing.T) {
 		t.Errorf("the re-run differs from the run: %s", w)
 	}
 	st.Job.Start++ // as if the code had changed since
-	if w := CheckReplay(dir, st); !strings.Contains(w, "jobs.csv says job 4 ran 4203..4803") {
+	if w := CheckReplay(dir, st); !strings.Contains(w, "jobs.csv says job 4 ran 4205..4805") {
 		t.Errorf("a changed schedule went unnoticed: %q", w)
 	}
 }
@@ -204,5 +211,34 @@ func TestExplainRankUsesPartitionPriority(t *testing.T) {
 	}
 	if k := st.Ticks[0]; k.Rank != 3 || k.Pending != 4 {
 		t.Errorf("rank %d of %d, want 3 of 4 (two jobs ahead of it by their priority in lo)", k.Rank, k.Pending)
+	}
+}
+
+// TestExplainEASYBackfill: under EASY the backfill happens inside the
+// scheduler's event-triggered pass, so the story's pass list must say
+// the job was backfilled there, not "started by the main scheduler",
+// which the timeline line ("by the backfill scheduler") contradicted.
+func TestExplainEASYBackfill(t *testing.T) {
+	sc, err := config.Load("testdata/tiny.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Scheduler = "easy"
+	if err := sc.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Explain(sc, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Job.StartedBy != sim.ByBackfill {
+		t.Skipf("job 3 was not backfilled under easy (%v)", st.Job.StartedBy)
+	}
+	var b bytes.Buffer
+	st.Write(&b, 10)
+	out := b.String()
+	if !strings.Contains(out, "by the backfill scheduler") || !strings.Contains(out, "started by backfill within the main scheduler") ||
+		strings.Contains(out, "started by the main scheduler") {
+		t.Errorf("story contradicts itself on who started job 3:\n%s", out)
 	}
 }

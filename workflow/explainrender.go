@@ -110,6 +110,9 @@ func (st *Story) Write(w io.Writer, maxRows int) {
 			len(t.Alloc), r.Cluster.Types[t.NodeType].Name)
 		p("  allocated  %s", allocText(r.Cluster, t))
 		p("  ended      %s  %s after %s", clock(t.End), t.State, dur(t.End-t.Start))
+		if t.State == sim.Timeout && policy.IsLimitReason(t.Reason) {
+			p("             (ended at the limit %s: acct_policy_job_time_out)", t.Reason)
+		}
 		if t.Limit > 0 && t.Limit != t.TimeLimit {
 			p("             (its time limit became %s on %s nodes: runtimes and limits scale with CPU speed)", dur(t.Limit), r.Cluster.Types[t.NodeType].Name)
 		}
@@ -217,6 +220,11 @@ func (st *Story) summary() []string {
 	if len(parts) > 0 {
 		out = append(out, "squeue would have shown Reason="+strings.Join(parts, ", ")+".")
 		out = append(out, "  (Priority: jobs ahead of it in its partition's queue were waiting too; Resources: it was at the head of the queue but its CPUs were not free; None: no pass had reached it yet, as the main scheduler stops at the first job of a full partition.)")
+		for _, k := range keys {
+			if rt[k] > 0 && policy.IsLimitReason(k) {
+				out = append(out, fmt.Sprintf("It was held by the limit %s for %s: a QOS or association limit (acct_policy.c), not a lack of resources.", k, dur(rt[k])))
+			}
+		}
 	}
 	if n := len(st.Ticks); n > 0 {
 		a, b := st.Ticks[0], st.Ticks[n-1]
@@ -379,6 +387,10 @@ func (st *Story) writePasses(w io.Writer, maxRows int) {
 			in = "already due"
 		}
 		switch {
+		case ps.Start && st.Job.StartedBy == sim.ByBackfill && ps.Kind != sim.PassBackfill:
+			// EASY backfills inside every pass: the job was backfilled,
+			// in a pass the main scheduler ran.
+			lines = append(lines, fmt.Sprintf("%s  started by backfill within the %s", clock(ps.T), passName(ps.Kind)))
 		case ps.Start:
 			lines = append(lines, fmt.Sprintf("%s  started by the %s", clock(ps.T), passName(ps.Kind)))
 		case ps.Expect >= 0:

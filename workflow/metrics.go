@@ -108,7 +108,7 @@ func (m Metrics) Fields() []Field {
 	for a := range m.Accounts {
 		accts = append(accts, a)
 	}
-	slices.Sort(accts)
+	slices.SortFunc(accts, report.NaturalCompare) // g2 before g10
 	for _, a := range accts {
 		for _, f := range m.Accounts[a] {
 			out = append(out, Field{AccountColumn(f.Name, a), f.Value})

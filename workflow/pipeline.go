@@ -20,10 +20,10 @@ type Pipeline struct {
 	// Warn, when set, receives the warnings even if Log is nil: --quiet
 	// drops progress and notes, never a warning.
 	Warn io.Writer
-	// Progress, when set, is given the number of records the workload
-	// announces and returns the callback the simulation reports to and a
+	// Progress, when set, is told what is known of the run before it
+	// starts and returns the callback the simulation reports to and a
 	// function that ends the display.
-	Progress func(total int64) (update func(now int64, submitted int), done func())
+	Progress func(RunProgress) (update func(now int64, submitted int), done func())
 	// Need names a command that needs Slurm's multifactor priority (sprio,
 	// sshare): building a scenario without it is then an error.
 	Need string
@@ -96,8 +96,16 @@ func (p Pipeline) tell(run *config.Run) {
 // policy could not find, which otherwise only change priorities silently.
 func (p Pipeline) Simulate(run *config.Run) (*sim.Result, error) {
 	if p.Progress != nil {
+		// Read the first job ahead, so days count from the first
+		// submission as everywhere else.
+		ps := &peekSource{Source: run.Source}
+		rp := RunProgress{Jobs: run.Source.Header().MaxRecords, Input: run.Source.Stats().Input}
+		if ps.Source.Next(&ps.first) {
+			ps.held, rp.First = true, ps.first.Submit
+		}
+		run.Source = ps
 		var done func()
-		run.Options.Progress, done = p.Progress(run.Source.Header().MaxRecords)
+		run.Options.Progress, done = p.Progress(rp)
 		defer done()
 	}
 	res, err := run.Simulate()

@@ -12,10 +12,39 @@ import (
 	"fairsim/sim"
 )
 
+// RunHelp is `fairsim run --help`'s description.
+const RunHelp = `Runs one simulation and writes jobs.csv, summary.csv, utilization.csv, wait.png,
+utilization.png and scenario.resolved.yaml (every setting in force, defaults included);
+with the slurm scheduler fairshare.csv and its plots; on a cluster with GPUs
+gpu_utilization.png and wait_gpu.png. --check verifies the schedule afterwards.
+
+The outputs are written into a hidden folder beside --out and replace it whole at
+the end, so no file of an earlier run survives; a run stopped by an error, SIGINT
+or SIGTERM leaves the previous folder as it was (exit 130 or 143). A folder that
+holds files but no earlier run is refused unless --force; a second run into the
+same --out while one is writing is refused.
+
+  fairsim run                                   the embedded default scenario
+  fairsim run --scenario scenarios/odyssey.yaml
+  fairsim run --trace KTH-SP2-1996-2.1-cln.swf.gz --scheduler easy
+  fairsim run --slurm-conf /etc/slurm/slurm.conf        a site as it is, generated jobs
+  fairsim run --slurm-conf slurm.conf --assoc dump.cfg --qos qos.txt --trace sacct.psv
+
+With --slurm-conf the cluster, partitions, scheduler and priority come from the
+site's slurm.conf: nodes' CPU types from their Feature words (else generic; name
+them with --cpu-type HOSTLIST=TYPE), and without --trace a generated workload sized
+to the partitions that accept jobs.
+
+With --trace and no scenario the cluster is built from the trace header: MaxNodes
+nodes sharing MaxProcs cores, of the reference CPU type, in one partition "batch".
+Jobs without a time limit get DefaultTime, else MaxTime, else none, as slurmctld
+does (sim.missing_time_limit: runtime gives them their actual run time instead).`
+
 // RunOnce says how `fairsim run` runs a resolved scenario: where the
 // outputs go, what it tells the user, and the developer's profiles.
 type RunOnce struct {
 	Out        string // output folder; "" is results/<scenario name>
+	Force      bool   // replace an --out folder that holds something other than a run
 	Quiet      bool   // no progress bar, notes or summary
 	Check      bool   // verify the schedule (sim.CheckInvariants) before writing
 	CPUProfile string // Go CPU profile of the run, "" for none
@@ -41,6 +70,14 @@ func (o RunOnce) Run(sc *config.Scenario) (err error) {
 	if out == "" {
 		out = filepath.Join("results", sc.Name)
 	}
+	// Lock and check the folder before simulating: a run that cannot be
+	// written should fail in a second, not after an hour.
+	rd, err := OpenRunDir(out, o.Force)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	defer rd.AbortOnSignal(os.Exit)()
 	p := Pipeline{Warn: o.Stderr}
 	if !o.Quiet {
 		p = Pipeline{Log: o.Stderr, Progress: TerminalProgress(os.Stderr)}
@@ -49,6 +86,9 @@ func (o RunOnce) Run(sc *config.Scenario) (err error) {
 	run, res, err := p.Run(sc, "")
 	if err != nil {
 		return err
+	}
+	if msg := allRejected(res); msg != "" {
+		fmt.Fprintln(o.Stderr, "fairsim: warning:", msg)
 	}
 	if o.Check {
 		if err := sim.CheckInvariants(res); err != nil {
@@ -69,11 +109,31 @@ func (o RunOnce) Run(sc *config.Scenario) (err error) {
 			return err
 		}
 	}
-	if err := WriteRunDir(out, run, res); err != nil {
+	if err := WriteRunDir(rd.Tmp, run, res); err != nil {
+		return fmt.Errorf("%w (%s left as it was)", err, out)
+	}
+	if err := rd.Commit(); err != nil {
 		return err
 	}
 	if !o.Quiet {
 		WriteRunSummary(o.Stdout, res, out, time.Since(start))
 	}
 	return nil
+}
+
+// allRejected says why nothing ran when every job was refused at submit
+// (a trace that fits no partition, a MaxTime below every limit): the
+// outputs are complete but empty, which the summary's zeros alone do not
+// explain. "" when some job was not rejected.
+func allRejected(r *sim.Result) string {
+	if len(r.Jobs) == 0 {
+		return ""
+	}
+	for i := range r.Jobs {
+		if r.Jobs[i].State != sim.Rejected {
+			return ""
+		}
+	}
+	return fmt.Sprintf("every one of the %d jobs was rejected at submit, so nothing ran; the first (job %d): %s (jobs.csv's Reason column has each job's)",
+		len(r.Jobs), r.Jobs[0].ID, r.Jobs[0].Reason)
 }

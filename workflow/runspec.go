@@ -57,7 +57,7 @@ func (s *RunSpec) Unresolved() (*config.Scenario, error) {
 	var err error
 	switch {
 	case s.Scenario != "":
-		sc, err = config.Load(s.Scenario)
+		sc, err = config.Load(ScenarioFile(s.Scenario))
 	case s.SlurmConf != "":
 		// A site's slurm.conf alone: Slurm's scheduler and priority, and
 		// without a trace a workload drawn to fit its partitions.

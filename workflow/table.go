@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	"fairsim/report"
 )
 
 // Row is one point of sweep.csv: its parameter cells and its figures.
@@ -35,7 +37,7 @@ func Columns(paramCols []string, rows []Row) []string {
 	for a := range accts {
 		names = append(names, a)
 	}
-	slices.Sort(names)
+	slices.SortFunc(names, report.NaturalCompare)
 	cols := slices.Concat(paramCols, OverallNames)
 	for _, m := range AccountNames {
 		for _, a := range names {

@@ -21,7 +21,40 @@ func openInput(path string, stdin io.Reader) (io.Reader, io.Closer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return f, f, nil
+	pos := &InputPos{}
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		pos.Size = st.Size()
+	}
+	return &countingReader{r: f, pos: pos}, f, nil
+}
+
+// InputPos is how far a reader has read its input file, in bytes of the
+// file as stored (compressed, for a gzipped trace): a progress display's
+// measure, which holds where a header's job count does not (a cleaned
+// trace keeps the original's MaxJobs).
+type InputPos struct {
+	Read int64 // bytes read so far
+	Size int64 // the file's size; 0 when unknown (standard input, a pipe)
+}
+
+// countingReader counts the bytes read through it into pos.
+type countingReader struct {
+	r   io.Reader
+	pos *InputPos
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.pos.Read += int64(n)
+	return n, err
+}
+
+// inputPos is the position openInput's reader counts, nil for others.
+func inputPos(in io.Reader) *InputPos {
+	if c, ok := in.(*countingReader); ok {
+		return c.pos
+	}
+	return nil
 }
 
 // newLineReader buffers in, decompressing it when it starts with the gzip
@@ -71,16 +104,16 @@ func (l *lineReader) next() ([]byte, error) {
 // openReader opens path and builds a reader on it with mk, closing the
 // file again when mk fails (a bad header), so every Open* reader handles
 // files the same way. The closer is nil for standard input.
-func openReader(path string, mk func(in io.Reader) error) (io.Closer, error) {
+func openReader(path string, mk func(in io.Reader) error) (io.Closer, *InputPos, error) {
 	f, c, err := openInput(path, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := mk(f); err != nil {
 		if c != nil {
 			c.Close()
 		}
-		return nil, err
+		return nil, nil, err
 	}
-	return c, nil
+	return c, inputPos(f), nil
 }

@@ -229,14 +229,14 @@ type sacctNoRaw struct {
 // reads its header.
 func OpenSacct(path string, opts SacctOptions) (*SacctReader, error) {
 	var r *SacctReader
-	c, err := openReader(path, func(in io.Reader) (err error) {
+	c, pos, err := openReader(path, func(in io.Reader) (err error) {
 		r, err = NewSacctReader(in, path, opts)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	r.closer = c
+	r.closer, r.stats.Input = c, pos
 	return r, nil
 }
 

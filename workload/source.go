@@ -28,6 +28,9 @@ type ReadStats struct {
 	// they ever started (Job.CancelledPending): submissions that only
 	// waited, never ran.
 	CancelledPending int
+	// Input is how far the reader is through its file (nil when it reads
+	// from memory or standard input).
+	Input *InputPos
 }
 
 // NewReadStats returns empty counters.

@@ -114,14 +114,14 @@ type SWFReader struct {
 // OpenSWF opens path ("-" for standard input) and reads its header.
 func OpenSWF(path string, opts SWFOptions) (*SWFReader, error) {
 	var r *SWFReader
-	c, err := openReader(path, func(in io.Reader) (err error) {
+	c, pos, err := openReader(path, func(in io.Reader) (err error) {
 		r, err = NewSWFReader(in, path, opts)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	r.closer = c
+	r.closer, r.stats.Input = c, pos
 	return r, nil
 }
 

@@ -74,6 +74,12 @@ func Load(factor float64) (Transform, error) {
 	if !(factor > 0) || math.IsInf(factor, 0) {
 		return Transform{}, fmt.Errorf("load factor %v: want a positive number", factor)
 	}
+	// A factor past these bounds stretches a year-long trace beyond the
+	// clock's int64 seconds (1e-300 overflowed into negative submit
+	// times) or squeezes it into one second: no study means either.
+	if factor < minLoad || factor > maxLoad {
+		return Transform{}, fmt.Errorf("load factor %v: want a number from %g to %g", factor, minLoad, maxLoad)
+	}
 	spec := "load=" + strconv.FormatFloat(factor, 'g', -1, 64)
 	reason := "load " + strconv.FormatFloat(factor, 'g', -1, 64) + ": submit time scaled"
 	return newTransform(spec, func() jobFunc {
@@ -91,6 +97,9 @@ func Load(factor float64) (Transform, error) {
 		}
 	}), nil
 }
+
+// minLoad and maxLoad bound a load factor.
+const minLoad, maxLoad = 1e-6, 1e6
 
 // LimitAccuracy sets the requested time from the actual run time: "exact"
 // gives the run time itself (at least 1 s), a factor F gives run time x F

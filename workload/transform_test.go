@@ -106,6 +106,8 @@ func TestParseTransformErrors(t *testing.T) {
 		"load":              `transform "load": want NAME=VALUE`,
 		"load=0":            "load factor 0: want a positive number",
 		"load=x":            `load "x": want a positive number`,
+		"load=1e-300":       "load factor 1e-300: want a number from 1e-06 to 1e+06",
+		"load=2e6":          "load factor 2e+06: want a number from 1e-06 to 1e+06",
 		"limit-accuracy=-1": `limit accuracy "-1": want exact or a positive factor`,
 		"window=5":          `window "5": want FROM..TO`,
 		"window=..":         `window "..": give at least one end`,

@@ -14,5 +14,7 @@ func commands() []*cli.Command {
 		reportCommand(),
 		regressCommand(),
 		explainCommand(),
+		captureCommand(),
+		validateCommand(),
 	}
 }

@@ -11,22 +11,10 @@ import (
 
 func explainCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "explain",
-		Usage:     "tell why a job waited: priority by factor, queue rank, backfill reservation, jobs ahead",
-		ArgsUsage: " ",
-		Description: `Simulates the run again, following one job, and prints its story: submit, eligible
-and start times; the Reason squeue would have shown and for how long; its priority
-broken down by factor (as sprio shows it) and its rank among the pending jobs of its
-partition at every PriorityCalcPeriod tick; the reservation backfill gave it and how it
-moved; the jobs that started on its partition's nodes while it waited, and by which
-pass; and its association's fair-share factor against its account's usage and share.
-
-  fairsim explain --run results/odyssey --job 1234
-  fairsim explain --scenario scenarios/odyssey.yaml --job 1234
-
-With --run, the scenario comes from DIR/scenario.resolved.yaml; its relative file
-names (slurm_conf, assoc, ...) are looked up under --scenario-dir, the working
-directory, scenarios/ and DIR.`,
+		Name:        "explain",
+		Usage:       "tell why a job waited: priority by factor, queue rank, backfill reservation, jobs ahead",
+		ArgsUsage:   " ",
+		Description: workflow.ExplainHelp,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "run", Aliases: []string{"r"}, Usage: "run `DIR` (re-runs its scenario.resolved.yaml)"},
 			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Usage: "scenario YAML `FILE` (instead of --run)"},

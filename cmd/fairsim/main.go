@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"github.com/urfave/cli/v2"
+
+	"fairsim/workflow"
 )
 
 func main() {
@@ -19,8 +21,9 @@ func main() {
 
 func newApp() *cli.App {
 	return &cli.App{
-		Name:  "fairsim",
-		Usage: "discrete-event simulator of a Slurm-scheduled cluster: priorities, fair-share, backfill",
+		Name:    "fairsim",
+		Version: workflow.Version(),
+		Usage:   "discrete-event simulator of a Slurm-scheduled cluster: priorities, fair-share, backfill",
 		Description: `fairsim replays workload traces (Standard Workload Format, Slurm sacct -P dumps)
 or synthetic workloads on a simulated cluster of mixed CPU types, scheduled the way
 slurmctld schedules (main + backfill passes, priority/multifactor, Fair Tree), and

@@ -11,34 +11,16 @@ import (
 
 func runCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "run",
-		Usage:     "simulate a scenario or replay a trace, writing results/<run>/",
-		ArgsUsage: " ",
-		Description: `Runs one simulation and writes jobs.csv, summary.csv, utilization.csv, wait.png,
-utilization.png and scenario.resolved.yaml (every setting in force, defaults included);
-with the slurm scheduler fairshare.csv and its plots; on a cluster with GPUs
-gpu_utilization.png and wait_gpu.png. --check verifies the schedule afterwards.
-
-  fairsim run                                   the embedded default scenario
-  fairsim run --scenario scenarios/odyssey.yaml
-  fairsim run --trace KTH-SP2-1996-2.1-cln.swf.gz --scheduler easy
-  fairsim run --slurm-conf /etc/slurm/slurm.conf        a site as it is, generated jobs
-  fairsim run --slurm-conf slurm.conf --assoc dump.cfg --qos qos.txt --trace sacct.psv
-
-With --slurm-conf the cluster, partitions, scheduler and priority come from the
-site's slurm.conf: nodes' CPU types from their Feature words (else generic; name
-them with --cpu-type HOSTLIST=TYPE), and without --trace a generated workload sized
-to the partitions that accept jobs.
-
-With --trace and no scenario the cluster is built from the trace header: MaxNodes
-nodes sharing MaxProcs cores, of the reference CPU type, in one partition "batch".
-Jobs without a time limit get DefaultTime, else MaxTime, else none, as slurmctld
-does (sim.missing_time_limit: runtime gives them their actual run time instead).`,
+		Name:        "run",
+		Usage:       "simulate a scenario or replay a trace, writing results/<run>/",
+		ArgsUsage:   " ",
+		Description: workflow.RunHelp,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Usage: "scenario YAML `FILE` (default: the embedded default scenario)"},
 			&cli.StringFlag{Name: "scheduler", Usage: "scheduling policy: " + strings.Join(scheduler.Names(), ", ")},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (default results/<scenario name>)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar, notes or summary (warnings are still printed)"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an --out folder even if it holds files and no earlier run"},
 			&cli.BoolFlag{Name: "skip-invalid", Usage: "count malformed trace records by reason instead of failing"},
 			&cli.StringFlag{Name: "format", Usage: "trace format: swf or sacct (sacct --parsable2 output; default: guessed from the name)"},
 			&cli.StringFlag{Name: "fields", Usage: "sacct --format `LIST` of a trace printed with --noheader"},
@@ -64,7 +46,7 @@ does (sim.missing_time_limit: runtime gives them their actual run time instead).
 			if err != nil {
 				return err
 			}
-			return workflow.RunOnce{Out: c.String("out"), Quiet: c.Bool("quiet"), Check: c.Bool("check"),
+			return workflow.RunOnce{Out: c.String("out"), Force: c.Bool("force"), Quiet: c.Bool("quiet"), Check: c.Bool("check"),
 				CPUProfile: c.String("cpuprofile"), MemProfile: c.String("memprofile"),
 				Stdout: c.App.Writer, Stderr: c.App.ErrWriter}.Run(sc)
 		},

@@ -13,27 +13,10 @@ import (
 
 func sprioCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "sprio",
-		Usage:     "show the multifactor priority of pending jobs at a simulated time, like sprio",
-		ArgsUsage: " ",
-		Description: `Simulates a scenario (scheduler: slurm) up to --at and prints the priority of
-every pending, eligible job as Slurm's sprio prints it, sorted by job id:
-
-  fairsim sprio --scenario s.yaml --at 1-0 -l
-  fairsim sprio --scenario s.yaml --at 2024-03-01T09:00 -u alice,bob
-  fairsim sprio --scenario s.yaml -w             the weights (no simulation)
-
-Each factor column is the weighted term (PriorityWeight* x factor), rounded
-to an integer (%.0f); PRIORITY is their sum (site + age + assoc + fairshare +
-jobsize + partition + qos + TRES - nice, at least 1, truncated), which is the
-job's priority unless PriorityFlags=INCR_ONLY kept an older, larger one
-(sprio shows the sum then too). With PriorityFlags=CALCULATE_RUNNING running
-jobs are listed as well. -n divides each term by its weight (a weight of 0
-shows 0) and shows PRIORITY / (2^32-1); TRES shows name=factor. -w prints the
-configured weights ("Weights" line; SITE is always 1). Without -l, columns of
-zero weights are left out, and USER appears only with -u.
-
-` + workflow.AtHelp,
+		Name:                   "sprio",
+		Usage:                  "show the multifactor priority of pending jobs at a simulated time, like sprio",
+		ArgsUsage:              " ",
+		Description:            workflow.SprioHelp,
 		UseShortOptionHandling: true,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Usage: "scenario YAML `FILE` (scheduler: slurm), or the site's files (--slurm-conf ...)"},

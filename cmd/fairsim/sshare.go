@@ -13,33 +13,10 @@ import (
 
 func sshareCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "sshare",
-		Usage:     "show fair-share per association, like sshare: from a dump and usage, or at a simulated time",
-		ArgsUsage: " ",
-		Description: `Prints the association tree's shares, usage and fair-share factors exactly as
-Slurm's sshare prints them (columns, widths, indentation, -p/-P, "parent", "inf"
-and blank cells), two ways:
-
-  static, no simulation: an association tree (sacctmgr dump file) and a usage
-  table (CSV with header account,user,rawusage: one row per user association,
-  raw usage in billing-seconds, i.e. decayed TRES-billing x seconds; accounts
-  add up their users):
-    fairsim sshare --assoc assoc.cfg --usage usage.csv -a -l
-    fairsim sshare --assoc assoc.cfg --usage usage.csv --flags NO_FAIR_TREE -a -l -P
-
-  at a simulated time (scheduler: slurm), the run's fair-share engine:
-    fairsim sshare --scenario s.yaml --at 7-0 -a -l
-
-The algorithm is the one PriorityFlags selects (--flags: Fair Tree by default,
-NO_FAIR_TREE classic 2^(-UE/S), DEPTH_OBLIVIOUS); --algorithm overrides it and
-also offers slurm20, Slurm 2.0's F = (S - UE + 1)/2 (a fairsim extension).
-With a scenario both come from the scenario (PriorityFlags, fairshare.algorithm).
-Under Fair Tree -l adds LevelFS and accounts have no FairShare.
-
-Without -a (or -u) only account rows are printed: sshare adds the invoking
-user's rows, and fairsim has no invoking user.
-
-` + workflow.AtHelp,
+		Name:                   "sshare",
+		Usage:                  "show fair-share per association, like sshare: from a dump and usage, or at a simulated time",
+		ArgsUsage:              " ",
+		Description:            workflow.SshareHelp,
 		UseShortOptionHandling: true,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "usage", Usage: "usage `CSV` (account,user[,partition],rawusage in billing-seconds); default no usage"},

@@ -21,13 +21,8 @@ var dumpIgnored = map[string]bool{
 	"adminlevel": true, "classification": true, "comment": true,
 	"coordinator": true, "defaultaccount": true, "defaultqos": true,
 	"defaultwckey": true, "description": true, "flags": true,
-	"grpcpumins": true, "grpcpurunmins": true,
-	"grpjobsaccrue": true,
-	"grpsubmitjobs": true,
-	"grptresmins":   true, "grptresrunmins": true, "grpwall": true,
-	"grpwallduration": true, "maxcpumins": true, "maxcpuminsperjob": true,
-	"maxjobsaccrue": true,
-	"maxsubmitjobs": true, "maxtresmins": true,
+	"maxcpumins": true, "maxcpuminsperjob": true,
+	"maxtresmins":       true,
 	"maxtresminsperjob": true, "maxtrespernode": true,
 	"maxtresrunmins": true, "maxwall": true, "maxwallduration": true,
 	"maxwalldurationperjob": true, "minpriothresh": true, "minpriothreshold": true,
@@ -304,31 +299,40 @@ func (d *dumpReader) options(n int, s string) (o dumpOpts, ok bool) {
 				continue
 			}
 			o.partition = strings.ToLower(val)
-		case lk == "grpjobs" || lk == "maxjobs":
+		case o.limits.count(lk) != nil:
 			v, err := strconv.Atoi(val)
 			if err != nil || v < -1 {
 				d.errorf(n, key, "%q is not a job count", clip(val))
 				ok = false
 				continue
 			}
-			if lk == "grpjobs" {
-				o.limits.GrpJobs = v
-			} else {
-				o.limits.MaxJobs = v
-			}
-		case lk == "grptres" || lk == "maxtres" || lk == "maxtresperjob":
+			*o.limits.count(lk) = v
+		case o.limits.tresList(lk) != nil:
 			if err := checkTRESList(val); err != nil {
 				d.errorf(n, key, "%v", err)
 				ok = false
 				continue
 			}
-			if lk == "grptres" {
-				o.limits.GrpTRES = addTRES(o.limits.GrpTRES, val)
-			} else {
-				o.limits.MaxTRES = addTRES(o.limits.MaxTRES, val)
-			}
+			p := o.limits.tresList(lk)
+			*p = addTRES(*p, val)
 		case lk == "grpcpus" || lk == "grpnodes" || lk == "grpmem":
 			o.limits.GrpTRES = addTRES(o.limits.GrpTRES, oldTRES[lk]+"="+val)
+		case lk == "grpcpumins":
+			o.limits.GrpTRESMins = addTRES(o.limits.GrpTRESMins, "cpu="+val)
+		case lk == "grpcpurunmins":
+			o.limits.GrpTRESRunMins = addTRES(o.limits.GrpTRESRunMins, "cpu="+val)
+		case lk == "grpwall" || lk == "grpwallduration":
+			m, err := slurmtime.ParseMinutes(val)
+			if err != nil {
+				d.errorf(n, key, "%v", err)
+				ok = false
+				continue
+			}
+			if m == slurmtime.Infinite {
+				o.limits.GrpWall = -1
+			} else {
+				o.limits.GrpWall = m * 60
+			}
 		case lk == "maxcpus" || lk == "maxcpusperjob" || lk == "maxnodes" || lk == "maxnodesperjob":
 			o.limits.MaxTRES = addTRES(o.limits.MaxTRES, oldTRES[lk]+"="+val)
 		case lk == "maxwall" || lk == "maxwalldurationperjob":

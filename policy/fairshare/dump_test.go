@@ -255,9 +255,9 @@ func FuzzDump(f *testing.F) {
 func TestReadDumpLimits(t *testing.T) {
 	tr, err := ReadDump("l.cfg", strings.NewReader(`Cluster - 'c':Fairshare=1:GrpJobs=100
 Parent - 'root'
-Account - 'a1':Fairshare=50:GrpTRES=cpu=8,gres/gpu=4:GrpCPUs=16:MaxWall=1-0
+Account - 'a1':Fairshare=50:GrpTRES=cpu=8,gres/gpu=4:GrpCPUs=16:MaxWall=1-0:GrpSubmitJobs=30:GrpWall=2-0:GrpTRESMins=cpu=6000:GrpCPURunMins=900:GrpJobsAccrue=5
 Parent - 'a1'
-User - 'u1':Fairshare=1:MaxJobs=2:MaxNodesPerJob=1
+User - 'u1':Fairshare=1:MaxJobs=2:MaxNodesPerJob=1:MaxSubmitJobs=4:MaxJobsAccrue=1
 User - 'u2':Fairshare=1
 `))
 	if err != nil {
@@ -270,11 +270,13 @@ User - 'u2':Fairshare=1
 	u1, _ := tr.AssocLimits(u1i)
 	u2i, _ := tr.Lookup("a1", "u2")
 	_, u2has := tr.AssocLimits(u2i)
-	want := []Limits{
-		{GrpJobs: 100, MaxJobs: -1, MaxWall: -1},
-		{GrpJobs: -1, MaxJobs: -1, GrpTRES: "gres/gpu=4,cpu=16", MaxWall: 86400},
-		{GrpJobs: -1, MaxJobs: 2, MaxTRES: "node=1", MaxWall: -1},
-	}
+	want := []Limits{NoLimits(), NoLimits(), NoLimits()}
+	want[0].GrpJobs = 100
+	want[1].GrpTRES, want[1].MaxWall = "gres/gpu=4,cpu=16", 86400
+	// GrpWall=2-0 is 2880 minutes, 172800 s; GrpCPURunMins is the cpu item
+	// of GrpTRESRunMins.
+	want[1].GrpSubmit, want[1].GrpWall, want[1].GrpTRESMins, want[1].GrpTRESRunMins, want[1].GrpJobsAccrue = 30, 172800, "cpu=6000", "cpu=900", 5
+	want[2].MaxJobs, want[2].MaxTRES, want[2].MaxSubmit, want[2].MaxJobsAccrue = 2, "node=1", 4, 1
 	for i, got := range []Limits{root, a1, u1} {
 		if got != want[i] {
 			t.Errorf("limits %d: %+v, want %+v", i, got, want[i])

@@ -456,6 +456,15 @@ func (e *Engine) QOSUsage(q int) float64 {
 	return e.led.qosUsage[q]
 }
 
+// QOSUsedWall is grp_used_wall of QOS q (decayed seconds), what GrpWall
+// limits are checked against.
+func (e *Engine) QOSUsedWall(q int) float64 {
+	if q < 0 || q >= len(e.led.qosWall) {
+		return 0
+	}
+	return e.led.qosWall[q]
+}
+
 // QOSTRESUsage is usage_tres_raw of QOS q.
 func (e *Engine) QOSTRESUsage(q int) TRES {
 	if q < 0 || q >= len(e.led.qosTRES) {

@@ -92,10 +92,57 @@ type Limits struct {
 	GrpJobs, MaxJobs int
 	GrpTRES, MaxTRES string
 	MaxWall          int64
+	// GrpSubmitJobs and MaxSubmitJobs count pending and running jobs;
+	// GrpJobsAccrue and MaxJobsAccrue pending jobs accruing age.
+	GrpSubmit, MaxSubmit         int
+	GrpJobsAccrue, MaxJobsAccrue int
+	// GrpTRESMins and GrpTRESRunMins are TRES-minute lists; GrpWall is in
+	// seconds (-1 unset).
+	GrpTRESMins, GrpTRESRunMins string
+	GrpWall                     int64
 }
 
 // NoLimits is a Limits with nothing set.
-func NoLimits() Limits { return Limits{GrpJobs: -1, MaxJobs: -1, MaxWall: -1} }
+func NoLimits() Limits {
+	return Limits{GrpJobs: -1, MaxJobs: -1, MaxWall: -1, GrpSubmit: -1, MaxSubmit: -1,
+		GrpJobsAccrue: -1, MaxJobsAccrue: -1, GrpWall: -1}
+}
+
+// count is the job-count limit a lower-case dump option sets, nil for
+// other options.
+func (l *Limits) count(opt string) *int {
+	switch opt {
+	case "grpjobs":
+		return &l.GrpJobs
+	case "maxjobs":
+		return &l.MaxJobs
+	case "grpsubmitjobs", "grpsubmit":
+		return &l.GrpSubmit
+	case "maxsubmitjobs", "maxsubmit":
+		return &l.MaxSubmit
+	case "grpjobsaccrue":
+		return &l.GrpJobsAccrue
+	case "maxjobsaccrue":
+		return &l.MaxJobsAccrue
+	}
+	return nil
+}
+
+// tresList is the TRES list a lower-case dump option sets, nil for other
+// options.
+func (l *Limits) tresList(opt string) *string {
+	switch opt {
+	case "grptres":
+		return &l.GrpTRES
+	case "maxtres", "maxtresperjob":
+		return &l.MaxTRES
+	case "grptresmins":
+		return &l.GrpTRESMins
+	case "grptresrunmins":
+		return &l.GrpTRESRunMins
+	}
+	return nil
+}
 
 // SetLimits records association i's limits.
 func (t *Tree) SetLimits(i int, l Limits) {

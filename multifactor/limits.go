@@ -1,0 +1,235 @@
+package multifactor
+
+import (
+	"math"
+	"slices"
+
+	"fairsim/policy"
+	"fairsim/policy/fairshare"
+	"fairsim/sim"
+)
+
+// submitted is what Refuse counted for a job, so Left uncounts the same.
+type submitted struct {
+	lj    policy.LimitJob
+	assoc int
+	on    bool
+}
+
+// Refuse implements sim.SubmitLimiter with AccountingStorageEnforce=limits:
+// acct_policy_validate at submit. It refuses a job over GrpSubmit,
+// MaxSubmitPA or MaxSubmitPU of its QOS, or GrpSubmitJobs or MaxSubmitJobs
+// of its associations (counting the jobs pending and running), and under
+// DenyOnLimit a job whose request breaks a Max limit on its own; an
+// accepted job is counted as submitted until Left.
+func (m *Policy) Refuse(j *sim.Job, now int64) string {
+	if !m.cfg.EnforceLimits || j.Idx < 0 {
+		return ""
+	}
+	lj := m.limitJob(j, j.Part, false)
+	if why := m.limits.SubmitRefusal(&lj); why != "" {
+		return why
+	}
+	if m.assocs != nil && j.Assoc >= 0 {
+		// Without any QOS Slurm checks strictly (_acct_policy_validate).
+		strict := m.limits.Strict(&lj) || (lj.QOS[0] < 0 && lj.QOS[1] < 0)
+		set := m.limits.SetBy(lj.QOS)
+		if why := m.assocs.SubmitRefusal(j.Assoc, &lj.TRES, lj.Wall, strict, &set); why != "" {
+			return why
+		}
+	}
+	for len(m.subm) <= j.Idx {
+		m.subm = append(m.subm, submitted{})
+	}
+	m.subm[j.Idx] = submitted{lj: lj, assoc: j.Assoc, on: true}
+	m.limits.Submitted(&lj)
+	if m.assocs != nil && j.Assoc >= 0 {
+		m.assocs.Submitted(j.Assoc)
+	}
+	return ""
+}
+
+// Left implements sim.SubmitLimiter: a job that ends stops counting
+// against the submit limits (acct_policy_remove_job_submit).
+func (m *Policy) Left(j *sim.Job) {
+	if j.Idx < 0 || j.Idx >= len(m.subm) || !m.subm[j.Idx].on {
+		return
+	}
+	s := &m.subm[j.Idx]
+	s.on = false
+	m.limits.Unsubmitted(&s.lj)
+	if m.assocs != nil && s.assoc >= 0 {
+		m.assocs.Unsubmitted(s.assoc)
+	}
+}
+
+// TimeOuts implements sim.LimitTimer: acct_policy_job_time_out for each
+// running job, in job order. Slurm checks every running job periodically;
+// the usage it compares only changes at the decay thread's ticks, so
+// checking right after each tick ends the same jobs at the same usage.
+// With AccountingStorageEnforce=safe nothing is ended (the job was let
+// start only if it could finish).
+func (m *Policy) TimeOuts(now int64, running []*sim.Job) []sim.LimitTimeOut {
+	if !m.cfg.EnforceLimits || m.cfg.EnforceSafe || !m.usageLimits {
+		return nil
+	}
+	var out []sim.LimitTimeOut
+	for _, j := range running {
+		if j.Idx < 0 || j.Idx >= len(m.begun) || m.begun[j.Idx].QOS[0] == -2 {
+			continue
+		}
+		b := &m.begun[j.Idx]
+		use := m.qosUsage(b.QOS, j)
+		why := m.limits.UsageTimeOut(b.QOS, &use, &b.TRES)
+		if why == "" && m.assocs != nil && j.Assoc >= 0 {
+			set := m.limits.SetBy(b.QOS)
+			why = m.assocs.UsageTimeOut(j.Assoc, func(x int) policy.Usage { return m.assocUsage(x, j) }, &b.TRES, &set)
+		}
+		if why != "" {
+			out = append(out, sim.LimitTimeOut{Job: j, Reason: why})
+		}
+	}
+	slices.SortFunc(out, func(a, b sim.LimitTimeOut) int { return a.Job.Idx - b.Job.Idx })
+	return out
+}
+
+// usageHold is the usage limits' part of HoldPlaced: GrpWall, GrpTRESMins
+// and GrpTRESRunMins of the job's QOS, then of its associations. The
+// pass's placed jobs add their TRES × time limit to the running
+// TRES-minutes, as acct_policy_job_begin adds them when each starts.
+func (m *Policy) usageHold(j *sim.Job, lj *policy.LimitJob, placed []*sim.Job) string {
+	if !m.usageLimits {
+		return ""
+	}
+	mins := limitMins(j.TimeLimit)
+	if j.QOSIdx >= 0 {
+		q := m.cfg.QOS.QOS(j.QOSIdx)
+		if q.Flags&policy.QOSUsageFactorSafe != 0 && q.UsageFactor >= 0 && (mins != policy.InfiniteMins || q.UsageFactor < 1) {
+			mins = uint64(float64(mins) * q.UsageFactor)
+		}
+	}
+	use := m.qosUsage(lj.QOS, j)
+	for i, q := range lj.QOS {
+		for _, p := range placed {
+			if p != j && q >= 0 && p.QOSIdx == q {
+				addRun(&use[i], p)
+			}
+		}
+	}
+	if why := m.limits.UsageHold(lj.QOS, &use, &lj.TRES, mins, m.cfg.EnforceSafe); why != "" {
+		return why
+	}
+	if m.assocs == nil || j.Assoc < 0 {
+		return ""
+	}
+	set := m.limits.SetBy(lj.QOS)
+	au := func(x int) policy.Usage {
+		u := m.assocUsage(x, j)
+		for _, p := range placed {
+			if p != j && p.Assoc >= 0 && m.inChain(p.Assoc, x) {
+				addRun(&u, p)
+			}
+		}
+		return u
+	}
+	return m.assocs.UsageHold(j.Assoc, au, &lj.TRES, mins, m.cfg.EnforceSafe, &set)
+}
+
+// addRun adds a placed job's request × time limit to running TRES-minutes.
+func addRun(u *policy.Usage, p *sim.Job) {
+	tr := reqLimitTRES(p)
+	mins := limitMins(p.TimeLimit)
+	for k, v := range tr {
+		u.RunMins[k] += v * mins
+	}
+}
+
+// reqLimitTRES is a pending job's request as the limits count it: CPUs,
+// nodes, memory when given per CPU or per node, GPUs asked per job or per
+// node.
+func reqLimitTRES(j *sim.Job) policy.LimitTRES {
+	r := &j.Req
+	nodes := max(r.Nodes, 1)
+	var t policy.LimitTRES
+	t[policy.LimCPU] = uint64(max(r.CPUs, 0))
+	t[policy.LimNode] = uint64(nodes)
+	switch {
+	case r.MemPerNode > 0:
+		t[policy.LimMem] = uint64(r.MemPerNode) * uint64(nodes)
+	case r.MemPerCPU > 0:
+		t[policy.LimMem] = uint64(r.MemPerCPU) * uint64(max(r.CPUs, 0))
+	}
+	for _, g := range r.Gres {
+		if g.Name == "gpu" {
+			t[policy.LimGPU] += uint64(max(g.PerJob, 0) + max(g.PerNode, 0)*nodes)
+		}
+	}
+	return t
+}
+
+// inChain reports whether association a is x or below it.
+func (m *Policy) inChain(a, x int) bool {
+	for ; a >= 0; a = m.cfg.Tree.Parent(a) {
+		if a == x {
+			return true
+		}
+	}
+	return false
+}
+
+// limitMins is a time limit in seconds as Slurm's minutes, rounded up;
+// no limit is INFINITE.
+func limitMins(secs int64) uint64 {
+	if secs <= 0 {
+		return policy.InfiniteMins
+	}
+	return uint64((secs + 59) / 60)
+}
+
+// qosUsage is the usage of each QOS of order, for job j: with a job QOS
+// of UsageFactor 0 it reads as none, as _qos_job_runnable_post_select
+// clears it so that free jobs can run.
+func (m *Policy) qosUsage(order [2]int, j *sim.Job) [2]policy.Usage {
+	var out [2]policy.Usage
+	for i, q := range order {
+		if q < 0 {
+			continue
+		}
+		out[i] = toUsage(m.engine.QOSTRESUsage(q), m.engine.QOSTRESRunSecs(q), m.engine.QOSUsedWall(q))
+		if m.usageFactor(j) == 0 {
+			out[i].TRESMins, out[i].RunMins = policy.LimitTRES{}, policy.LimitTRES{}
+		}
+	}
+	return out
+}
+
+// assocUsage is association x's usage as j's limits read it.
+func (m *Policy) assocUsage(x int, j *sim.Job) policy.Usage {
+	u := toUsage(m.engine.TRESUsage(x), m.engine.TRESRunSecs(x), m.engine.UsedWall(x))
+	if m.usageFactor(j) == 0 {
+		u.TRESMins, u.RunMins = policy.LimitTRES{}, policy.LimitTRES{}
+	}
+	return u
+}
+
+// toUsage converts the engine's seconds to the minutes limits compare.
+func toUsage(raw fairshare.TRES, run fairshare.RunSecs, wall float64) policy.Usage {
+	var u policy.Usage
+	for k := range raw {
+		u.TRESMins[k] = toMins(raw[k])
+		u.RunMins[k] = run[k] / 60
+	}
+	u.WallMins = toMins(wall)
+	return u
+}
+
+func toMins(secs float64) uint64 {
+	v := secs / 60
+	if !(v > 0) {
+		return 0
+	}
+	if v >= math.MaxUint64 {
+		return math.MaxUint64
+	}
+	return uint64(v)
+}

@@ -1,0 +1,66 @@
+//go:build slurm
+
+package workflow
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fairsim/config"
+	"fairsim/internal/slurmharness"
+)
+
+// TestSlurmHarnessCaptureValidate runs jobs on the real Slurm of the harness,
+// captures the cluster with fairsim capture's code through nsenter, and
+// checks the folder replays and validates as it is.
+func TestSlurmHarnessCaptureValidate(t *testing.T) {
+	h := slurmharness.Start(t, "")
+	h.Accounts(t, map[string]string{"fsu1": "a1", "fsu2": "a2"})
+	since := time.Now().UTC().Add(-time.Minute)
+	// Six jobs: two users, whole nodes and half nodes, 3 to 6 s each.
+	for i := range 6 {
+		user := []string{"fsu1", "fsu2"}[i%2]
+		h.MustRun(t, "sbatch", "--uid="+user, "--gid=users", "-n", fmt.Sprint(4+4*(i%2)), "-t", "1",
+			"--chdir=/tmp", "-o", "/dev/null", "--wrap", fmt.Sprintf("sleep %d", 3+i%4))
+	}
+	h.WaitIdle(t, 6, 90*time.Second)
+
+	out := t.TempDir()
+	res, err := Capture(CaptureOptions{Out: out, Since: since.Format("2006-01-02T15:04:05"), Location: time.UTC, Run: ExecRunner(h.Prefix()...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Cluster != "fsim" || res.Jobs != 6 {
+		t.Fatalf("captured cluster %q with %d jobs, want fsim and 6", res.Cluster, res.Jobs)
+	}
+	for _, name := range []string{"slurm.conf", "site.conf", CaptureAssoc, CaptureQOS, CaptureSacct, CaptureEvents, CaptureScenario} {
+		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+			t.Errorf("capture wrote no %s: %v", name, err)
+		}
+	}
+	dump, _ := os.ReadFile(filepath.Join(out, CaptureAssoc))
+	if !strings.Contains(string(dump), "User - 'fsu1'") {
+		t.Errorf("assoc.cfg lacks fsu1:\n%s", dump)
+	}
+	sc, err := config.Load(ScenarioFile(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	v, err := Validate(sc, ValidateOptions{Top: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Jobs) != 6 {
+		t.Errorf("validated %d jobs, want 6", len(v.Jobs))
+	}
+	var b strings.Builder
+	v.Write(&b)
+	t.Logf("\n%s", b.String())
+}

@@ -1,0 +1,183 @@
+package workflow
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"fairsim/config"
+	"fairsim/policy/fairshare"
+)
+
+// sshareCompared are the numeric columns of sshare -a -l -P compared with
+// the simulation's, in sshare's order.
+var sshareCompared = []string{"RawShares", "NormShares", "RawUsage", "NormUsage", "EffectvUsage", "FairShare", "LevelFS"}
+
+// ShareCheck compares one recorded `sshare -a -l -P` snapshot with
+// fairsim's sshare at the same instant.
+type ShareCheck struct {
+	File string
+	At   int64 // Unix time of the snapshot
+	Rows int   // association rows compared
+	// MaxDiff is the largest absolute difference per column of
+	// sshareCompared (NaN where a row is a number on one side only, or
+	// "inf" on one side only).
+	MaxDiff []float64
+	// Worst names the row and column of the largest relative difference.
+	Worst   string
+	Missing []string // rows on one side only
+}
+
+// readSshareSnapshot reads a snapshot the reference runs record: a
+// "#fairsim snapshot epoch=N" line, then sshare -a -l -P output.
+func readSshareSnapshot(path string) (int64, map[string]map[string]string, []string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	var epoch int64 = -1
+	var rest bytes.Buffer
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		l := sc.Text()
+		if e, ok := strings.CutPrefix(l, "#fairsim snapshot epoch="); ok {
+			if epoch, err = strconv.ParseInt(strings.TrimSpace(e), 10, 64); err != nil {
+				return 0, nil, nil, fmt.Errorf("%s:%d: epoch: %v", path, n, err)
+			}
+			continue
+		}
+		rest.WriteString(l + "\n")
+	}
+	if epoch < 0 {
+		return 0, nil, nil, fmt.Errorf("%s:1: no \"#fairsim snapshot epoch=N\" line", path)
+	}
+	rows, order, err := parseSshareP(rest.Bytes(), path)
+	return epoch, rows, order, err
+}
+
+// parseSshareP keys sshare -P rows by "account|user" (the indentation
+// trimmed), each a map of column to text.
+func parseSshareP(data []byte, name string) (map[string]map[string]string, []string, error) {
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "Account|") {
+		return nil, nil, fmt.Errorf("%s: no sshare -P header (Account|User|...)", name)
+	}
+	head := strings.Split(lines[0], "|")
+	rows := map[string]map[string]string{}
+	var order []string
+	for _, l := range lines[1:] {
+		f := strings.Split(l, "|")
+		if len(f) != len(head) {
+			return nil, nil, fmt.Errorf("%s: %d fields where the header has %d: %q", name, len(f), len(head), l)
+		}
+		m := map[string]string{}
+		for i, h := range head {
+			m[h] = strings.TrimSpace(f[i])
+		}
+		k := m["Account"] + "|" + m["User"]
+		if _, dup := rows[k]; !dup {
+			order = append(order, k)
+		}
+		rows[k] = m
+	}
+	return rows, order, nil
+}
+
+// checkSshare simulates sc up to the snapshot's instant and compares
+// fairsim's sshare -a -l -P with it, column by column.
+func checkSshare(sc *config.Scenario, path string) (*ShareCheck, error) {
+	epoch, real, order, err := readSshareSnapshot(path)
+	if err != nil {
+		return nil, err
+	}
+	p := Pipeline{Need: "sshare"}
+	run, err := p.Build(sc)
+	if err != nil {
+		return nil, err
+	}
+	defer run.Close()
+	// Captured scenarios keep UTC throughout (trace and fair-share zone).
+	at := time.Unix(epoch, 0).UTC().Format("2006-01-02T15:04:05")
+	if _, err := p.SimulateAt(run, at, nil); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	opt := fairshare.SshareOptions{Long: true, All: true, Parsable2: true, SlurmTRES: true}
+	rows := SimulatedSshare(run, &opt)
+	var buf bytes.Buffer
+	if err := fairshare.WriteSshare(&buf, rows, opt); err != nil {
+		return nil, err
+	}
+	sim, _, err := parseSshareP(buf.Bytes(), "fairsim sshare")
+	if err != nil {
+		return nil, err
+	}
+	c := &ShareCheck{File: path, At: epoch, MaxDiff: make([]float64, len(sshareCompared))}
+	worstRel := -1.0
+	for _, k := range order {
+		s, ok := sim[k]
+		if !ok {
+			c.Missing = append(c.Missing, k+" (not simulated)")
+			continue
+		}
+		c.Rows++
+		r := real[k]
+		for i, col := range sshareCompared {
+			d := cellDiff(r[col], s[col])
+			if m := c.MaxDiff[i]; !math.IsNaN(m) && (math.IsNaN(d) || d > m) {
+				c.MaxDiff[i] = d // a NaN stays: a cell blank or inf on one side only
+			}
+			rv, _ := strconv.ParseFloat(r[col], 64)
+			rel := d / max(math.Abs(rv), 1e-12)
+			if math.IsNaN(d) {
+				rel = math.Inf(1)
+			}
+			if rel > worstRel && d != 0 {
+				worstRel = rel
+				c.Worst = fmt.Sprintf("%s %s: sshare %q, fairsim %q", k, col, r[col], s[col])
+			}
+		}
+	}
+	for k := range sim {
+		if _, ok := real[k]; !ok {
+			c.Missing = append(c.Missing, k+" (only simulated)")
+		}
+	}
+	return c, nil
+}
+
+// cellDiff is |a-b| of two sshare cells: 0 when both are blank or both
+// "inf", NaN when only one is a number.
+func cellDiff(a, b string) float64 {
+	if a == b {
+		return 0
+	}
+	x, errA := strconv.ParseFloat(a, 64)
+	y, errB := strconv.ParseFloat(b, 64)
+	if errA != nil || errB != nil || math.IsInf(x, 0) || math.IsInf(y, 0) {
+		return math.NaN()
+	}
+	return math.Abs(x - y)
+}
+
+// writeShares prints the sshare checks.
+func (v *Validation) writeShares(w io.Writer) {
+	for _, c := range v.Shares {
+		fmt.Fprintf(w, "  sshare at %s (%s): %d rows; max |difference|:", time.Unix(c.At, 0).UTC().Format("2006-01-02T15:04:05"), c.File, c.Rows)
+		for i, col := range sshareCompared {
+			fmt.Fprintf(w, " %s %.6g", col, c.MaxDiff[i])
+		}
+		fmt.Fprintln(w)
+		if c.Worst != "" {
+			fmt.Fprintf(w, "      most different: %s\n", c.Worst)
+		}
+		for _, m := range c.Missing {
+			fmt.Fprintf(w, "      row %s\n", m)
+		}
+	}
+}
