@@ -594,6 +594,9 @@ func (m *Policy) buildAssocLimits() error {
 			if err == nil {
 				err = al.AddUsageLimits(l.GrpSubmit, l.MaxSubmit, l.GrpJobsAccrue, l.MaxJobsAccrue, l.GrpTRESMins, l.GrpTRESRunMins, l.GrpWall)
 			}
+			if err == nil {
+				err = al.AddPerNode(l.MaxTRESPerNode)
+			}
 			if err != nil {
 				return fmt.Errorf("association %s: limits: %w", t.Account(i), err)
 			}

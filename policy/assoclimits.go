@@ -16,6 +16,9 @@ type AssocLimits struct {
 	// time limit left of running jobs; GrpWall (seconds) decayed wall time.
 	GrpTRESMins, GrpTRESRunMins []TRESCount
 	GrpWall                     int64
+	// MaxTRESPN caps each TRES of a job divided by its node count
+	// (MaxTRESPerNode), from the nearest association that sets it.
+	MaxTRESPN []TRESCount
 }
 
 // ParseAssocLimits reads the raw values the sacctmgr dump gives (a TRES
@@ -35,6 +38,16 @@ func ParseAssocLimits(grpJobs, maxJobs int, grpTRES, maxTRES string, maxWall int
 		}
 	}
 	return l, nil
+}
+
+// AddPerNode reads MaxTRESPerNode, a TRES list as the dump gives it.
+func (l *AssocLimits) AddPerNode(maxTRESPerNode string) error {
+	if maxTRESPerNode == "" {
+		return nil
+	}
+	var err error
+	l.MaxTRESPN, err = parseTRESCounts(maxTRESPerNode)
+	return err
 }
 
 // AddUsageLimits reads the limits on submissions, accrue and usage the
@@ -58,6 +71,7 @@ func (l *AssocLimits) AddUsageLimits(grpSubmit, maxSubmit, grpAccrue, maxAccrue 
 // Reason names of association limits (job_state_reason.c).
 var (
 	reasonAssocGrp = [numLimTRES]string{"AssocGrpCpuLimit", "AssocGrpMemLimit", "AssocGrpNodeLimit", "AssocGrpBilling", "AssocGrpGRES"}
+	reasonAssocPN  = [numLimTRES]string{"AssocMaxCpuPerNode", "AssocMaxMemPerNode", "AssocMaxUnknownPerNode", "AssocMaxBillingPerNode", "AssocMaxGRESPerNode"}
 	reasonAssocPJ  = [numLimTRES]string{"AssocMaxCpuPerJobLimit", "AssocMaxMemPerJob", "AssocMaxNodePerJobLimit", "AssocMaxBillingPerJob", "AssocMaxGRESPerJob"}
 )
 
@@ -140,7 +154,7 @@ func (t *AssocTracker) Hold(a int, tr *LimitTRES, wall int64, placed []Placed) s
 	}
 	chain := append([]int(nil), t.up(a)...)
 	var maxJobs, maxWall = -1, int64(-1)
-	var maxTRES []TRESCount
+	var maxTRES, maxPN []TRESCount
 	for _, x := range chain {
 		l := t.lims[x]
 		if l == nil {
@@ -154,6 +168,9 @@ func (t *AssocTracker) Hold(a int, tr *LimitTRES, wall int64, placed []Placed) s
 		}
 		if maxTRES == nil && l.MaxTRES != nil {
 			maxTRES = l.MaxTRES
+		}
+		if maxPN == nil && l.MaxTRESPN != nil {
+			maxPN = l.MaxTRESPN
 		}
 	}
 	own := t.jobs[a]
@@ -171,6 +188,21 @@ func (t *AssocTracker) Hold(a int, tr *LimitTRES, wall int64, placed []Placed) s
 	for _, c := range maxTRES {
 		if k, ok := limTRESIndex(c.Name); ok && tr[k] > c.Count {
 			return reasonAssocPJ[k]
+		}
+	}
+	// Per node after per job, as _validate_tres_limits_for_assoc is
+	// called with max_tres_pn_ctld and the node count as divisor.
+	for _, c := range maxPN {
+		k, ok := limTRESIndex(c.Name)
+		if !ok {
+			continue
+		}
+		per := tr[k]
+		if n := tr[LimNode]; n > 0 {
+			per /= n
+		}
+		if per > c.Count {
+			return reasonAssocPN[k]
 		}
 	}
 	for _, x := range chain {

@@ -53,3 +53,36 @@ func TestAssocTracker(t *testing.T) {
 		t.Errorf("after u1's job ended: %q, want none", got)
 	}
 }
+
+// MaxTRESPerNode on a1 (cpu=16) holds u1's job when its CPUs over its
+// nodes exceed 16: 48 on 2 nodes is 24; 48 on 3 is exactly 16 and runs;
+// u1's own cpu=32 is nearer and wins for u1, so 48 on 2 (24) runs too.
+func TestAssocMaxTRESPerNode(t *testing.T) {
+	a1, _ := ParseAssocLimits(-1, -1, "", "", -1)
+	if err := a1.AddPerNode("cpu=16"); err != nil {
+		t.Fatal(err)
+	}
+	u1, _ := ParseAssocLimits(-1, -1, "", "", -1)
+	if err := u1.AddPerNode("cpu=32"); err != nil {
+		t.Fatal(err)
+	}
+	if err := u1.AddPerNode("cpu=x"); err == nil {
+		t.Error("AddPerNode(cpu=x): no error")
+	}
+	u1.MaxTRESPN = []TRESCount{{"cpu", 32}}
+	tr := NewAssocTracker([]int{-1, 0, 1, 1}, []*AssocLimits{nil, a1, u1, nil})
+	for _, c := range []struct {
+		assoc       int
+		cpus, nodes uint64
+		want        string
+	}{
+		{3, 48, 2, "AssocMaxCpuPerNode"},
+		{3, 48, 3, ""},
+		{2, 48, 2, ""},
+		{2, 99, 3, "AssocMaxCpuPerNode"}, // 99/3 = 33 > 32
+	} {
+		if got := tr.Hold(c.assoc, &LimitTRES{LimCPU: c.cpus, LimNode: c.nodes}, 0, nil); got != c.want {
+			t.Errorf("assoc %d, %d CPUs on %d nodes: %q, want %q", c.assoc, c.cpus, c.nodes, got, c.want)
+		}
+	}
+}

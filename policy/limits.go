@@ -36,10 +36,13 @@ func limTRESIndex(name string) (int, bool) {
 // Reason names per TRES, as job_state_reason.c job_state_reason_string
 // prints them (WAIT_QOS_GRP_CPU and the like).
 var (
-	reasonGrp   = [numLimTRES]string{"QOSGrpCpuLimit", "QOSGrpMemLimit", "QOSGrpNodeLimit", "QOSGrpBilling", "QOSGrpGRES"}
-	reasonPU    = [numLimTRES]string{"QOSMaxCpuPerUserLimit", "QOSMaxMemoryPerUser", "QOSMaxNodePerUserLimit", "QOSMaxBillingPerUser", "QOSMaxGRESPerUser"}
-	reasonPA    = [numLimTRES]string{"MaxCpuPerAccount", "MaxMemoryPerAccount", "MaxNodePerAccount", "MaxBillingPerAccount", "MaxGRESPerAccount"}
-	reasonPJ    = [numLimTRES]string{"QOSMaxCpuPerJobLimit", "QOSMaxMemoryPerJob", "QOSMaxNodePerJobLimit", "QOSMaxBillingPerJob", "QOSMaxGRESPerJob"}
+	reasonGrp = [numLimTRES]string{"QOSGrpCpuLimit", "QOSGrpMemLimit", "QOSGrpNodeLimit", "QOSGrpBilling", "QOSGrpGRES"}
+	reasonPU  = [numLimTRES]string{"QOSMaxCpuPerUserLimit", "QOSMaxMemoryPerUser", "QOSMaxNodePerUserLimit", "QOSMaxBillingPerUser", "QOSMaxGRESPerUser"}
+	reasonPA  = [numLimTRES]string{"MaxCpuPerAccount", "MaxMemoryPerAccount", "MaxNodePerAccount", "MaxBillingPerAccount", "MaxGRESPerAccount"}
+	reasonPJ  = [numLimTRES]string{"QOSMaxCpuPerJobLimit", "QOSMaxMemoryPerJob", "QOSMaxNodePerJobLimit", "QOSMaxBillingPerJob", "QOSMaxGRESPerJob"}
+	// reasonPN: job_state_reason.c has no per-node reason for the node
+	// TRES, which _get_tres_state_reason leaves as the "unknown" one.
+	reasonPN    = [numLimTRES]string{"QOSMaxCpuPerNode", "QOSMaxMemoryPerNode", "QOSMaxUnknownPerNode", "QOSMaxBillingPerNode", "QOSMaxGRESPerNode"}
 	reasonMinPJ = [numLimTRES]string{"QOSMinCpuNotSatisfied", "QOSMinMemory", "QOSMinNode", "QOSMinBilling", "QOSMinGRES"}
 )
 
@@ -176,7 +179,8 @@ const (
 	fMaxTRESPU   = fMaxTRESPA + numLimTRES
 	fMaxTRES     = fMaxTRESPU + numLimTRES
 	fMinTRES     = fMaxTRES + numLimTRES
-	numLimFields = fMinTRES + numLimTRES
+	fMaxTRESPN   = fMinTRES + numLimTRES
+	numLimFields = fMaxTRESPN + numLimTRES
 )
 
 // Hold returns the reason, in Slurm's words, a pending job may not start
@@ -252,6 +256,9 @@ func (t *LimitTracker) check(j *LimitJob) string {
 		if why := tresCheck(l.MaxTRES, fMaxTRES, first, nil, j, reasonPJ); why != "" {
 			return why
 		}
+		if why := perNodeCheck(l.MaxTRESPN, first, j); why != "" {
+			return why
+		}
 		for _, c := range l.MinTRES {
 			if k, ok := limTRESIndex(c.Name); ok && first(fMinTRES+k) && j.TRES[k] < c.Count {
 				return reasonMinPJ[k]
@@ -275,6 +282,28 @@ func tresCheck(lims []TRESCount, base int, first func(int) bool, used *LimitTRES
 		}
 		if have+j.TRES[k] > c.Count {
 			return reasons[k]
+		}
+	}
+	return ""
+}
+
+// perNodeCheck holds the job when one of its TRES divided by its node
+// count (integer division, none when it asks no nodes) exceeds a
+// MaxTRESPerNode that this QOS is the first to set: the divisor of
+// _validate_tres_limits_for_qos, called with max_tres_pn_ctld from
+// _qos_job_runnable_post_select after the per-job maximum.
+func perNodeCheck(lims []TRESCount, first func(int) bool, j *LimitJob) string {
+	for _, c := range lims {
+		k, ok := limTRESIndex(c.Name)
+		if !ok || !first(fMaxTRESPN+k) {
+			continue
+		}
+		per := j.TRES[k]
+		if n := j.TRES[LimNode]; n > 0 {
+			per /= n
+		}
+		if per > c.Count {
+			return reasonPN[k]
 		}
 	}
 	return ""

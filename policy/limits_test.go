@@ -87,6 +87,20 @@ func TestLimitReasons(t *testing.T) {
 		{"MaxTRESPA mem", func(q *QOS) { q.Limits.MaxTRESPA = []TRESCount{{"mem", 1000}} },
 			[]LimitJob{{Account: 3, TRES: LimitTRES{LimMem: 600}}}, LimitJob{Account: 3, TRES: LimitTRES{LimMem: 600}}, "MaxMemoryPerAccount"},
 		{"MaxTRES node=2 per job", func(q *QOS) { q.Limits.MaxTRES = []TRESCount{{"node", 2}} }, nil, LimitJob{TRES: LimitTRES{LimNode: 3}}, "QOSMaxNodePerJobLimit"},
+		// MaxTRESPerNode divides each TRES by the node count
+		// (_validate_tres_limits_for_qos's divisor): 96 CPUs on 2 nodes
+		// is 48 per node, over cpu=32; 64 on 2 is 32, at it; 96 on 3 is 32.
+		{"MaxTRESPerNode cpu=32: 96 CPUs on 2 nodes", func(q *QOS) { q.Limits.MaxTRESPN = []TRESCount{{"cpu", 32}} }, nil,
+			LimitJob{TRES: LimitTRES{LimCPU: 96, LimNode: 2}}, "QOSMaxCpuPerNode"},
+		{"MaxTRESPerNode cpu=32: 64 CPUs on 2 nodes", func(q *QOS) { q.Limits.MaxTRESPN = []TRESCount{{"cpu", 32}} }, nil,
+			LimitJob{TRES: LimitTRES{LimCPU: 64, LimNode: 2}}, ""},
+		{"MaxTRESPerNode cpu=32: 96 CPUs on 3 nodes", func(q *QOS) { q.Limits.MaxTRESPN = []TRESCount{{"cpu", 32}} }, nil,
+			LimitJob{TRES: LimitTRES{LimCPU: 96, LimNode: 3}}, ""},
+		// 7 GPUs on 2 nodes: 7/2 = 3 per node (integer division), under 4.
+		{"MaxTRESPerNode gres/gpu=4: 7 GPUs on 2 nodes", func(q *QOS) { q.Limits.MaxTRESPN = []TRESCount{{"gres/gpu", 4}} }, nil,
+			LimitJob{TRES: LimitTRES{LimGPU: 7, LimNode: 2}}, ""},
+		{"MaxTRESPerNode gres/gpu=4: 5 GPUs on 1 node", func(q *QOS) { q.Limits.MaxTRESPN = []TRESCount{{"gres/gpu", 4}} }, nil,
+			LimitJob{TRES: LimitTRES{LimGPU: 5, LimNode: 1}}, "QOSMaxGRESPerNode"},
 		{"MinTRES cpu=4", func(q *QOS) { q.Limits.MinTRES = []TRESCount{{"cpu", 4}} }, nil, LimitJob{TRES: LimitTRES{LimCPU: 2}}, "QOSMinCpuNotSatisfied"},
 		{"MaxWall 1h, 2h asked", func(q *QOS) { q.Limits.MaxWall = 3600 }, nil, LimitJob{Wall: 7200}, "QOSMaxWallDurationPerJobLimit"},
 		{"MaxWall 1h, no limit asked", func(q *QOS) { q.Limits.MaxWall = 3600 }, nil, LimitJob{}, ""},

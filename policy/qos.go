@@ -94,8 +94,11 @@ type QOSLimits struct {
 	MaxSubmitPU, MaxSubmitPA int // pending+running jobs per user / per account
 	GrpTRES                  []TRESCount
 	MaxTRES, MinTRES         []TRESCount // per job
-	MaxTRESPU, MaxTRESPA     []TRESCount // running TRES per user / per account
-	MaxWall                  int64       // per job, seconds
+	// MaxTRESPN caps each TRES of a job divided by its node count
+	// (MaxTRESPerNode, max_tres_pn).
+	MaxTRESPN            []TRESCount
+	MaxTRESPU, MaxTRESPA []TRESCount // running TRES per user / per account
+	MaxWall              int64       // per job, seconds
 	// GrpWall caps the QOS's decayed wall time of running jobs
 	// (grp_used_wall), seconds; GrpTRESRunMins the TRES × time limit left
 	// of its running jobs (grp_used_tres_run_secs), in TRES-minutes.

@@ -62,6 +62,7 @@ const (
 	colMinTRES
 	colGrpTRESRunMins
 	colGrpWall
+	colMaxTRESPN
 	numQOSColumns
 )
 
@@ -73,7 +74,7 @@ var qosColumnNames = [numQOSColumns]string{
 	"GraceTime", "PreemptExemptTime", "MinPrioThres",
 	"GrpJobs", "GrpSubmit", "GrpTRES", "MaxJobsPU", "MaxJobsPA", "MaxSubmitPU",
 	"MaxSubmitPA", "MaxTRES", "MaxTRESPU", "MaxTRESPA", "MaxWall", "MinTRES",
-	"GrpTRESRunMins", "GrpWall",
+	"GrpTRESRunMins", "GrpWall", "MaxTRESPerNode",
 }
 
 // qosColumnAliases are the long format= names, accepted for hand-written files.
@@ -92,12 +93,13 @@ var qosColumnAliases = map[string]qosColumn{
 	"maxwalldurationperjob":   colMaxWall,
 	"mintresperjob":           colMinTRES,
 	"grpwallduration":         colGrpWall,
+	"maxtrespn":               colMaxTRESPN,
 }
 
 // ignoredQOSColumns are real sacctmgr QOS columns fairsim does not model.
 var ignoredQOSColumns = []string{
 	"ID", "Descr", "Description", "LimitFactor",
-	"MaxTRESMins", "MaxTRESPerNode", "MaxTRESRunMinsPA", "MaxTRESRunMinsPU",
+	"MaxTRESMins", "MaxTRESRunMinsPA", "MaxTRESRunMinsPU",
 	"MaxTRESRunMinsPerAccount", "MaxTRESRunMinsPerUser", "UsageThres", "UsageThreshold",
 }
 
@@ -341,7 +343,7 @@ func parseQOSLine(cells []string, cols []qosColumn, headers []string, file strin
 				fail(i, "%v", err)
 			}
 			*q.Limits.count(c) = n
-		case colGrpTRES, colMaxTRES, colMaxTRESPU, colMaxTRESPA, colMinTRES, colGrpTRESRunMins:
+		case colGrpTRES, colMaxTRES, colMaxTRESPU, colMaxTRESPA, colMinTRES, colGrpTRESRunMins, colMaxTRESPN:
 			t, err := parseTRESCounts(v)
 			if err != nil {
 				fail(i, "%v", err)
@@ -639,6 +641,8 @@ func (l *QOSLimits) tres(c qosColumn) *[]TRESCount {
 		return &l.MinTRES
 	case colGrpTRESRunMins:
 		return &l.GrpTRESRunMins
+	case colMaxTRESPN:
+		return &l.MaxTRESPN
 	}
 	return nil
 }

@@ -215,7 +215,7 @@ func TestFormatQOSFileRoundTrip(t *testing.T) {
 		t.Fatalf("re-reading formatted file: %v, %v\n%s", err, warnings, out)
 	}
 	assertSameQOS(t, s, back)
-	if !strings.Contains(out, "\nhigh|300000|2.000000|||20||normal,standby|SUSPEND,GANG|OverPartQOS|00:00:00|01:00:00|500000||||||||||||||\n") {
+	if !strings.Contains(out, "\nhigh|300000|2.000000|||20||normal,standby|SUSPEND,GANG|OverPartQOS|00:00:00|01:00:00|500000|||||||||||||||\n") {
 		t.Errorf("unexpected format:\n%s", out)
 	}
 }

@@ -27,9 +27,9 @@ func TestParseQOSFilePartialAndEmptyColumns(t *testing.T) {
 				`q:3: field Preempt: QOS "gone" is not in this listing; QOS low preempts no job of it`,
 			}},
 		{"blank ignored columns are not reported",
-			"Name|MaxWall|GrpTRES|MaxTRESPerNode\nnormal|| |\nother|||cpu=1\n",
+			"Name|MaxWall|GrpTRES|MaxTRESRunMinsPU\nnormal|| |\nother|||cpu=1\n",
 			map[string][]string{"normal": nil, "other": nil},
-			[]string{"q:3: column MaxTRESPerNode holds values fairsim does not model; ignored"}},
+			[]string{"q:3: column MaxTRESRunMinsPU holds values fairsim does not model; ignored"}},
 		{"nothing to report", "Name|UsageThres\nnormal|\n", map[string][]string{"normal": nil}, nil},
 	}
 	for _, tc := range tests {

@@ -23,8 +23,8 @@ var dumpIgnored = map[string]bool{
 	"defaultwckey": true, "description": true, "flags": true,
 	"maxcpumins": true, "maxcpuminsperjob": true,
 	"maxtresmins":       true,
-	"maxtresminsperjob": true, "maxtrespernode": true,
-	"maxtresrunmins": true, "maxwall": true, "maxwallduration": true,
+	"maxtresminsperjob": true,
+	"maxtresrunmins":    true, "maxwall": true, "maxwallduration": true,
 	"maxwalldurationperjob": true, "minpriothresh": true, "minpriothreshold": true,
 	"organization": true, "qos": true, "wckeys": true,
 }

@@ -257,7 +257,7 @@ func TestReadDumpLimits(t *testing.T) {
 Parent - 'root'
 Account - 'a1':Fairshare=50:GrpTRES=cpu=8,gres/gpu=4:GrpCPUs=16:MaxWall=1-0:GrpSubmitJobs=30:GrpWall=2-0:GrpTRESMins=cpu=6000:GrpCPURunMins=900:GrpJobsAccrue=5
 Parent - 'a1'
-User - 'u1':Fairshare=1:MaxJobs=2:MaxNodesPerJob=1:MaxSubmitJobs=4:MaxJobsAccrue=1
+User - 'u1':Fairshare=1:MaxJobs=2:MaxNodesPerJob=1:MaxSubmitJobs=4:MaxJobsAccrue=1:MaxTRESPerNode=cpu=32
 User - 'u2':Fairshare=1
 `))
 	if err != nil {
@@ -277,6 +277,7 @@ User - 'u2':Fairshare=1
 	// of GrpTRESRunMins.
 	want[1].GrpSubmit, want[1].GrpWall, want[1].GrpTRESMins, want[1].GrpTRESRunMins, want[1].GrpJobsAccrue = 30, 172800, "cpu=6000", "cpu=900", 5
 	want[2].MaxJobs, want[2].MaxTRES, want[2].MaxSubmit, want[2].MaxJobsAccrue = 2, "node=1", 4, 1
+	want[2].MaxTRESPerNode = "cpu=32"
 	for i, got := range []Limits{root, a1, u1} {
 		if got != want[i] {
 			t.Errorf("limits %d: %+v, want %+v", i, got, want[i])

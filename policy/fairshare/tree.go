@@ -100,6 +100,8 @@ type Limits struct {
 	// seconds (-1 unset).
 	GrpTRESMins, GrpTRESRunMins string
 	GrpWall                     int64
+	// MaxTRESPerNode caps a job's TRES divided by its node count.
+	MaxTRESPerNode string
 }
 
 // NoLimits is a Limits with nothing set.
@@ -140,6 +142,8 @@ func (l *Limits) tresList(opt string) *string {
 		return &l.GrpTRESMins
 	case "grptresrunmins":
 		return &l.GrpTRESRunMins
+	case "maxtrespernode", "maxtrespn":
+		return &l.MaxTRESPerNode
 	}
 	return nil
 }
