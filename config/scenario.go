@@ -207,6 +207,13 @@ type FairShareSpec struct {
 	// TimeZone locates PriorityUsageResetPeriod boundaries (default: the
 	// trace's TimeZoneString, else UTC).
 	TimeZone string `yaml:"time_zone,omitempty"`
+	// AssocAddedAfterStart says the associations were added (sacctmgr
+	// add) after slurmctld started, as on a fresh test cluster: under
+	// Fair Tree every job's fair-share factor is then 0 until the first
+	// PriorityCalcPeriod tick (priority_multifactor.c fair_tree_decay is
+	// what computes it). Default false: a production controller loads its
+	// associations at start and computes them in its first decay pass.
+	AssocAddedAfterStart bool `yaml:"assoc_added_after_start,omitempty"`
 }
 
 // SimSpec holds fairsim's own knobs.

@@ -154,7 +154,8 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 		return err
 	}
 	fsCfg := fairshare.Config{Algorithm: alg, HalfLife: conf.PriorityDecayHalfLife, ExactDecay: sc.FairShare.ExactDecay,
-		Reset: reset, Loc: loc, Dampening: float64(max(conf.FairShareDampeningFactor, 1))}
+		Reset: reset, Loc: loc, Dampening: float64(max(conf.FairShareDampeningFactor, 1)),
+		AddedAfterStart: sc.FairShare.AssocAddedAfterStart}
 	if alg == fairshare.Slurm20 {
 		fsCfg.Slurm20MaxUsage = float64(run.Cluster.TotalCores) * float64(conf.PriorityDecayHalfLife) * 2
 	}

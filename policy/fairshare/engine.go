@@ -39,6 +39,15 @@ type Config struct {
 	// documentation) for the slurm20
 	// algorithm; otherwise usage is normalised by root's usage.
 	Slurm20MaxUsage float64
+	// AddedAfterStart says the associations were added to a controller
+	// already running (sacctmgr add after slurmctld started, as on a fresh
+	// test cluster). Under Fair Tree their fs_factor and level_fs then stay
+	// 0 until the first calc tick: assoc_mgr creates an association's
+	// usage zeroed, and only fair_tree_decay (priority_multifactor.c
+	// _decay_thread, every PriorityCalcPeriod) sets them, while
+	// _get_fairshare_priority reads fs_factor as it stands. Classic
+	// computes an uncomputed association on demand, so it is unaffected.
+	AddedAfterStart bool
 }
 
 // Engine runs Slurm's decay thread over a finalized Tree: it decays and
@@ -130,7 +139,9 @@ func NewEngine(t *Tree, cfg Config) (*Engine, error) {
 		e.shares = t.normFT
 	}
 	e.cmpLF = e.compareLevelFS
-	e.Recalc()
+	if !(cfg.AddedAfterStart && cfg.Algorithm == FairTree) {
+		e.Recalc()
+	}
 	return e, nil
 }
 

@@ -1,0 +1,120 @@
+package workflow
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// refSpread reads DIR/spread.csv (scripts/slurm-ref-spread): per job, its
+// start in each recorded run, in seconds after that run's first
+// submission.
+func refSpread(t *testing.T, dir string) map[int64][]int64 {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "spread.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := 0
+	for _, h := range rows[0] {
+		if len(h) > 5 && h[:5] == "start" {
+			runs++
+		}
+	}
+	out := map[int64][]int64{}
+	for _, r := range rows[1:] {
+		id, err := strconv.ParseInt(r[0], 10, 64)
+		if err != nil {
+			t.Fatalf("spread.csv: %v", err)
+		}
+		for k := 1; k <= runs; k++ {
+			s, err := strconv.ParseInt(r[k], 10, 64)
+			if err != nil {
+				t.Fatalf("spread.csv job %d: %v", id, err)
+			}
+			out[id] = append(out[id], s)
+		}
+	}
+	return out
+}
+
+// TestReferenceFidelity replays each reference run and holds fairsim to
+// the real controller: Kendall's tau-b of start order, and each job's
+// simulated start against the band the controller's own runs spanned
+// (min..max of the recorded starts over the runs). "excess" is how far a
+// simulated start lies outside that band; the floors below are the
+// figures reached, so a change that loses fidelity fails here.
+//
+// Gap left (main): fairsim's first main pass runs when the first jobs
+// arrive, at t0 (batch_sched_delay since the controller's start has
+// passed), while the real controller ran no main pass before t0+2..3 s
+// and started the first wave by backfill once all 20 jobs were queued;
+// with the controller's true calc-tick phase (controller_uptime 3 s, as
+// sprio's age factor at the wave snapshot shows) fairsim then starts jobs
+// 1-4 at once and tau-b falls to 0.68, so main's fixtures keep the
+// default phase (uptime 0) until that first-pass rule is found. Main's
+// run-to-run band is itself wide (tau 0.89-0.998 between runs, up to 94 s
+// per job), and fairsim still lies up to 43 s outside it.
+func TestReferenceFidelity(t *testing.T) {
+	cases := []struct {
+		workload string
+		run      string
+		minTau   float64 // tau-b floor
+		maxExc   int64   // worst seconds outside the controller's band
+		maxOut   int     // jobs outside the band widened by 2 s
+	}{
+		{"fairshare", "run1", 0.99, 3, 2},
+		{"fairshare", "run2", 0.99, 3, 2},
+		{"fairshare", "run3", 0.99, 3, 2},
+		// Not reached yet: floors at today's figures (see the gap above).
+		{"main", "run1", 0.88, 42, 10},
+		{"main", "run2", 0.93, 42, 11},
+		{"main", "run3", 0.78, 43, 24},
+	}
+	for _, c := range cases {
+		t.Run(c.workload+"/"+c.run, func(t *testing.T) {
+			base := filepath.Join("..", "scenarios", "testdata", "slurm-ref", c.workload)
+			band := refSpread(t, base)
+			v, err := ValidateScenario(filepath.Join(base, c.run), "", ValidateOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t0 := v.Jobs[0].Submit
+			for _, j := range v.Jobs {
+				t0 = min(t0, j.Submit)
+			}
+			var worst int64
+			out := 0
+			for _, j := range v.Jobs {
+				rs, ok := band[j.ID]
+				if !ok {
+					t.Fatalf("job %d is not in spread.csv", j.ID)
+				}
+				lo, hi := rs[0], rs[0]
+				for _, s := range rs {
+					lo, hi = min(lo, s), max(hi, s)
+				}
+				s := j.SimStart - t0
+				exc := max(lo-s, s-hi, 0)
+				worst = max(worst, exc)
+				if exc > 2 {
+					out++
+				}
+			}
+			t.Logf("tau-b %.4f, MAPE %.2f%%, worst start %d s outside the controller's band, %d jobs over 2 s outside", v.Tau, v.MAPE, worst, out)
+			if v.Tau < c.minTau {
+				t.Errorf("tau-b %.4f < %.2f", v.Tau, c.minTau)
+			}
+			if worst > c.maxExc || out > c.maxOut {
+				t.Errorf("worst excess %d s (max %d), %d jobs over 2 s (max %d)", worst, c.maxExc, out, c.maxOut)
+			}
+		})
+	}
+}
