@@ -189,8 +189,10 @@ type AccountsSpec struct {
 	// file of user,account or group,account.
 	Map string `yaml:"map"`
 	// Shares is equal or usage (proportional to delivered core-seconds),
-	// for the tree fairsim builds when the scenario has no assoc file.
-	Shares string `yaml:"shares"`
+	// for the tree fairsim builds over a trace when the scenario has no
+	// assoc file; unset (and ignored) with an assoc file or a generated
+	// workload, whose trees carry their own shares.
+	Shares string `yaml:"shares,omitempty"`
 }
 
 // FairShareSpec holds the fair-share choices that are not slurm.conf keys.
