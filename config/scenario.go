@@ -82,7 +82,8 @@ type TraceSpec struct {
 	DropCancelledPending bool `yaml:"drop_cancelled_pending,omitempty"`
 	// Transforms apply in order as jobs stream in, as `fairsim convert`
 	// applies them: load=F, limit-accuracy=exact|F, window=FROM..TO,
-	// max-jobs=N, partition=a,b, queue=1,2.
+	// max-jobs=N, partition=a,b, queue=1,2. A window's Slurm times count
+	// from the first submission, as --at does; dates are wall-clock.
 	Transforms []string `yaml:"transforms,omitempty"`
 }
 
