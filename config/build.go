@@ -216,9 +216,7 @@ func (sc *Scenario) Build() (*Run, error) {
 	}
 	conf, err := sc.slurmConfig()
 	if conf != nil {
-		for _, w := range conf.Warnings {
-			run.Warnings = append(run.Warnings, w.String())
-		}
+		run.Warnings = append(run.Warnings, sc.slurmWarnings(conf.Warnings)...)
 	}
 	if err != nil {
 		return fail(err)

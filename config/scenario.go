@@ -54,6 +54,9 @@ type Scenario struct {
 	// Ignored lists the slurm.conf keys and attributes given that fairsim
 	// does not simulate, with the line that set each.
 	Ignored []string `yaml:"ignored,omitempty"`
+	// SlurmWarnings holds every slurm.conf warning when there were more
+	// than the terminal shows (MaxSlurmWarnings); output only.
+	SlurmWarnings []string `yaml:"slurm_warnings,omitempty"`
 	// InForce is what the run was built with (see InForce); output only.
 	InForce *InForce `yaml:"in_force,omitempty"`
 
