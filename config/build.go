@@ -167,7 +167,10 @@ func (sc *Scenario) Resolve() error {
 	if sc.Accounts.Map == "" {
 		sc.Accounts.Map = "group"
 	}
-	if sc.Accounts.Shares == "" {
+	// accounts.shares shapes only a tree fairsim builds over a trace; with
+	// an assoc file or a generated workload the tree's shares come from
+	// there, and writing "equal" would misstate what was in force.
+	if sc.Accounts.Shares == "" && sc.Assoc == "" && sc.Generate == nil {
 		sc.Accounts.Shares = "equal"
 	}
 	if sc.FairShare.SampleInterval == "" {
@@ -229,9 +232,7 @@ func (sc *Scenario) Build() (*Run, error) {
 	}
 	conf, err := sc.slurmConfig()
 	if conf != nil {
-		for _, w := range conf.Warnings {
-			run.Warnings = append(run.Warnings, w.String())
-		}
+		run.Warnings = append(run.Warnings, sc.slurmWarnings(conf.Warnings)...)
 	}
 	if err != nil {
 		return fail(err)
@@ -292,7 +293,10 @@ func (sc *Scenario) Build() (*Run, error) {
 	if run.Multifactor != nil {
 		tree = run.Multifactor.Tree()
 	}
-	sc.InForce = inForce(run.Cluster, tree, sc.Sim.Billing == "cpu_type")
+	sc.InForce = inForce(run.Cluster, tree, sc.Sim.Billing == "cpu_type", sc.Cluster.ReferenceCPU)
+	if tree != nil {
+		sc.InForce.SharesFrom = sc.sharesFrom()
+	}
 	sample, err := slurmtime.ParseSeconds(sc.Sim.SampleInterval)
 	if err != nil || sample <= 0 {
 		return fail(fmt.Errorf("%s: sim.sample_interval %q: want a positive Slurm time string", sc.file, sc.Sim.SampleInterval))

@@ -16,9 +16,24 @@ import (
 // the association tree's shares as built. It is output only: reading a
 // resolved scenario back ignores it, and the next build writes it anew.
 type InForce struct {
-	Nodes        []NodeInForce  `yaml:"nodes"`
-	Partitions   []PartInForce  `yaml:"partitions"`
+	// Billing says how a job's billing TRES is computed (sim.billing).
+	Billing    string           `yaml:"billing"`
+	CPUTypes   []CPUTypeInForce `yaml:"cpu_types"`
+	Nodes      []NodeInForce    `yaml:"nodes"`
+	Partitions []PartInForce    `yaml:"partitions"`
+	// SharesFrom says where the associations' shares came from: the
+	// assoc file, the generator, or accounts.shares over the trace.
+	SharesFrom   string         `yaml:"shares_from,omitempty"`
 	Associations []AssocInForce `yaml:"associations,omitempty"`
+}
+
+// CPUTypeInForce is a CPU type some node has, with the speed runtimes
+// scale by and the per-core billing weight sim.billing: cpu_type uses.
+type CPUTypeInForce struct {
+	Name      string  `yaml:"name"`
+	Speed     float64 `yaml:"speed"`
+	Weight    float64 `yaml:"weight"`
+	Reference bool    `yaml:"reference,omitempty"` // the trace's runtimes were measured on it
 }
 
 // NodeInForce is a run of consecutive nodes with equal attributes.
@@ -66,8 +81,23 @@ type AssocInForce struct {
 }
 
 // inForce describes the built cluster and tree.
-func inForce(c *sim.Cluster, tree *fairshare.Tree, cpuTypeBilling bool) *InForce {
-	f := &InForce{}
+func inForce(c *sim.Cluster, tree *fairshare.Tree, cpuTypeBilling bool, refType string) *InForce {
+	f := &InForce{Billing: "slurm: TRESBillingWeights of the partition over the TRES allocated, else the CPUs of the job"}
+	if cpuTypeBilling {
+		f.Billing = "cpu_type: TRESBillingWeights of the partition, else the CPU-type weight of each node per core"
+	}
+	if ref, err := sim.LookupCPUType(refType); err == nil {
+		refType = ref.Name // an alias names its registry entry
+	}
+	usedType := make([]bool, len(c.Types))
+	for i := range c.Nodes {
+		usedType[c.Nodes[i].Type] = true
+	}
+	for i, t := range c.Types {
+		if usedType[i] {
+			f.CPUTypes = append(f.CPUTypes, CPUTypeInForce{Name: t.Name, Speed: t.Speed, Weight: t.Weight, Reference: t.Name == refType})
+		}
+	}
 	var hosts []string
 	var cur *NodeInForce
 	flush := func() {
@@ -106,7 +136,7 @@ func inForce(c *sim.Cluster, tree *fairshare.Tree, cpuTypeBilling bool) *InForce
 		if bw == "" {
 			bw = "(none: the job's CPUs)"
 			if cpuTypeBilling {
-				bw = "(none: each node's CPU-type billing)"
+				bw = "(none: the CPU-type weight of each node)"
 			}
 		}
 		pm := ""
@@ -171,4 +201,15 @@ func memoryInForce(c *sim.Cluster, p *sim.Partition) string {
 		parts = append(parts, "MaxMemPerNode="+strconv.FormatInt(p.MaxMemPerNode, 10))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// sharesFrom says where the association tree's shares came from.
+func (sc *Scenario) sharesFrom() string {
+	switch {
+	case sc.Assoc != "":
+		return "assoc " + sc.Assoc + " (the Fairshare of each association below)"
+	case sc.Generate != nil:
+		return "the generated workload's tree (generate.shares)"
+	}
+	return "accounts.shares: " + sc.Accounts.Shares + ", one account per " + sc.Accounts.Map + " over the trace"
 }

@@ -54,6 +54,9 @@ type Scenario struct {
 	// Ignored lists the slurm.conf keys and attributes given that fairsim
 	// does not simulate, with the line that set each.
 	Ignored []string `yaml:"ignored,omitempty"`
+	// SlurmWarnings holds every slurm.conf warning when there were more
+	// than the terminal shows (MaxSlurmWarnings); output only.
+	SlurmWarnings []string `yaml:"slurm_warnings,omitempty"`
 	// InForce is what the run was built with (see InForce); output only.
 	InForce *InForce `yaml:"in_force,omitempty"`
 
@@ -82,7 +85,8 @@ type TraceSpec struct {
 	DropCancelledPending bool `yaml:"drop_cancelled_pending,omitempty"`
 	// Transforms apply in order as jobs stream in, as `fairsim convert`
 	// applies them: load=F, limit-accuracy=exact|F, window=FROM..TO,
-	// max-jobs=N, partition=a,b, queue=1,2.
+	// max-jobs=N, partition=a,b, queue=1,2. A window's Slurm times count
+	// from the first submission, as --at does; dates are wall-clock.
 	Transforms []string `yaml:"transforms,omitempty"`
 }
 
@@ -189,8 +193,10 @@ type AccountsSpec struct {
 	// file of user,account or group,account.
 	Map string `yaml:"map"`
 	// Shares is equal or usage (proportional to delivered core-seconds),
-	// for the tree fairsim builds when the scenario has no assoc file.
-	Shares string `yaml:"shares"`
+	// for the tree fairsim builds over a trace when the scenario has no
+	// assoc file; unset (and ignored) with an assoc file or a generated
+	// workload, whose trees carry their own shares.
+	Shares string `yaml:"shares,omitempty"`
 }
 
 // FairShareSpec holds the fair-share choices that are not slurm.conf keys.

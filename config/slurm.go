@@ -235,6 +235,10 @@ func (sc *Scenario) location(h *workload.Header) (*time.Location, error) {
 // equal or usage-proportional shares from a first pass over the trace.
 func (sc *Scenario) assocTree(run *Run) (*fairshare.Tree, error) {
 	if sc.Assoc != "" {
+		if sc.Accounts.Shares != "" {
+			run.Warnings = append(run.Warnings, fmt.Sprintf("%s: accounts.shares %q ignored: the shares are those of assoc %s",
+				sc.file, sc.Accounts.Shares, sc.Assoc))
+		}
 		f, err := os.Open(sc.path(sc.Assoc))
 		if err != nil {
 			return nil, err
@@ -248,6 +252,10 @@ func (sc *Scenario) assocTree(run *Run) (*fairshare.Tree, error) {
 	var dump *workload.AssocDump
 	switch {
 	case run.generated != nil:
+		if sc.Accounts.Shares != "" {
+			run.Warnings = append(run.Warnings, fmt.Sprintf("%s: accounts.shares %q ignored: a generated workload's tree takes generate.shares",
+				sc.file, sc.Accounts.Shares))
+		}
 		dump = run.generated.Assoc
 	default:
 		shares, err := workload.ParseShareStrategy(sc.Accounts.Shares)

@@ -9,7 +9,10 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Error is one problem in an input file.
@@ -29,16 +32,61 @@ func (e *Error) Error() string {
 	case e.File == "" && e.Line > 0:
 		fmt.Fprintf(&b, "line %d", e.Line)
 	case e.Line > 0:
-		fmt.Fprintf(&b, "%s:%d", e.File, e.Line)
+		fmt.Fprintf(&b, "%s:%d", Quote(e.File), e.Line)
 	default:
-		b.WriteString(e.File)
+		b.WriteString(Quote(e.File))
 	}
 	b.WriteString(": ")
 	if e.Field != "" {
-		b.WriteString(e.Field)
+		b.WriteString(Quote(e.Field))
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Msg)
+	b.WriteString(escapeControls(e.Msg))
+	return b.String()
+}
+
+// Quote returns s as it is when every rune prints, else Go-quoted (%q):
+// a field name read from a hostile header must not send raw ESC or other
+// control bytes to the user's terminal.
+func Quote(s string) string {
+	if printable(s, false) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// printable reports whether s is valid UTF-8 of printable runes (and, when
+// multiline, newlines and tabs).
+func printable(s string, multiline bool) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) && !(multiline && (r == '\n' || r == '\t')) {
+			return false
+		}
+	}
+	return true
+}
+
+// escapeControls writes the unprintable runes of a message as Go escapes
+// (\x1b, \a), leaving its text, newlines and tabs as they are: readers
+// quote the values they echo, and this catches any that slip through.
+func escapeControls(s string) string {
+	if printable(s, true) {
+		return s
+	}
+	var b strings.Builder
+	for i, w := 0, 0; i < len(s); i += w {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		w = n
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r == '\n' || r == '\t' || unicode.IsPrint(r):
+			b.WriteString(s[i : i+n])
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+	}
 	return b.String()
 }
 

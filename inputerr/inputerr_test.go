@@ -65,3 +65,24 @@ func TestSort(t *testing.T) {
 		t.Errorf("sorted %q, want %q", strings.Join(got, "|"), want)
 	}
 }
+
+// A field name or value read from a hostile file must not reach the
+// terminal as raw control bytes: an ESC in a QOS header's column name is
+// quoted whole, as %q would; one in a message is escaped in place, and
+// newlines and tabs of a message stay.
+func TestErrorQuotesControlBytes(t *testing.T) {
+	tests := []struct {
+		e    Error
+		want string
+	}{
+		{Error{"q.txt", 1, "Pri\x1b[31mority", "unknown column"}, `q.txt:1: "Pri\x1b[31mority": unknown column`},
+		{Error{"q\x07.txt", 2, "Name", "bad"}, `"q\a.txt":2: Name: bad`},
+		{Error{"q.txt", 3, "Name", "value \x1b[2J\xff here\n\tnext line"}, "q.txt:3: Name: value \\x1b[2J\\xff here\n\tnext line"},
+		{Error{"q.txt", 4, "Nämé", "ünïcode is fine"}, "q.txt:4: Nämé: ünïcode is fine"},
+	}
+	for _, tc := range tests {
+		if got := tc.e.Error(); got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.e.Field, got, tc.want)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"math"
 	"strings"
 )
 
@@ -159,8 +158,8 @@ func NewQOSSet(qs []QOS) (*QOSSet, error) {
 		if _, dup := s.index[q.Name]; dup {
 			return nil, fmt.Errorf("QOS %q defined twice", q.Name)
 		}
-		if !(q.UsageFactor >= 0) || math.IsInf(q.UsageFactor, 1) {
-			return nil, fmt.Errorf("QOS %q: UsageFactor %v must be a non-negative number", q.Name, q.UsageFactor)
+		if !(q.UsageFactor >= 0) || q.UsageFactor > MaxUsageFactor {
+			return nil, fmt.Errorf("QOS %q: UsageFactor %v must be a number from 0 to %g", q.Name, q.UsageFactor, float64(MaxUsageFactor))
 		}
 		if q.MaxJobsAccruePU < Unset || q.MaxJobsAccruePA < Unset || q.GrpJobsAccrue < Unset {
 			return nil, fmt.Errorf("QOS %q: accrue limits must be >= 0, or -1 for none", q.Name)

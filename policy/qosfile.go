@@ -25,7 +25,7 @@ type ErrorList = inputerr.List
 func addf(l *ErrorList, file string, line int, col, format string, args ...any) {
 	field := ""
 	if col != "" {
-		field = "field " + col
+		field = "field " + inputerr.Quote(col) // a header may hold control bytes
 	}
 	l.Addf(file, line, field, format, args...)
 }
@@ -314,6 +314,8 @@ func parseQOSLine(cells []string, cols []qosColumn, headers []string, file strin
 				f, err := strconv.ParseFloat(v, 64)
 				if err != nil || !(f >= 0) || math.IsInf(f, 0) {
 					fail(i, "%q: want a non-negative number", v)
+				} else if f > MaxUsageFactor {
+					fail(i, "%q: want at most %g (a larger factor overflows the usage charged, which then counted 0)", v, float64(MaxUsageFactor))
 				} else {
 					q.UsageFactor = f
 				}
@@ -646,6 +648,12 @@ func (l *QOSLimits) tres(c qosColumn) *[]TRESCount {
 	}
 	return nil
 }
+
+// MaxUsageFactor bounds a QOS UsageFactor: usage is billing × seconds ×
+// factor, and at 1e308 the product overflowed to +Inf, which the ledger
+// drops as non-finite, so the QOS charged nothing. A million times the
+// normal charge is beyond any site's pricing.
+const MaxUsageFactor = 1e6
 
 // formatUsageFactor prints sacctmgr's %f form when it is exact, else the
 // shortest form that reads back to the same value.

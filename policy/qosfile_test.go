@@ -144,6 +144,7 @@ func TestParseQOSFileErrors(t *testing.T) {
 		"r|1|1|||||nosuch|||||",        // line 10: undefined preempt target: a warning
 		"|1|1||||||||||",               // line 11: empty name
 		"s p|1|1||||||||||99999999999", // line 12: two bad fields
+		"big|1|1e308||||||||||",        // line 13: usage × 1e308 overflowed and charged 0
 	}, "\n")
 	_, _, err := ParseQOSFile(strings.NewReader(in), "bad.txt")
 	var list ErrorList
@@ -163,6 +164,7 @@ func TestParseQOSFileErrors(t *testing.T) {
 		"bad.txt:11: field Name: empty",
 		"bad.txt:12: field Name: ",
 		"bad.txt:12: field MinPrioThres: ",
+		`bad.txt:13: field UsageFactor: "1e308": want at most 1e+06`,
 	}
 	if len(list) != len(want) {
 		t.Fatalf("%d errors, want %d:\n%v", len(list), len(want), err)
@@ -175,7 +177,7 @@ func TestParseQOSFileErrors(t *testing.T) {
 	if !strings.Contains(list[8].Error(), `already defined on line 2`) {
 		t.Errorf("message lacks detail: %q", list[8])
 	}
-	if !strings.Contains(err.Error(), "(and 2 more errors)") {
+	if !strings.Contains(err.Error(), "(and 3 more errors)") {
 		t.Errorf("long list not summarised:\n%v", err)
 	}
 }
@@ -189,6 +191,8 @@ func TestParseQOSFileHeaderErrors(t *testing.T) {
 		{"Name|Priority|priority\nx|1|1\n", "h.txt:1: field priority: column given twice"},
 		{"Name|MaxJobsAccruePU|MaxJobsAccruePerUser\nx|1|1\n", "h.txt:1: field MaxJobsAccruePerUser: column given twice"},
 		{"Name||Priority\nx||1\n", "h.txt:1: empty column name in header"},
+		// A column name's ESC is quoted, not echoed to the terminal.
+		{"Name|Pri\x1b[31mority\nx|1\n", `h.txt:1: field "Pri\x1b[31mority": unknown column`},
 	}
 	for _, tt := range tests {
 		_, _, err := ParseQOSFile(strings.NewReader(tt.in), "h.txt")

@@ -1,6 +1,7 @@
 package slurmconf
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -8,6 +9,10 @@ import (
 // ignoredWarningKey is the Key of the one warning that lists
 // Config.Ignored.
 const ignoredWarningKey = "not simulated"
+
+// maxIgnoredListed is how many ignored keys the warning names; a file of
+// thousands of them made one warning line of megabytes.
+const maxIgnoredListed = 20
 
 // listIgnored fills Config.Ignored from what the parser met and adds the
 // one warning that lists it, so a reader sees at a glance what the
@@ -29,9 +34,16 @@ func (p *parser) listIgnored() {
 		return strings.Compare(a, b)
 	})
 	p.cfg.Ignored = out
+	shown := out
+	more := ""
+	if len(out) > maxIgnoredListed {
+		// Config.Ignored (scenario.resolved.yaml's ignored) keeps them all.
+		shown = out[:maxIgnoredListed]
+		more = fmt.Sprintf(", … and %d more", len(out)-maxIgnoredListed)
+	}
 	p.cfg.Warnings = append(p.cfg.Warnings, Warning{
 		Pos: Pos{File: p.cfg.Source.File},
 		Key: ignoredWarningKey,
-		Msg: "fairsim ignores " + strings.Join(out, ", "),
+		Msg: "fairsim ignores " + strings.Join(shown, ", ") + more,
 	})
 }

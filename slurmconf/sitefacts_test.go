@@ -1,6 +1,7 @@
 package slurmconf
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -368,4 +369,27 @@ func TestLowerCaseKeys(t *testing.T) {
 	if c.Partitions[0].MaxTime != -1 || c.Partitions[1].MaxTime != 60 || c.Partitions[1].DefMemPerCPU != 5 {
 		t.Errorf("DEFAULT mid-file: %+v", c.Partitions)
 	}
+}
+
+// The "not simulated" warning names the first 20 ignored keys and counts
+// the rest (25 - 20 = 5); Config.Ignored keeps all 25.
+func TestIgnoredWarningCapped(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 25; i++ {
+		fmt.Fprintf(&b, "Colour%02d=blue\n", i)
+	}
+	c := mustParse(t, b.String())
+	if len(c.Ignored) != 25 {
+		t.Fatalf("Ignored holds %d, want 25", len(c.Ignored))
+	}
+	for _, w := range c.Warnings {
+		if w.Key != ignoredWarningKey {
+			continue
+		}
+		if !strings.HasSuffix(w.Msg, "Colour20 (t.conf:20), … and 5 more") || strings.Contains(w.Msg, "Colour21") {
+			t.Errorf("warning %q, want Colour01..Colour20 then … and 5 more", w.Msg)
+		}
+		return
+	}
+	t.Error("no warning lists the ignored keys")
 }

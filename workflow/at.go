@@ -18,7 +18,7 @@ import (
 const AtHelp = `TIME is a point in the simulation, either
   - a Slurm time string counted from the first job's submission (the start of
     the trace, and of the simulation): 1-0 is one day after it, 12:00:00 twelve
-    hours, 90 ninety minutes; or
+    hours, 90 ninety minutes (--window FROM..TO counts from the same origin); or
   - a date YYYY-MM-DD[THH:MM[:SS]] on the trace's own clock, in its time zone
     (fairshare.time_zone, else the SWF TimeZoneString, else UTC); this needs
     the trace header's UnixStartTime.

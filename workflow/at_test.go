@@ -53,3 +53,30 @@ func TestParseJobIDs(t *testing.T) {
 		}
 	}
 }
+
+// --at and --window count from the same origin, the first submission
+// (second 1000 of late.swf), not the trace epoch: --window 0..0:00:15
+// keeps the jobs submitted at 1000 and 1010 (first + [0, 15)), not none
+// (epoch + [0, 15)); --at 0:00:15 stops at 1000 + 15 = 1015.
+func TestAtAndWindowCountFromFirstSubmission(t *testing.T) {
+	p := Pipeline{Need: "sprio"}
+	run, err := p.Open(RunSpec{Scenario: "testdata/late.yaml", Window: "0..0:00:15"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Close()
+	at, err := p.SimulateAt(run, "0:00:15", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at.First != 1000 || at.Stop != 1015 {
+		t.Errorf("first %d, stop %d; want 1000 and 1015", at.First, at.Stop)
+	}
+	var ids []int64
+	for _, j := range at.Res.Jobs {
+		ids = append(ids, j.ID)
+	}
+	if !slices.Equal(ids, []int64{1, 2}) {
+		t.Errorf("jobs in the window %v, want [1 2]", ids)
+	}
+}

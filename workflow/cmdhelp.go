@@ -62,3 +62,23 @@ pass; and its association's fair-share factor against its account's usage and sh
 With --run, the scenario comes from DIR/scenario.resolved.yaml; its relative file
 names (slurm_conf, assoc, ...) are looked up under --scenario-dir, the working
 directory, scenarios/ and DIR.`
+
+// SqueueHelp is fairsim squeue's description.
+const SqueueHelp = `Simulates a scenario (scheduler: slurm) up to --at and lists the jobs pending
+and running then, as squeue does: default columns JOBID PARTITION NAME USER ST TIME
+NODES NODELIST(REASON), sorted by partition, state and priority (squeue's "P,t,-p").
+A pending job's reason is the one the last pass gave it (Resources, Priority, a
+limit such as QOSMaxJobsPerUserLimit, BeginTime, ...; None before any pass). Traces
+record no job names: NAME is "sbatch", what Slurm shows for a script from stdin.
+
+  fairsim squeue --scenario scenarios/odyssey.yaml --at 1-0
+  fairsim squeue --scenario s.yaml --at 2-12:00:00 -t PD -u alice,bob -p batch
+  fairsim squeue --scenario s.yaml --at 1-0 -o "%.18i %.9q %.8a %.2t %.10l %.8Q %r"
+
+-o takes squeue's %[.][width]X specifiers ('.' right-justifies; values are cut to
+the width) for X in i (job id), P (partition), j (name), u (user), a (account),
+q (QOS), t (state code), T (state), M (time used), l (time limit), D (nodes),
+Q (priority), r (reason), N (node list) and R (node list, or the reason in
+parentheses). -t takes PD/PENDING, R/RUNNING or all.
+
+` + AtHelp

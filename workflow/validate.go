@@ -360,19 +360,20 @@ func mergeCount(a, buf []float64) int64 {
 func (v *Validation) Write(w io.Writer) {
 	fmt.Fprintf(w, "validate %s: %d jobs compared (%d not started in both)\n", v.Scenario, len(v.Jobs), v.NotStarted)
 	fmt.Fprintf(w, "  start order: Kendall's tau-b %.4f\n", v.Tau)
-	fmt.Fprintf(w, "  wait: recorded mean %.1f s, simulated mean %.1f s; error mean |%.1f| s, max |%d| s\n",
-		v.RealMean, v.SimMean, v.MeanAbsErr, v.MaxAbsErr)
+	fmt.Fprintf(w, "  wait: recorded mean %s, simulated mean %s; error mean |%s|, max |%s|\n",
+		meanDur(v.RealMean), meanDur(v.SimMean), meanDur(v.MeanAbsErr), slurmtime.Format(v.MaxAbsErr))
 	fmt.Fprintf(w, "  mean wait over moving windows of %s: MAPE %.2f%% (partitions %.2f%%, QOS %.2f%%)\n",
 		slurmtime.Format(v.Window), v.MAPE, v.PartitionMAPE, v.QOSMAPE)
-	fmt.Fprintf(w, "  %-9s %-12s %5s %10s %10s %8s %8s\n", "kind", "name", "jobs", "real mean", "sim mean", "windows", "MAPE")
+	fmt.Fprintf(w, "  %-9s %-12s %5s %12s %12s %8s %8s\n", "kind", "name", "jobs", "real mean", "sim mean", "windows", "MAPE")
 	for _, g := range v.Groups {
-		fmt.Fprintf(w, "  %-9s %-12s %5d %10.1f %10.1f %8d %7.2f%%\n", g.Kind, g.Name, g.Jobs, g.RealMean, g.SimMean, g.Windows, g.MAPE)
+		fmt.Fprintf(w, "  %-9s %-12s %5d %12s %12s %8d %7.2f%%\n", g.Kind, g.Name, g.Jobs, meanDur(g.RealMean), meanDur(g.SimMean), g.Windows, g.MAPE)
 	}
 	if len(v.Worst) > 0 {
 		fmt.Fprintln(w, "  jobs that differ most (wait error = simulated - recorded):")
 	}
 	for _, d := range v.Worst {
-		fmt.Fprintf(w, "  job %d (%s, %s): recorded wait %d s, simulated %d s, error %+d s\n", d.ID, d.Partition, d.QOS, d.RealWait, d.SimWait, d.Err())
+		fmt.Fprintf(w, "  job %d (%s, %s): recorded wait %s, simulated %s, error %s\n", d.ID, d.Partition, d.QOS,
+			slurmtime.Format(d.RealWait), slurmtime.Format(d.SimWait), signedDur(d.Err()))
 		for _, r := range d.Reasons {
 			fmt.Fprintf(w, "      %s\n", r)
 		}
@@ -450,4 +451,21 @@ func ValidateScenario(path, window string, o ValidateOptions) (*Validation, erro
 		return nil, fmt.Errorf("--scenario: %w", err)
 	}
 	return Validate(sc, o)
+}
+
+// meanDur prints a mean wait in seconds as Slurm prints durations,
+// [D-]HH:MM:SS rounded to the second, like every other duration shown.
+func meanDur(secs float64) string {
+	if math.IsNaN(secs) {
+		return "n/a"
+	}
+	return slurmtime.Format(int64(math.Round(secs)))
+}
+
+// signedDur prints a wait error as +[D-]HH:MM:SS or -[D-]HH:MM:SS.
+func signedDur(secs int64) string {
+	if secs < 0 {
+		return "-" + slurmtime.Format(-secs)
+	}
+	return "+" + slurmtime.Format(secs)
 }

@@ -888,6 +888,12 @@ func (r *SacctReader) parseTimes(l *sacctLine, j *Job) (t sacctTimes, skip strin
 		return t, "", &sacctProblem{field: sfEnd, reason: "end before start",
 			detail: fmt.Sprintf("end %s is %d s before start %s", l.fields[r.col[sfEnd]], start-end, l.fields[r.col[sfStart]])}
 	}
+	if known[tStart] && known[tEnd] && end-start > maxSacctSeconds {
+		// The bound every duration field has: sacct would print this run
+		// as an Elapsed the reader refuses, so End - Start is refused too.
+		return t, "", &sacctProblem{field: sfEnd, reason: "run time out of range",
+			detail: fmt.Sprintf("end %s is %d s after start %s, more than the %d s (317 years) any Elapsed may be", l.fields[r.col[sfEnd]], end-start, l.fields[r.col[sfStart]], int64(maxSacctSeconds))}
+	}
 	if !known[tStart] && known[tEnd] && end < submit {
 		return t, "", &sacctProblem{field: sfEnd, reason: "end before submit",
 			detail: fmt.Sprintf("end %s is %d s before submit", l.fields[r.col[sfEnd]], submit-end)}

@@ -379,6 +379,14 @@ func TestSacctBadInput(t *testing.T) {
 			"t.sacct:3: field JobIDRaw: duplicate job id: 100 also on line 2", "invalid: JobIDRaw: duplicate job id"},
 		{"extra field", []string{good, good[:len(good)-0] + "|x"},
 			"t.sacct:3: field 20: extra fields: 20 fields, the header has 19, and no free-text column (JobName, SubmitLine, Comment, ...) could hold a '|'", "invalid: extra fields"},
+		// 99 minutes and 99 seconds is no time sacct prints (it was read
+		// as 100:40:39 once).
+		{"elapsed fields out of range", []string{good, sacctRow(sacctTestHeader, map[string]string{"JobIDRaw": "101", "Elapsed": "99:99:99"})},
+			`t.sacct:3: field Elapsed: not a duration: "99:99:99" (want [D-]HH:MM:SS)`, "invalid: Elapsed: not a duration"},
+		// The writer would print End - Start as Elapsed 1837170-00:00:00,
+		// which the reader refuses: End is refused at once (FuzzSacct).
+		{"run of five millennia", []string{good, sacctRow(sacctTestHeader, map[string]string{"JobIDRaw": "101", "End": "7000-01-01T00:00:00", "Elapsed": ""})},
+			"t.sacct:3: field End: run time out of range: end 7000-01-01T00:00:00 is 157090492200 s after start 2022-01-01T00:10:00, more than the 10000000000 s (317 years) any Elapsed may be", "invalid: End: run time out of range"},
 		{"bad job id", []string{good, sacctRow(sacctTestHeader, map[string]string{"JobIDRaw": "101", "JobID": "101_[3-1]"})},
 			`t.sacct:3: field JobID: bad job id: "101_[3-1]": array task list item "3-1" is not N or N-M`, "invalid: JobID: bad job id"},
 	}

@@ -232,14 +232,42 @@ func parseDuration(b []byte) (secs int64, frac float64, ok bool) {
 		m, ok2 := parseInt(rest[n-5 : n-3])
 		s, ok3 := parseInt(rest[n-2:])
 		if ok1 && ok2 && ok3 && h < 1e12 && days < 1e11 {
+			if m >= 60 || s >= 60 || (days > 0 || len(rest) < len(b)) && h >= 24 {
+				return 0, 0, false // 99:99:99 is no time sacct prints
+			}
 			return days*86400 + h*3600 + m*60 + s, frac, true
 		}
+	}
+	if !clockFieldsInRange(b) {
+		return 0, 0, false
 	}
 	v, err := slurmtime.ParseSeconds(string(b))
 	if err != nil || v < 0 {
 		return 0, 0, false
 	}
 	return v, frac, true
+}
+
+// clockFieldsInRange reports whether the minutes and seconds of a
+// [D-]HH:MM:SS, MM:SS or D-HH[:MM] duration are below 60 and its hours
+// below 24 when days are given: sacct prints durations normalised
+// (secs2time_str in src/common/parse_time.c), so a field past its range
+// is a damaged record, not a long duration.
+func clockFieldsInRange(b []byte) bool {
+	hasDays := false
+	if i := bytes.IndexByte(b, '-'); i >= 0 {
+		hasDays, b = true, b[i+1:]
+	}
+	for k, f := range bytes.Split(b, []byte{':'}) {
+		n, ok := parseInt(f)
+		if !ok {
+			continue // not a number: ParseSeconds says why
+		}
+		if (k > 0 && n >= 60) || (k == 0 && hasDays && n >= 24) {
+			return false
+		}
+	}
+	return true
 }
 
 // isDigits reports whether b is one or more ASCII digits.

@@ -21,6 +21,12 @@ func TestParseDuration(t *testing.T) {
 		{"30", 1800, 0, true},                // a bare number is minutes, as in Slurm
 		{"2-12", 2*86400 + 12*3600, 0, true}, // D-H
 		{"UNLIMITED", 0, 0, false},           // a limit, not a duration
+		// Fields past their range are damaged records, not durations:
+		// sacct prints minutes and seconds below 60, hours below 24 after
+		// a day count.
+		{"99:99:99", 0, 0, false}, {"00:60:00", 0, 0, false}, {"00:00:60", 0, 0, false},
+		{"1-24:00:00", 0, 0, false}, {"1-99", 0, 0, false}, {"61:00.5", 61*60 + 0, 0.5, true}, {"05:99", 0, 0, false},
+		{"23:59:59", 86399, 0, true}, {"1-23:59:59", 86400 + 86399, 0, true},
 		{"", 0, 0, false}, {"1:2:3:4", 0, 0, false}, {"00:05:1x", 0, 0, false}, {"1.", 0, 0, false}, {"-1", 0, 0, false},
 	}
 	for _, tc := range tests {

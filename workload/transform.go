@@ -137,16 +137,18 @@ func LimitAccuracy(spec string) (Transform, error) {
 // to Unset for no end). Jobs after the window are read and counted, not
 // left unread, so that the summary accounts for the whole trace.
 func Window(from, to int64) Transform {
-	return windowTransform(fmt.Sprintf("window=%d..%d", from, to), func(Source) (int64, int64, error) { return from, to, nil })
+	return windowTransform(fmt.Sprintf("window=%d..%d", from, to), func(Source, int64) (int64, int64, error) { return from, to, nil })
 }
 
-func windowTransform(spec string, resolve func(Source) (int64, int64, error)) Transform {
+// windowTransform resolves its ends on the first job it sees, whose
+// submission is the origin of offsets (as for --at and the progress bar).
+func windowTransform(spec string, resolve func(src Source, first int64) (int64, int64, error)) Transform {
 	return newTransform(spec, func() jobFunc {
 		var from, to int64
 		resolved := false
 		return func(src Source, j *Job) (bool, string) {
 			if !resolved {
-				from, to, _ = resolve(src)
+				from, to, _ = resolve(src, j.Submit)
 				resolved = true
 			}
 			if j.Submit < from {
@@ -215,8 +217,9 @@ func QueueFilter(queues ...int) Transform {
 //
 //	load=1.5              Load(1.5)
 //	limit-accuracy=exact  LimitAccuracy("exact"); or a factor such as 2
-//	window=FROM..TO       Window: each end a Slurm time string from the
-//	                      epoch ("7-0" is day 7) or a date
+//	window=FROM..TO       Window: each end a Slurm time string counted
+//	                      from the first submission ("7-0" is 7 days
+//	                      after it, as --at counts) or a date
 //	                      YYYY-MM-DD[THH:MM[:SS]] in the trace's zone;
 //	                      either end may be left out
 //	max-jobs=N            MaxJobs(N)
@@ -298,7 +301,9 @@ func parseWindow(arg string) (Transform, error) {
 	if from == "" && to == "" {
 		return Transform{}, fmt.Errorf("window %q: give at least one end", arg)
 	}
-	resolve := func(src Source) (int64, int64, error) {
+	// An offset counts from the first submission the window sees, the
+	// origin --at and the progress bar use; a date is a wall-clock time.
+	resolve := func(src Source, first int64) (int64, int64, error) {
 		h := src.Header()
 		loc := time.UTC
 		if h.TimeZoneString != "" {
@@ -309,14 +314,16 @@ func parseWindow(arg string) (Transform, error) {
 		f, t := int64(math.MinInt64), int64(Unset)
 		var err error
 		if from != "" {
-			if f, err = slurmtime.ParseDateOrDuration(from, h.UnixStartTime, loc); err != nil {
+			if f, err = slurmtime.ParseDateOrDuration(from, h.UnixStartTime+first, loc); err != nil {
 				return 0, 0, err
 			}
+			f += first
 		}
 		if to != "" {
-			if t, err = slurmtime.ParseDateOrDuration(to, h.UnixStartTime, loc); err != nil {
+			if t, err = slurmtime.ParseDateOrDuration(to, h.UnixStartTime+first, loc); err != nil {
 				return 0, 0, err
 			}
+			t += first
 		}
 		return f, t, nil
 	}

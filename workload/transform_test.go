@@ -63,8 +63,13 @@ func TestTransforms(t *testing.T) {
 			map[string]int{"limit-accuracy exact: time limit from run time": 4}, 5},
 		// ceil(100*1.5/60)=3 min, 0 -> 1 min, ceil(91.5/60)=2 min, unknown run time kept, ceil(4500/60)=75 min.
 		{[]string{"limit-accuracy=1.5"}, func(j Job) int64 { return j.TimeLimit }, []int64{180, 60, 120, 3600, 4500}, nil, nil, 5},
-		{[]string{"window=1:50..3:20"}, id, []int64{2, 3}, // 1 min 50 s .. 3 min 20 s: [110, 200)
-			map[string]int{"window=1:50..3:20: submitted before the window": 1, "window=1:50..3:20: submitted after the window": 2}, nil, 2},
+		// Offsets count from the first submission (100), as --at does:
+		// 10 s .. 1 min 40 s is [110, 200).
+		{[]string{"window=0:10..1:40"}, id, []int64{2, 3},
+			map[string]int{"window=0:10..1:40: submitted before the window": 1, "window=0:10..1:40: submitted after the window": 2}, nil, 2},
+		// 1 min 40 s .. 3 min 20 s is [200, 300), not [100, 200) from the epoch.
+		{[]string{"window=1:40..3:20"}, id, []int64{4},
+			map[string]int{"window=1:40..3:20: submitted before the window": 3, "window=1:40..3:20: submitted after the window": 1}, nil, 1},
 		{[]string{"window=2024-01-01T00:03:20.."}, id, []int64{4, 5}, // a date in the trace's zone: 200 s after the epoch
 			map[string]int{"window=2024-01-01T00:03:20..: submitted before the window": 3}, nil, 2},
 		{[]string{"max-jobs=2"}, id, []int64{1, 2}, map[string]int{"max-jobs=2: beyond the first jobs": 3}, nil, 2},

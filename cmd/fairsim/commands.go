@@ -10,6 +10,7 @@ func commands() []*cli.Command {
 		genCommand(),
 		sprioCommand(),
 		sshareCommand(),
+		squeueCommand(),
 		sweepCommand(),
 		reportCommand(),
 		regressCommand(),

@@ -26,7 +26,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "fields", Usage: "sacct --format `LIST` of a trace printed with --noheader"},
 			&cli.Float64Flag{Name: "load", Usage: "transform: scale inter-arrival times by 1/`FACTOR` (2 = twice the load)"},
 			&cli.StringFlag{Name: "limit-accuracy", Usage: "transform: requested time from the run time: exact, or a `FACTOR`"},
-			&cli.StringFlag{Name: "window", Usage: "transform: keep jobs submitted in `FROM..TO` (Slurm times from the epoch, or dates)"},
+			&cli.StringFlag{Name: "window", Usage: "transform: keep jobs submitted in `FROM..TO` (Slurm times counted from the first submission, as --at counts, or dates)"},
 			&cli.IntFlag{Name: "max-jobs", Usage: "transform: keep the first `N` jobs"},
 			&cli.StringFlag{Name: "partition", Usage: "transform: keep jobs of these partitions (`LIST`)"},
 			&cli.StringFlag{Name: "queue", Usage: "transform: keep jobs of these SWF queue numbers (`LIST`)"},

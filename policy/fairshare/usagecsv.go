@@ -15,6 +15,10 @@ type UsageEntry struct {
 	RawUsage float64
 }
 
+// maxRawUsage bounds one row's usage so that the tree's sums and ratios
+// stay finite: 1e308 in two rows summed to +Inf and printed nan.
+const maxRawUsage = 1e18
+
 // ReadUsageCSV reads a static usage table for sshare views:
 //
 //	account,user,rawusage
@@ -92,6 +96,10 @@ func ReadUsageCSV(filename string, r io.Reader, t *Tree) ([]UsageEntry, error) {
 		v, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
 		if err != nil || !finite(v) || v < 0 {
 			errs.Add(filename, line, "rawusage", fmt.Sprintf("%q is not a finite number >= 0", clip(raw)))
+			continue
+		}
+		if v > maxRawUsage {
+			errs.Add(filename, line, "rawusage", fmt.Sprintf("%q is above %g billing-seconds (a million billing units for 31,000 years): the tree's sums would overflow into NaN", clip(raw), maxRawUsage))
 			continue
 		}
 		name := fmt.Sprintf("(%s, %s)", clip(acct), clip(user))

@@ -53,7 +53,8 @@ func TestReadUsageCSVErrors(t *testing.T) {
 			"B,nobody,3\n" +
 			"B,user1,1\n" +
 			"B,user1,2\n" +
-			"B,user1\n",
+			"B,user1\n" +
+			"B,user1,1e308\n",
 			[]string{
 				"u:2: user: blank: only user rows are accepted (account usage is the sum of its users)",
 				`u:3: rawusage: "-1" is not a finite number >= 0`,
@@ -61,6 +62,7 @@ func TestReadUsageCSVErrors(t *testing.T) {
 				"u:5: user: no association (B, nobody)",
 				"u:7: user: (B, user1) already given on line 6",
 				"u:8: want 3 fields, got 2",
+				`u:9: rawusage: "1e308" is above 1e+18 billing-seconds (a million billing units for 31,000 years): the tree's sums would overflow into NaN`,
 			}},
 		{"csv syntax", "account,user,rawusage\nB,\"user1,3\n", []string{`u:2: extraneous or missing " in quoted-field`}},
 	}
