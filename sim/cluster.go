@@ -47,8 +47,8 @@ type Partition struct {
 	// GraceTime is the seconds a job this partition's preemption
 	// (preempt/partition_prio) stops runs on first.
 	GraceTime int64
-	QOS               string
-	Default           bool
+	QOS       string
+	Default   bool
 	// BillingWeights holds TRESBillingWeights as given, for the policy
 	// layer; empty means per-CPU-type defaults.
 	BillingWeights string

@@ -125,7 +125,7 @@ type Simulator struct {
 	// suspended are the jobs a SUSPEND preemption stopped, until their
 	// cores are free again.
 	suspended []*Job
-	version uint64
+	version   uint64
 
 	srcDone    bool
 	lastSubmit int64
