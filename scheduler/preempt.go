@@ -210,6 +210,7 @@ func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) (preempted, 
 		for _, cd := range victims {
 			plan.Suspend(cd.v.Job)
 		}
+		s.memo.reset() // the map changed: the failed fit is no longer known
 		if s.tryAlloc(c, x, s.mask) == sim.FitsNow {
 			if err := plan.Start(x.j, x.part, s.alloc, sim.ByMain); err != nil {
 				panic("slurm: " + err.Error()) // TryAlloc and Start disagree: a bug
