@@ -103,6 +103,8 @@ func schedParams(c *slurmconf.Config) scheduler.Params {
 	p.BfMinPrioReserve = uint32(max(sp.BfMinPrioReserve, 0))
 	p.PreemptType = c.PreemptType
 	p.PreemptMode = c.PreemptMode
+	p.PreemptExemptTime = c.PreemptExemptTime
+	p.PreemptYoungestFirst = c.PreemptYoungestFirst
 	return p
 }
 
@@ -113,6 +115,8 @@ func (q qosPreemption) CanPreempt(a, b int) bool      { return q.s.CanPreempt(a,
 func (q qosPreemption) Mode(i int) policy.PreemptMode { return q.s.QOS(i).PreemptMode }
 func (q qosPreemption) Priority(i int) uint32         { return q.s.QOS(i).Priority }
 func (q qosPreemption) NoReserve(i int) bool          { return q.s.QOS(i).Flags&policy.QOSNoReserve != 0 }
+func (q qosPreemption) GraceTime(i int) int64         { return q.s.QOS(i).GraceTime }
+func (q qosPreemption) ExemptTime(i int) int64        { return q.s.QOS(i).PreemptExemptTime }
 func (q qosPreemption) MinPrioThreshold(i int) uint32 {
 	return q.s.QOS(i).MinPrioThreshold
 }
@@ -339,7 +343,7 @@ func (sc *Scenario) buildClusterFromSlurm(run *Run, conf *slurmconf.Config) (*si
 	var parts []sim.PartitionSpec
 	for _, p := range conf.Partitions {
 		sp := sim.Partition{Name: p.Name, Default: p.Default, PriorityTier: int(p.PriorityTier),
-			PriorityJobFactor: int(p.PriorityJobFactor), PreemptMode: p.PreemptMode, QOS: p.QOS,
+			PriorityJobFactor: int(p.PriorityJobFactor), PreemptMode: p.PreemptMode, GraceTime: int64(p.GraceTime), QOS: p.QOS,
 			BillingWeights: p.TRESBillingWeights, Exclusive: p.OverSubscribe.Mode == "EXCLUSIVE",
 			MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited, State: partState(p.State),
 			AllowAccounts: p.AllowAccounts, DenyAccounts: p.DenyAccounts, AllowQOS: p.AllowQOS, DenyQOS: p.DenyQOS,

@@ -41,6 +41,9 @@ func SummaryRows(r *sim.Result, m Metrics) []SummaryRow {
 		states[j.State.String()]++
 	}
 	for s := sim.Pending; s <= sim.Rejected; s++ {
+		if s == sim.Suspended {
+			continue // a run never ends with a job suspended: it is resumed first
+		}
 		rows = append(rows, SummaryRow{"state: " + s.String(), strconv.Itoa(states[s.String()])})
 	}
 	if r.SiteEvents > 0 {

@@ -53,6 +53,14 @@
 //     bf_one_resv_per_job, bf_job_part_count_reserve).
 //   - A QOS NoReserve job is planned with a one-minute limit whether or
 //     not preemption is enabled (Slurm: only with PreemptMode set).
+//   - Backfill never preempts: backfill.c passes preemptee candidates to
+//     the will-run test (preemptable jobs count as removable) and starts
+//     a job that fits by preempting; here only the main pass preempts
+//     (preemptFor), and backfill plans around preemptable jobs as if
+//     they ran to their limits.
+//   - Preemption: cons_tres's reordering of candidates
+//     (preempt_reorder_count, preempt_strict_order) and gang
+//     time-slicing are not modelled; see preempt.go.
 //   - Limit-held records are skipped even with assoc_limit_stop (Slurm
 //     then tests them and blocks their QOS until an estimate).
 //   - Licenses, node features and reboots, advance reservations in the

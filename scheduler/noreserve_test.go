@@ -18,6 +18,8 @@ func (q qosTable) Mode(i int) policy.PreemptMode { return q.s.QOS(i).PreemptMode
 func (q qosTable) Priority(i int) uint32         { return q.s.QOS(i).Priority }
 func (q qosTable) NoReserve(i int) bool          { return q.s.QOS(i).Flags&policy.QOSNoReserve != 0 }
 func (q qosTable) MinPrioThreshold(i int) uint32 { return q.s.QOS(i).MinPrioThreshold }
+func (q qosTable) GraceTime(i int) int64         { return q.s.QOS(i).GraceTime }
+func (q qosTable) ExemptTime(i int) int64        { return q.s.QOS(i).PreemptExemptTime }
 
 // TestQOSNoReserve: the backfill scenario of backfill_scenario_test.go,
 // with job 3 (8 CPUs, blocked until job 2's expected end at 2003) under a

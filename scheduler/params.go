@@ -39,9 +39,13 @@ type Params struct {
 
 	// PreemptType is "", "preempt/none", "preempt/partition_prio" or
 	// "preempt/qos"; PreemptMode the cluster-wide mode (OFF, CANCEL,
-	// REQUEUE; SUSPEND and GANG are not simulated).
+	// REQUEUE, SUSPEND under GANG).
 	PreemptType string
 	PreemptMode policy.PreemptMode
+	// PreemptExemptTime is slurm.conf's PreemptExemptTime in seconds, -1
+	// unset; PreemptYoungestFirst orders candidates youngest first.
+	PreemptExemptTime    int64
+	PreemptYoungestFirst bool
 }
 
 // DefaultParams are Slurm's code defaults (job_scheduler.c, backfill.c).
@@ -51,6 +55,6 @@ func DefaultParams() Params {
 		BackfillEnabled: true, BfInterval: 30, BfWindow: 1440 * 60, BfResolution: 60,
 		BfMaxJobTest: 500, BfMaxJobArrayResv: 20,
 		SchedMinInterval: 2, BfMaxTime: 30, BfYieldInterval: 2000000, BfYieldSleep: 500000,
-		PreemptType: "preempt/none", PreemptMode: policy.PreemptOff,
+		PreemptType: "preempt/none", PreemptMode: policy.PreemptOff, PreemptExemptTime: -1,
 	}
 }

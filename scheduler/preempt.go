@@ -20,60 +20,102 @@ type QOSPreemption interface {
 	// NoReserve reports QOS q's NoReserve flag: its jobs never get a
 	// backfill reservation and are planned with a one-minute limit.
 	NoReserve(q int) bool
+	// GraceTime is QOS q's GraceTime in seconds; ExemptTime its
+	// PreemptExemptTime, negative when unset.
+	GraceTime(q int) int64
+	ExemptTime(q int) int64
 	// MinPrioThreshold is QOS q's MinPrioThreshold (0: unset), which
 	// overrides bf_min_prio_reserve for its jobs.
 	MinPrioThreshold(q int) uint32
 }
 
+// preemptAct is what preemption does to a victim.
+type preemptAct uint8
+
+const (
+	actCancel preemptAct = iota
+	actRequeue
+	actSuspend
+)
+
 // canPreempt tells whether pending job p may preempt running job v, and
-// whether v is then requeued (else cancelled).
-func (s *Slurm) canPreempt(c *sim.Cluster, p *cand, v *sim.Holding) (ok, requeue bool) {
+// what is then done to v: requeued, cancelled, or suspended. SUSPEND
+// suspends only under the cluster's GANG (node_scheduler.c _preempt_jobs
+// leaves it to the gang scheduler); without GANG slurm_job_preempt knows
+// no SUSPEND and kills the job. A job that has run less than its
+// PreemptExemptTime (its QOS's, else slurm.conf's:
+// acct_policy_get_preemptable_time) is no candidate
+// (preempt.c _is_job_preempt_exempt).
+func (s *Slurm) canPreempt(c *sim.Cluster, now int64, p *cand, v *sim.Holding) (ok bool, act preemptAct, grace int64) {
 	mode := s.P.PreemptMode
 	switch s.P.PreemptType {
 	case "preempt/partition_prio":
 		pv := &c.Parts[v.Part]
 		if c.Parts[p.part].PriorityTier <= pv.PriorityTier {
-			return false, false
+			return false, 0, 0
 		}
 		mode = pv.PreemptMode.Or(mode)
+		grace = pv.GraceTime // preempt_partition_prio.c: the partition's grace_time
 	case "preempt/qos":
 		if s.QOS == nil || p.j.QOSIdx < 0 || v.Job.QOSIdx < 0 || !s.QOS.CanPreempt(p.j.QOSIdx, v.Job.QOSIdx) {
-			return false, false
+			return false, 0, 0
 		}
 		mode = s.QOS.Mode(v.Job.QOSIdx).Or(mode)
+		grace = s.QOS.GraceTime(v.Job.QOSIdx) // preempt_qos.c: the QOS's grace_time
 	default:
-		return false, false
+		return false, 0, 0
+	}
+	exempt := s.P.PreemptExemptTime
+	if s.QOS != nil && v.Job.QOSIdx >= 0 {
+		if q := s.QOS.ExemptTime(v.Job.QOSIdx); q >= 0 {
+			exempt = q
+		}
+	}
+	if exempt > 0 && now < v.Job.Start+exempt {
+		return false, 0, 0
 	}
 	switch {
 	case mode&policy.PreemptRequeue != 0:
-		return true, true
+		return true, actRequeue, grace
 	case mode&policy.PreemptCancel != 0:
-		return true, false
+		return true, actCancel, grace
+	case mode&policy.PreemptSuspend != 0 && s.P.PreemptMode&policy.PreemptGang != 0:
+		return true, actSuspend, 0
+	case mode&policy.PreemptSuspend != 0:
+		return true, actCancel, grace
 	}
-	return false, false // OFF, or SUSPEND/GANG which fairsim does not simulate
+	return false, 0, 0 // OFF
 }
 
 // preemptFor tries to make room for record x by preempting lower-priority
 // running jobs (slurmctld's preemption through the select plugin's
-// will-run test, select_p_job_test with PREEMPT_MODE). Candidates overlap j's partition and are taken
-// lowest plugin priority first (partition PriorityTier or QOS Priority,
-// then fewer nodes, then most recently started), until j would fit. The
-// preemptor does not start in this pass: it starts in a later one, once
-// its victims have left, as in Slurm.
-func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) bool {
+// will-run test, select_p_job_test with PREEMPT_MODE). Candidates overlap
+// j's partition and are taken lowest plugin priority first (partition
+// PriorityTier or QOS Priority, then fewer nodes, then most recently
+// started), or youngest first under preempt_youngest_first
+// (preempt.c _sort_by_youngest), until j would fit; a job to be suspended
+// frees only its cores. When every victim is to be suspended, the
+// preemptor starts at once on their cores (node_scheduler.c
+// _preempt_jobs counts no job to wait for when the gang scheduler
+// suspends) and started is true. Otherwise the victims are cancelled or
+// requeued, after their grace time if any, those to be suspended are left
+// running, and the preemptor starts in a later pass, once its victims
+// have left, as in Slurm.
+func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) (preempted, started bool) {
 	if s.P.PreemptType != "preempt/partition_prio" && s.P.PreemptType != "preempt/qos" {
-		return false
+		return false, false
 	}
 	c := view.Cluster()
 	type victim struct {
-		v       sim.Holding
-		rank    int64
-		requeue bool
+		v     sim.Holding
+		rank  int64
+		act   preemptAct
+		grace int64
 	}
 	var cands []victim
 	s.bf.hold = view.Holdings(s.bf.hold[:0])
 	for _, v := range s.bf.hold {
-		ok, rq := s.canPreempt(c, x, &v)
+		ok, act, grace := s.canPreempt(c, view.Now(), x, &v)
 		if !ok {
 			continue
 		}
@@ -93,12 +135,15 @@ func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) bool {
 		} else {
 			prio = int64(c.Parts[v.Part].PriorityTier)
 		}
-		cands = append(cands, victim{v, prio<<16 + int64(len(v.Alloc)), rq})
+		cands = append(cands, victim{v, prio<<16 + int64(len(v.Alloc)), act, grace})
 	}
 	if len(cands) == 0 {
-		return false
+		return false, false
 	}
 	slices.SortFunc(cands, func(a, b victim) int {
+		if s.P.PreemptYoungestFirst {
+			return cmp.Or(cmp.Compare(b.v.Start, a.v.Start), cmp.Compare(a.v.Job.Idx, b.v.Job.Idx))
+		}
 		// Lowest rank first; among equals the youngest, then job order.
 		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(b.v.Start, a.v.Start), cmp.Compare(a.v.Job.Idx, b.v.Job.Idx))
 	})
@@ -132,8 +177,12 @@ func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) bool {
 			if c.InPartition(x.part, sl.Node) && !s.mask[sl.Node] {
 				see(sl.Node)
 				b.free[sl.Node] += sl.Cores
-				b.mem[sl.Node] += sl.MemMB
-				b.gres[sl.Node] += c.SliceGres(sl, gmask)
+				if cd.act != actSuspend {
+					// A suspended job keeps its memory and GRES
+					// (cons_tres select_p_job_suspend frees cores only).
+					b.mem[sl.Node] += sl.MemMB
+					b.gres[sl.Node] += c.SliceGres(sl, gmask)
+				}
 			}
 		}
 		if use = s.fitView(c, x); use != nil {
@@ -142,18 +191,45 @@ func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) bool {
 		}
 	}
 	if need == 0 {
-		return false
+		return false, false
 	}
 	// Only the candidates on nodes the preemptor would take are preempted
 	// (cons_tres keeps the preemptees "whose resources are actually used").
+	victims := cands[:0]
+	allSuspend := true
 	for _, cd := range cands[:need] {
 		for _, sl := range cd.v.Alloc {
 			if slices.Contains(use, sl.Node) {
-				plan.Preempt(cd.v.Job, cd.requeue)
+				victims = append(victims, cd)
+				allSuspend = allSuspend && cd.act == actSuspend
 				break
 			}
 		}
 	}
-	plan.Pass(view.Now() + 1)
-	return true
+	if allSuspend {
+		for _, cd := range victims {
+			plan.Suspend(cd.v.Job)
+		}
+		s.memo.reset() // the map changed: the failed fit is no longer known
+		if s.tryAlloc(c, x, s.mask) == sim.FitsNow {
+			if err := plan.Start(x.j, x.part, s.alloc, sim.ByMain); err != nil {
+				panic("slurm: " + err.Error()) // TryAlloc and Start disagree: a bug
+			}
+			return true, true
+		}
+		plan.Pass(view.Now() + 1)
+		return true, false
+	}
+	freed := false
+	for _, cd := range victims {
+		if cd.act == actSuspend {
+			continue // suspended by the gang scheduler once the preemptor starts
+		}
+		plan.PreemptAfter(cd.v.Job, cd.act == actRequeue, cd.grace)
+		freed = freed || cd.grace == 0
+	}
+	if freed {
+		plan.Pass(view.Now() + 1)
+	}
+	return true, false
 }

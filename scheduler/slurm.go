@@ -216,7 +216,11 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 				started++
 				continue
 			}
-			if s.preemptFor(v, plan, &x) {
+			if preempted, now := s.preemptFor(v, plan, &x); now {
+				s.memo.reset()
+				started++
+				continue
+			} else if preempted {
 				plan.Pend(j, "Resources (preemption in progress)")
 				s.memo.reset()
 			} else {

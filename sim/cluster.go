@@ -44,8 +44,11 @@ type Partition struct {
 	DefaultTime       int64 // seconds, Unlimited when not set
 	Exclusive         bool  // OverSubscribe=EXCLUSIVE: jobs get whole nodes
 	PreemptMode       policy.PreemptMode
-	QOS               string
-	Default           bool
+	// GraceTime is the seconds a job this partition's preemption
+	// (preempt/partition_prio) stops runs on first.
+	GraceTime int64
+	QOS       string
+	Default   bool
 	// BillingWeights holds TRESBillingWeights as given, for the policy
 	// layer; empty means per-CPU-type defaults.
 	BillingWeights string

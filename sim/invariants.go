@@ -30,6 +30,8 @@ func CheckInvariants(r *Result) error {
 		switch {
 		case j.State == Running:
 			return fmt.Errorf("job %d still running at the end", j.ID)
+		case j.State == Suspended:
+			return fmt.Errorf("job %d still suspended at the end", j.ID)
 		case j.State == Pending:
 			if j.Start >= 0 {
 				return fmt.Errorf("job %d pending with a start time", j.ID)
@@ -50,8 +52,8 @@ func CheckInvariants(r *Result) error {
 		if j.End < j.Start {
 			return fmt.Errorf("job %d ends at %d before its start %d", j.ID, j.End, j.Start)
 		}
-		if j.Limit > 0 && j.End-j.Start > j.Limit {
-			return fmt.Errorf("job %d ran %d s, over its limit %d s", j.ID, j.End-j.Start, j.Limit)
+		if j.Limit > 0 && j.End-j.Start-j.SuspendedSecs > j.Limit {
+			return fmt.Errorf("job %d ran %d s, over its limit %d s", j.ID, j.End-j.Start-j.SuspendedSecs, j.Limit)
 		}
 		if j.Alloc.Cores() < j.CPUs {
 			return fmt.Errorf("job %d got %d cores for %d asked", j.ID, j.Alloc.Cores(), j.CPUs)
@@ -65,6 +67,10 @@ func CheckInvariants(r *Result) error {
 				up.gres[p], down.gres[p] = s.Gres.At(p), -s.Gres.At(p)
 			}
 			perNode[s.Node] = append(perNode[s.Node], up, down)
+			for _, sp := range j.susp.spans {
+				// Suspended: its cores were free, its memory and GRES not.
+				perNode[s.Node] = append(perNode[s.Node], edge{t: sp[0], cores: -s.Cores, job: j.Idx}, edge{t: sp[1], cores: s.Cores, job: j.Idx})
+			}
 		}
 		if err := gresHeld(r.Cluster, j); err != nil {
 			return err

@@ -9,6 +9,7 @@ type JobState uint8
 const (
 	Pending    JobState = iota
 	Running             // started, not ended
+	Suspended           // started, stopped by a SUSPEND preemption; resumes later
 	Completed           // ran to its end (trace status 1 or unknown)
 	Failed              // ran to its end; the trace says it failed (status 0)
 	Cancelled           // ran to its end; the trace says cancelled (status 5), or cancelled by preemption
@@ -17,7 +18,7 @@ const (
 	NodeFailed          // killed by the failure of one of its nodes and not requeued
 )
 
-var stateNames = [...]string{"PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "REJECTED", "NODE_FAIL"}
+var stateNames = [...]string{"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "REJECTED", "NODE_FAIL"}
 
 func (s JobState) String() string { return stateNames[s] }
 
@@ -84,10 +85,15 @@ type Job struct {
 	EligSeq uint64
 
 	Preemptions int
+	// SuspendedSecs is how long its last run was suspended by SUSPEND
+	// preemptions; its end moved by as much.
+	SuspendedSecs int64
 	// NodeFails counts the runs a node failure killed (requeued or not).
 	NodeFails    int
 	LostCoreSecs float64 // work thrown away by requeues
 	LostBilling  float64
+
+	susp preemptState // suspension and grace-time bookkeeping
 
 	reasonSince int64      // when Reason was given, +1; 0 when not timing
 	waits       []waitSpan // time per pending reason

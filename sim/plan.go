@@ -14,6 +14,7 @@ const (
 	ActPreempt                       // end a running job to make room
 	ActPend                          // say why a pending job waits (its Reason)
 	ActExpect                        // backfill's expected start of a pending job
+	ActSuspend                       // suspend a running job (PreemptMode=SUSPEND)
 )
 
 // Action is one decision of a pass. Only the fields of its kind are set.
@@ -27,8 +28,10 @@ type Action struct {
 	Alloc       Alloc
 	By          StartKind
 	ExpectedEnd int64
-	// ActPreempt: requeue (back to pending) rather than cancel.
+	// ActPreempt: requeue (back to pending) rather than cancel, and the
+	// grace time it runs on before it is stopped (0: stopped now).
 	Requeue bool
+	Grace   int64
 	// ActPend: the reason, in Slurm's words ("Priority", "Resources", a
 	// limit's name); ActExpect: the expected start.
 	Reason string
@@ -118,7 +121,15 @@ func (p *Plan) Start(j *Job, part int, a Alloc, by StartKind) error {
 
 // Preempt plans running job j (or one this plan started) to end now,
 // requeued or cancelled; its resources are free in the View at once.
-func (p *Plan) Preempt(j *Job, requeue bool) {
+func (p *Plan) Preempt(j *Job, requeue bool) { p.PreemptAfter(j, requeue, 0) }
+
+// PreemptAfter plans running job j to be stopped, requeued or cancelled,
+// after grace seconds (the QOS or partition GraceTime: preempt.c
+// _job_check_grace_internal moves its end to now + GraceTime). With no
+// grace its resources are free in the View at once; with one they stay
+// held until it stops, and a job already in its grace time is left as it
+// is (slurm_job_preempt does nothing to a job in its grace period).
+func (p *Plan) PreemptAfter(j *Job, requeue bool, grace int64) {
 	v := p.v
 	var a Alloc
 	switch {
@@ -129,7 +140,17 @@ func (p *Plan) Preempt(j *Job, requeue bool) {
 				break
 			}
 		}
+		grace = 0
 	case j.State == Running && j.planMark != v.mark(markPreempted):
+		if j.susp.inGrace {
+			return
+		}
+		if grace > 0 {
+			// Still running: it stays in Running and Holdings, ending
+			// at its grace end (ExpectedEnd).
+			p.Actions = append(p.Actions, Action{Kind: ActPreempt, Job: j, Requeue: requeue, Grace: grace})
+			return
+		}
 		a = j.Alloc
 		v.preempted++
 	default:
@@ -138,6 +159,22 @@ func (p *Plan) Preempt(j *Job, requeue bool) {
 	v.c.apply(a, false)
 	j.planMark = v.mark(markPreempted)
 	p.Actions = append(p.Actions, Action{Kind: ActPreempt, Job: j, Requeue: requeue})
+}
+
+// Suspend plans running job j to be suspended now (PreemptMode=SUSPEND
+// under GANG): its cores are free in the View at once, its memory and
+// GRES stay held (cons_tres select_p_job_suspend releases cores only,
+// job_res_rm_job with JOB_RES_ACTION_RESUME). The simulator resumes it
+// once its cores are free again.
+func (p *Plan) Suspend(j *Job) {
+	v := p.v
+	if j.State != Running || j.susp.inGrace || j.planMark == v.mark(markPreempted) || v.Placed(j) {
+		return
+	}
+	v.preempted++
+	v.c.giveCores(j.Alloc)
+	j.planMark = v.mark(markPreempted)
+	p.Actions = append(p.Actions, Action{Kind: ActSuspend, Job: j})
 }
 
 // Pend records why pending job j does not start in this pass.
@@ -183,7 +220,7 @@ func (p *Plan) Outcome(j *Job) (started bool, reason string, expect int64) {
 		switch a.Kind {
 		case ActStart:
 			started, reason, expect = true, "", -1
-		case ActPreempt:
+		case ActPreempt, ActSuspend:
 			started = false
 		case ActPend:
 			reason = a.Reason

@@ -107,10 +107,15 @@ type Requeuer interface {
 }
 
 // ExpectedEnd is when a running job is expected to end as a scheduler can
-// know it: start plus time limit, never the actual runtime.
+// know it: start plus time limit plus the time it was suspended, never the
+// actual runtime; a preempted job in its grace time ends at the grace end.
 func ExpectedEnd(j *Job) int64 {
+	end := j.Start + 365*86400
 	if j.Limit > 0 {
-		return j.Start + j.Limit
+		end = j.Start + j.Limit + j.SuspendedSecs
 	}
-	return j.Start + 365*86400
+	if j.susp.inGrace {
+		end = min(end, j.susp.graceEnd)
+	}
+	return end
 }

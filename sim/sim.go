@@ -122,7 +122,10 @@ type Simulator struct {
 	pend    []*Job
 	holes   int
 	running []*Job
-	version uint64
+	// suspended are the jobs a SUSPEND preemption stopped, until their
+	// cores are free again.
+	suspended []*Job
+	version   uint64
 
 	srcDone    bool
 	lastSubmit int64
@@ -236,6 +239,8 @@ func (s *Simulator) Run() (*Result, error) {
 			j := s.jobs[e.Job]
 			switch {
 			case e.Gen != j.gen:
+			case j.State == Running && j.susp.inGrace && j.susp.graceEnd == s.now:
+				s.graceEnded(j)
 			case j.State == Running:
 				s.end(j)
 			case j.State == Pending && j.CancelledPending:
@@ -397,7 +402,7 @@ func (s *Simulator) backfill(e Event) {
 // stop once the last job has ended, or once the jobs left pending have
 // been stuck on an idle cluster for StallLimit.
 func (s *Simulator) busy() bool {
-	if !s.srcDone || len(s.running) > 0 || s.realEvents > 0 || s.waitingDeps > 0 {
+	if !s.srcDone || len(s.running) > 0 || len(s.suspended) > 0 || s.realEvents > 0 || s.waitingDeps > 0 {
 		return true
 	}
 	if len(s.pend) <= s.holes || s.now-s.lastProgress > s.opt.StallLimit {
@@ -425,7 +430,7 @@ func (s *Simulator) busy() bool {
 // done reports whether every job has ended, so no site event is left to
 // change anything.
 func (s *Simulator) done() bool {
-	return s.srcDone && len(s.running) == 0 && s.realEvents == 0 && s.waitingDeps == 0 && len(s.pend) <= s.holes
+	return s.srcDone && len(s.running) == 0 && len(s.suspended) == 0 && s.realEvents == 0 && s.waitingDeps == 0 && len(s.pend) <= s.holes
 }
 
 // push queues an event that belongs to a job (not a periodic one).
@@ -780,7 +785,13 @@ func (s *Simulator) commit(p *Plan) {
 		case ActStart:
 			s.start(a)
 		case ActPreempt:
+			if a.Grace > 0 {
+				s.graceStop(a.Job, a.Requeue, a.Grace)
+				break
+			}
 			s.preempt(a.Job, a.Requeue)
+		case ActSuspend:
+			s.suspend(a.Job)
 		case ActPend:
 			s.pendReason(a.Job, a.Reason)
 		case ActExpect:
@@ -927,6 +938,7 @@ func (s *Simulator) end(j *Job) {
 		s.push(Event{T: s.now + s.opt.CompletingTime, Kind: EvRelease, Job: int32(j.Idx), Gen: j.gen})
 		return
 	}
+	s.resumeSuspended()
 	s.released()
 }
 
@@ -938,6 +950,7 @@ func (s *Simulator) release(j *Job) {
 	s.c.apply(j.Alloc, false)
 	s.lastProgress = s.now
 	s.changed()
+	s.resumeSuspended()
 	s.released()
 }
 
@@ -985,7 +998,8 @@ func (s *Simulator) preempt(j *Job, requeue bool) {
 	if j.State != Running {
 		return
 	}
-	ran := s.now - j.Start
+	ran := s.now - j.Start - j.SuspendedSecs
+	j.susp.inGrace = false
 	j.Preemptions++
 	j.LostCoreSecs += float64(ran) * float64(j.Alloc.Cores())
 	j.LostBilling += float64(ran) * j.Billing

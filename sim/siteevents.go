@@ -89,12 +89,14 @@ func (c *Cluster) SetNodeState(n int, st NodeState) {
 // checkCounters recounts the cluster's counters from its nodes and
 // running jobs and says where they differ: the witness that state changes
 // keep them exact.
-func (c *Cluster) checkCounters(running []*Job) error {
+func (c *Cluster) checkCounters(running, suspended []*Job) error {
 	busy := make([]heldRes, len(c.Nodes))
-	for _, j := range running {
+	for k, j := range slices.Concat(running, suspended) {
 		for _, s := range j.Alloc {
 			b := &busy[s.Node]
-			b.cores += s.Cores
+			if k < len(running) {
+				b.cores += s.Cores // a suspended job holds no cores
+			}
 			b.mem += s.MemMB
 			for p := range c.Nodes[s.Node].Gres {
 				b.gres = b.gres.with(p, b.gres.At(p)+s.Gres.At(p))
@@ -217,12 +219,13 @@ func (s *Simulator) site(e *SiteEvent) {
 			s.killOn(n)
 		}
 	}
+	s.resumeSuspended()
 	if e.NodeState.Usable() {
 		s.wantPass(s.now)
 	}
 	// Site events are few: recounting after each keeps the engine honest
 	// where node states change under running jobs.
-	if err := s.c.checkCounters(s.running); err != nil && s.err == nil {
+	if err := s.c.checkCounters(s.running, s.suspended); err != nil && s.err == nil {
 		s.err = fmt.Errorf("after the site event of line %d at %d: %w", e.Line, s.now, err)
 	}
 }
@@ -269,10 +272,26 @@ func (s *Simulator) killOn(n int) {
 			}
 		}
 	}
+	for k := 0; k < len(s.suspended); k++ {
+		if j := s.suspended[k]; slices.ContainsFunc(j.Alloc, func(sl Slice) bool { return sl.Node == n }) {
+			// A suspended job dies with its node too; it holds its
+			// memory and GRES only.
+			for _, sl := range j.Alloc {
+				s.c.give(sl.Node, 0, sl.MemMB, sl.Gres)
+			}
+			j.State = Running // ended below as a running job is
+			j.runIdx = -1
+			s.suspended = slices.Delete(s.suspended, k, k+1)
+			k--
+			victims = append(victims, j)
+		}
+	}
 	slices.SortFunc(victims, func(a, b *Job) int { return a.Idx - b.Idx })
 	for _, j := range victims {
 		j.NodeFails++
-		s.removeRunning(j, true)
+		if j.runIdx >= 0 {
+			s.removeRunning(j, true)
+		}
 		j.gen++ // its end event is now stale
 		if s.pol != nil {
 			s.pol.Ended(j, s.now)
@@ -304,6 +323,8 @@ func (s *Simulator) requeue(j *Job) {
 	j.State = Pending
 	j.Start, j.End = -1, -1
 	j.Alloc = j.Alloc[:0]
+	j.SuspendedSecs = 0
+	j.susp = preemptState{}
 	j.StartedBy = NotStarted
 	j.Accrue = 0
 	submit := s.now

@@ -18,7 +18,7 @@ func twoNodes(t *testing.T) *Cluster {
 func countingSched(t *testing.T) *testSched {
 	s := &testSched{onEnd: true}
 	s.pass = func(v *View, p *Plan, kind PassKind) {
-		if err := v.Cluster().checkCounters(v.Running()); err != nil {
+		if err := v.Cluster().checkCounters(v.Running(), nil); err != nil {
 			t.Errorf("at %d: %v", v.Now(), err)
 		}
 		for _, j := range v.Pending() {
@@ -76,7 +76,7 @@ func TestNodeFailRequeue(t *testing.T) {
 		if c.DownCores != 4 || c.FreeCores != 4 || c.Nodes[0].State != st {
 			t.Errorf("%s: at the end DownCores %d FreeCores %d n1 %s", st, c.DownCores, c.FreeCores, c.Nodes[0].State)
 		}
-		if err := c.checkCounters(nil); err != nil {
+		if err := c.checkCounters(nil, nil); err != nil {
 			t.Error(err)
 		}
 		_ = r

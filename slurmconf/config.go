@@ -169,6 +169,7 @@ type Partition struct {
 	DefaultTime        int64  // minutes, slurmtime.Infinite, or Unset (use MaxTime)
 	OverSubscribe      OverSubscribe
 	PreemptMode        policy.PreemptMode // unset: the cluster PreemptMode applies
+	GraceTime          uint32             // seconds a job preempted by partition_prio runs on; default 0
 	TRESBillingWeights string             // raw; parsed elsewhere
 	QOS                string             // partition QOS name, "" if none
 	State              string             // UP (default), DOWN, DRAIN or INACTIVE
@@ -236,6 +237,14 @@ type Config struct {
 	SelectTypeParameters string // raw, "" if absent
 	PreemptType          string // preempt/none (default), preempt/partition_prio or preempt/qos
 	PreemptMode          policy.PreemptMode
+	// PreemptExemptTime is how long a job runs before it may be preempted,
+	// in seconds (-1: unset), overridden by its QOS's
+	// (acct_policy_get_preemptable_time).
+	PreemptExemptTime int64
+	// PreemptYoungestFirst orders preemption candidates by start time,
+	// youngest first (SchedulerParameters=preempt_youngest_first in
+	// 22.05's preempt.c, PreemptParameters=youngest_first from 23.02).
+	PreemptYoungestFirst bool
 
 	AccountingStorageEnforce Enforce
 	// AccountingStorageTRES is the raw list of TRES tracked beyond the
@@ -313,6 +322,7 @@ func Default() *Config {
 		SelectType:               "select/cons_tres",
 		PreemptType:              "preempt/none",
 		PreemptMode:              policy.PreemptOff,
+		PreemptExemptTime:        -1,
 		KillWait:                 30,
 		MessageTimeout:           10,
 		Extra:                    map[string]string{},

@@ -144,6 +144,7 @@ var simulatedTop = set(
 	"DefMemPerCPU", "DefMemPerNode", "MaxMemPerCPU", "MaxMemPerNode",
 	"NodeName", "PartitionName", "NodeSet", "DownNodes",
 	"DefCPUPerGPU", "DefMemPerGPU", "AccountingStorageTRES", "GresTypes", "JobRequeue",
+	"PreemptExemptTime", "PreemptParameters",
 )
 
 // simulatedAttrs are, per kind of line, the attributes the simulation
@@ -153,7 +154,7 @@ var simulatedAttrs = map[string]map[string]bool{
 	"NodeName": set("Boards", "CoresPerSocket", "CPUs", "Feature", "Features", "Gres", "Procs",
 		"RealMemory", "Reason", "Sockets", "SocketsPerBoard", "State", "ThreadsPerCore", "Weight"),
 	"PartitionName": set("AllowAccounts", "AllowGroups", "AllowQos", "Default", "DefaultTime", "DefCPUPerGPU", "DefMemPerCPU", "DefMemPerGPU",
-		"DefMemPerNode", "DenyAccounts", "DenyQos", "MaxMemPerCPU", "MaxMemPerNode", "MaxTime",
+		"DefMemPerNode", "DenyAccounts", "DenyQos", "GraceTime", "MaxMemPerCPU", "MaxMemPerNode", "MaxTime",
 		"Nodes", "OverSubscribe", "PreemptMode", "Priority", "PriorityJobFactor", "PriorityTier",
 		"QOS", "Shared", "State", "TRESBillingWeights"),
 	"NodeSet":   set(nodeSetKeys...),
@@ -171,5 +172,5 @@ var modelledKeys = index([]string{
 	"SelectTypeParameters", "PreemptType", "PreemptMode", "AccountingStorageEnforce",
 	"KillWait", "OverTimeLimit", "CompleteWait", "MessageTimeout",
 	"DefMemPerCPU", "DefMemPerNode", "MaxMemPerCPU", "MaxMemPerNode", "DefCPUPerGPU", "DefMemPerGPU",
-	"AccountingStorageTRES", "GresTypes",
+	"AccountingStorageTRES", "GresTypes", "PreemptExemptTime", "PreemptParameters",
 })

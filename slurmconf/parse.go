@@ -437,6 +437,25 @@ func (p *parser) interpretTop() {
 	p.topU16("KillWait", &c.KillWait)
 	p.topU16("OverTimeLimit", &c.OverTimeLimit)
 	p.topU16("CompleteWait", &c.CompleteWait)
+	if e, ok := p.topEntry("PreemptExemptTime"); ok {
+		// read_config.c: time_str2secs, a plain number being minutes.
+		if v, err := slurmtime.ParseSeconds(e.value); err != nil || v < 0 {
+			p.errorf(e.pos, "PreemptExemptTime", "%q: not a time", e.value)
+		} else {
+			c.PreemptExemptTime = v
+		}
+	}
+	c.PreemptYoungestFirst = c.SchedulerParameters.PreemptYoungestFirst
+	if e, ok := p.topEntry("PreemptParameters"); ok {
+		for _, tok := range strings.Split(e.value, ",") {
+			switch t := strings.ToLower(strings.TrimSpace(tok)); {
+			case t == "youngest_first":
+				c.PreemptYoungestFirst = true
+			case t != "":
+				p.warnf(e.pos, "PreemptParameters", "%q is valid in Slurm but not simulated; preemption may differ from the real cluster", tok)
+			}
+		}
+	}
 
 	for lk, e := range p.top {
 		if _, ok := modelledKeys[lk]; !ok {
@@ -978,6 +997,13 @@ func (p *parser) interpretPartitions() {
 		}
 		u16("PriorityJobFactor", &part.PriorityJobFactor, "priorityjobfactor")
 		u16("PriorityTier", &part.PriorityTier, "prioritytier")
+		if e, ok := get("GraceTime", "gracetime"); ok {
+			if v, err := parseUint(e.value, 32, false); err != nil {
+				p.errorf(e.pos, key, "GraceTime: %v", err)
+			} else {
+				part.GraceTime = uint32(v)
+			}
+		}
 		if e, ok := l.get("priority"); ok { // pre-16.05 key: sets both
 			p.cfg.Source.Keys[key+".PriorityJobFactor"] = e.pos
 			p.cfg.Source.Keys[key+".PriorityTier"] = e.pos

@@ -44,6 +44,7 @@ type SchedulerParameters struct {
 	BfOneResvPerJob       bool  // one reservation per job across its partitions
 	BfRunningJobReserve   bool  // plan running whole-node jobs explicitly
 	BfLicenses            bool  // plan licenses over time (implies BfRunningJobReserve)
+	PreemptYoungestFirst  bool  // preemption candidates youngest first (preempt.c, 22.05)
 
 	// Extra keeps the other options as written (e.g. "bf_busy_nodes",
 	// "max_rpc_cnt=150"), in order, for Write and for audits.
@@ -154,6 +155,7 @@ var schedFlags = []struct {
 	{"bf_one_resv_per_job", func(p *SchedulerParameters) *bool { return &p.BfOneResvPerJob }},
 	{"bf_running_job_reserve", func(p *SchedulerParameters) *bool { return &p.BfRunningJobReserve }},
 	{"bf_licenses", func(p *SchedulerParameters) *bool { return &p.BfLicenses }},
+	{"preempt_youngest_first", func(p *SchedulerParameters) *bool { return &p.PreemptYoungestFirst }},
 }
 
 // schedIgnored lists valid SchedulerParameters options (slurm.conf man page)
@@ -174,7 +176,7 @@ var schedIgnored = map[string]bool{
 	"max_script_size": false, "max_submit_line_size": false, "max_switch_wait": false,
 	"no_backup_scheduling": false, "no_env_cache": false, "nohold_on_prolog_fail": false,
 	"pack_serial_at_end": true, "permit_job_expansion": false, "preempt_reorder_count": true,
-	"preempt_strict_order": true, "preempt_youngest_first": true, "reduce_completing_frag": true,
+	"preempt_strict_order": true, "reduce_completing_frag": true,
 	"requeue_setup_env_fail": false, "salloc_wait_nodes": false, "sbatch_wait_nodes": false,
 	"sched_max_job_start_per_part": false, "spec_cores_first": false, "step_retry_count": false,
 	"step_retry_time": false, "time_min_as_soft_limit": true, "whole_hetjob": false,
