@@ -383,6 +383,8 @@ func parseReservation(e Event, toks []string, loc *time.Location, bad func(field
 		bad("Nodes", "missing: give Nodes= or NodeCnt=")
 	case e.Nodes != "" && r.NodeCnt > 0:
 		bad("NodeCnt", "give one of Nodes= and NodeCnt=")
+	case r.Maint && r.NodeCnt > 0:
+		bad("NodeCnt", "not simulated with Flags=MAINT: name the nodes with Nodes=")
 	}
 	for _, l := range []string{r.Users, r.Accounts} {
 		if strings.HasPrefix(l, "-") {

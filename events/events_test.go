@@ -130,6 +130,7 @@ func TestReadReservation(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 Nodes=n1", "x.events:1: Users: a reservation without Flags=MAINT needs Users= or Accounts="},
 		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 Nodes=n1 NodeCnt=1 Users=a", "x.events:1: NodeCnt: give one of Nodes= and NodeCnt="},
+		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 NodeCnt=2 Flags=MAINT", "x.events:1: NodeCnt: not simulated with Flags=MAINT"},
 		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 NodeCnt=0 Users=a", `x.events:1: NodeCnt: "0" is not a positive count`},
 		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 Nodes=n1 Users=-a", `x.events:1: Users: a denied list ("-a") is not simulated`},
 		{"0 ReservationName=r StartTime=1-0 Nodes=n1 Flags=MAINT", "x.events:1: EndTime: give one of EndTime= and Duration="},

@@ -40,7 +40,9 @@ func resvEv(c *Cluster, t *testing.T, at, start, end int64, r *Reservation, name
 //   - job 5 (ann without the reservation, 2 cores, at 120): n1 has 2 free
 //     cores but is reserved; it waits for n2, 150..160;
 //   - job 6 (carl asks chem) is refused at submit, access denied; job 7
-//     asks a reservation the events lack: invalid.
+//     asks a reservation the events lack: invalid;
+//   - job 8 asks for chem after its end, 1200: it stays pending
+//     (job_test_resv holds it), reason Reservation.
 func TestUserReservation(t *testing.T) {
 	c := twoNodes(t)
 	chem := &Reservation{Name: "chem", Users: []string{"ann"}}
@@ -52,6 +54,7 @@ func TestUserReservation(t *testing.T) {
 		{id: 5, submit: 120, user: "ann", cpus: 2, run: 10, limit: 10},
 		{id: 6, submit: 130, user: "carl", resv: "chem", cpus: 1, run: 10, limit: 10},
 		{id: 7, submit: 130, user: "ann", resv: "nope", cpus: 1, run: 10, limit: 10},
+		{id: 8, submit: 1200, user: "ann", resv: "chem", cpus: 1, run: 10, limit: 10},
 	}, Options{Events: []SiteEvent{resvEv(c, t, 0, 100, 1100, chem, "n1")}})
 	checkJobs(t, c, by, []want{
 		{id: 1, state: Completed, start: 0, end: 50, node: "n2"},
@@ -61,9 +64,10 @@ func TestUserReservation(t *testing.T) {
 		{id: 5, state: Completed, start: 150, end: 160, node: "n2"},
 		{id: 6, state: Rejected, start: -1, end: 130},
 		{id: 7, state: Rejected, start: -1, end: 130},
+		{id: 8, state: Pending, start: -1, end: -1},
 	})
-	if by[3].WaitReason != "Reservation" {
-		t.Errorf("job 3 waited under %q, want Reservation", by[3].WaitReason)
+	if by[3].WaitReason != "Reservation" || by[8].WaitReason != "Reservation" {
+		t.Errorf("jobs 3, 8 waited under %q, %q, want Reservation", by[3].WaitReason, by[8].WaitReason)
 	}
 	if by[6].Reason != "Access denied to requested reservation" || by[7].Reason != "Requested reservation is invalid" {
 		t.Errorf("refusals %q, %q", by[6].Reason, by[7].Reason)
