@@ -81,7 +81,10 @@ func (sc *Scenario) siteEvents(c *sim.Cluster, h *workload.Header) ([]sim.SiteEv
 				se.Resv = &sim.Reservation{Name: r.Name, Users: splitList(r.Users), Accounts: splitList(r.Accounts), NodeCnt: r.NodeCnt}
 			}
 		}
-		if e.Action.OnNode() && e.Nodes != "" {
+		switch {
+		case e.Action.OnNode() && e.Nodes == "":
+			// NodeCnt=: the simulator picks the nodes at the line's time.
+		case e.Action.OnNode():
 			names, err := slurmconf.Expand(e.Nodes)
 			if err != nil {
 				errs.Addf(file, e.Line, "NodeName", "%v", err)
@@ -100,7 +103,7 @@ func (sc *Scenario) siteEvents(c *sim.Cluster, h *workload.Header) ([]sim.SiteEv
 			if !ok {
 				continue
 			}
-		} else {
+		default:
 			p, found := c.Partition(e.Partition)
 			if !found {
 				errs.Addf(file, e.Line, "PartitionName", "partition %s is not in the cluster", e.Partition)
