@@ -1,6 +1,7 @@
 package config
 
 import (
+	"strings"
 	"time"
 
 	"fairsim/events"
@@ -76,8 +77,14 @@ func (sc *Scenario) siteEvents(c *sim.Cluster, h *workload.Header) ([]sim.SiteEv
 				se.ResvStart = 1 // at the first instant: 0 means no reservation
 			}
 			se.Reason = "reservation " + r.Name
+			if !r.Maint {
+				se.Resv = &sim.Reservation{Name: r.Name, Users: splitList(r.Users), Accounts: splitList(r.Accounts), NodeCnt: r.NodeCnt}
+			}
 		}
-		if e.Action.OnNode() {
+		switch {
+		case e.Action.OnNode() && e.Nodes == "":
+			// NodeCnt=: the simulator picks the nodes at the line's time.
+		case e.Action.OnNode():
 			names, err := slurmconf.Expand(e.Nodes)
 			if err != nil {
 				errs.Addf(file, e.Line, "NodeName", "%v", err)
@@ -96,7 +103,7 @@ func (sc *Scenario) siteEvents(c *sim.Cluster, h *workload.Header) ([]sim.SiteEv
 			if !ok {
 				continue
 			}
-		} else {
+		default:
 			p, found := c.Partition(e.Partition)
 			if !found {
 				errs.Addf(file, e.Line, "PartitionName", "partition %s is not in the cluster", e.Partition)
@@ -110,6 +117,14 @@ func (sc *Scenario) siteEvents(c *sim.Cluster, h *workload.Header) ([]sim.SiteEv
 		return nil, err
 	}
 	return out, nil
+}
+
+// splitList is a comma-separated Users= or Accounts= list; nil for none.
+func splitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
 }
 
 // eventsLocation is the zone of the events file's dates: the sacct

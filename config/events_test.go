@@ -67,3 +67,41 @@ func TestSiteEvents(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestSiteEventsUserReservation: a reservation without MAINT resolves to a
+// sim.Reservation with its lists split at commas; NodeCnt leaves Nodes
+// empty (the simulator picks them at the line's time), Nodes= resolves.
+func TestSiteEventsUserReservation(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "site.events")
+	text := "0 ReservationName=chem StartTime=1-0 Duration=2:00:00 NodeCnt=2 Users=ann,bob Accounts=chem\n" +
+		"0 ReservationName=bio StartTime=1-0 Duration=2:00:00 Nodes=new[1-2] Accounts=bio\n"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := Load(filepath.Join("testdata", "fromslurm", "scenario.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Events = p
+	if err := sc.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	run, err := sc.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Close()
+	evs := run.Options.Events
+	if len(evs) != 2 {
+		t.Fatalf("%d events", len(evs))
+	}
+	chem, bio := evs[0], evs[1]
+	if r := chem.Resv; r == nil || r.Name != "chem" || r.NodeCnt != 2 || strings.Join(r.Users, "+") != "ann+bob" ||
+		strings.Join(r.Accounts, "+") != "chem" || len(chem.Nodes) != 0 || chem.ResvStart != 86400 || chem.ResvEnd != 86400+7200 {
+		t.Errorf("chem: %+v %+v", chem, chem.Resv)
+	}
+	if r := bio.Resv; r == nil || r.Users != nil || len(bio.Nodes) != 2 || run.Cluster.Nodes[bio.Nodes[0]].Name != "new1" {
+		t.Errorf("bio: %+v %+v", bio, bio.Resv)
+	}
+}

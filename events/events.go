@@ -31,6 +31,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -94,7 +95,12 @@ type Reservation struct {
 	Start, End         int64
 	StartDate, EndDate bool
 	Maint, IgnoreJobs  bool
-	Users, Accounts    string // as written; fairsim runs no job inside
+	// Users and Accounts are who may use a reservation that is not
+	// MAINT, comma-separated as written.
+	Users, Accounts string
+	// NodeCnt, when Nodes is not given, is how many nodes the simulator
+	// picks at the reservation's creation.
+	NodeCnt int
 }
 
 // MaxLineLen bounds a line, so a hostile file cannot make the reader hold
@@ -299,10 +305,12 @@ func parse(toks []string, file string, line int, loc *time.Location, errs *input
 
 // parseReservation reads the rest of a reservation line:
 // ReservationName=NAME StartTime=T EndTime=T|Duration=D Nodes=HOSTLIST
-// Flags=MAINT[,IGNORE_JOBS] [Users=...] [Accounts=...]. fairsim simulates
-// maintenance reservations only: their nodes take no job that would
-// still run at the start, and none from start to end. NodeCnt= is refused
-// (slurmctld picks those nodes; give them with Nodes=).
+// Nodes=HOSTLIST|NodeCnt=N [Flags=MAINT[,IGNORE_JOBS]] [Users=...]
+// [Accounts=...]. A MAINT reservation's nodes take no job that would
+// still run at its start, and none from start to end; any other
+// reservation must name Users= or Accounts= (as scontrol's create asks
+// one of them) and its nodes run, from start to end, only the jobs that
+// ask for it.
 func parseReservation(e Event, toks []string, loc *time.Location, bad func(field, format string, args ...any)) Event {
 	r := &Reservation{}
 	e.Action, e.Resv = Reserve, r
@@ -339,7 +347,12 @@ func parseReservation(e Event, toks []string, loc *time.Location, bad func(field
 		case "nodes":
 			e.Nodes = val
 		case "nodecnt":
-			bad("NodeCnt", "not simulated: slurmctld picks those nodes; name them with Nodes=")
+			n, err := strconv.Atoi(val)
+			if err != nil || n <= 0 {
+				bad("NodeCnt", "%q is not a positive count", val)
+				continue
+			}
+			r.NodeCnt = n
 		case "flags":
 			for _, f := range strings.Split(strings.ToUpper(val), ",") {
 				switch f {
@@ -364,10 +377,19 @@ func parseReservation(e Event, toks []string, loc *time.Location, bad func(field
 		bad("StartTime", "missing")
 	case haveEnd == haveDur:
 		bad("EndTime", "give one of EndTime= and Duration=")
-	case !r.Maint:
-		bad("Flags", "only MAINT reservations are simulated: add Flags=MAINT")
-	case e.Nodes == "":
-		bad("Nodes", "missing")
+	case !r.Maint && r.Users == "" && r.Accounts == "":
+		bad("Users", "a reservation without Flags=MAINT needs Users= or Accounts=")
+	case e.Nodes == "" && r.NodeCnt == 0:
+		bad("Nodes", "missing: give Nodes= or NodeCnt=")
+	case e.Nodes != "" && r.NodeCnt > 0:
+		bad("NodeCnt", "give one of Nodes= and NodeCnt=")
+	case r.Maint && r.NodeCnt > 0:
+		bad("NodeCnt", "not simulated with Flags=MAINT: name the nodes with Nodes=")
+	}
+	for _, l := range []string{r.Users, r.Accounts} {
+		if strings.HasPrefix(l, "-") {
+			bad("Users", "a denied list (%q) is not simulated", l)
+		}
 	}
 	if haveDur {
 		r.End, r.EndDate = r.Start+dur, r.StartDate

@@ -80,13 +80,18 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add("1-0 NodeName=\"a b\" State=DOWN Reason=\"#\"")
 	f.Add("0 ReservationName=psu StartTime=2-0 Duration=12:00:00 Nodes=n[01-16] Flags=MAINT,IGNORE_JOBS")
+	f.Add("0 ReservationName=chem StartTime=1-0 Duration=2:00:00 NodeCnt=2 Users=ann,bob Accounts=chem")
 	f.Fuzz(func(t *testing.T, s string) {
 		evs, err := Read(strings.NewReader(s), "fuzz", nil)
 		if err != nil {
 			return
 		}
 		for _, e := range evs {
-			if e.Action.OnNode() == (e.Nodes == "") || !e.Action.OnNode() == (e.Partition == "") {
+			byCount := e.Resv != nil && e.Resv.NodeCnt > 0
+			if byCount == (e.Nodes != "") && e.Resv != nil {
+				t.Fatalf("reservation %+v %+v: want exactly one of Nodes and NodeCnt", e, e.Resv)
+			}
+			if !byCount && e.Action.OnNode() == (e.Nodes == "") || !e.Action.OnNode() == (e.Partition == "") {
 				t.Fatalf("event %+v has the wrong target for %s", e, e.Action)
 			}
 			if !e.Date && e.At < 0 {
@@ -101,13 +106,18 @@ func FuzzRead(f *testing.F) {
 func TestReadReservation(t *testing.T) {
 	evs, err := Read(strings.NewReader(
 		"0 ReservationName=psu StartTime=2-00:00:00 Duration=12:00:00 Nodes=n[01-16] Flags=MAINT,IGNORE_JOBS Users=root\n"+
-			"1-0 ReservationName=m2 StartTime=3-0 EndTime=3-06:00:00 Nodes=n17 Flags=maint\n"), "x.events", nil)
+			"1-0 ReservationName=m2 StartTime=3-0 EndTime=3-06:00:00 Nodes=n17 Flags=maint\n"+
+			"0 ReservationName=chem StartTime=1-0 Duration=2:00:00 NodeCnt=2 Users=ann,bob Accounts=chem\n"), "x.events", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []Reservation{
 		{Name: "psu", Start: 2 * 86400, End: 2*86400 + 12*3600, Maint: true, IgnoreJobs: true, Users: "root"},
 		{Name: "m2", Start: 3 * 86400, End: 3*86400 + 6*3600, Maint: true},
+		{Name: "chem", Start: 86400, End: 86400 + 7200, Users: "ann,bob", Accounts: "chem", NodeCnt: 2},
+	}
+	if len(evs) != len(want) {
+		t.Fatalf("%d events, want %d", len(evs), len(want))
 	}
 	for i, e := range evs {
 		if e.Action != Reserve || e.Resv == nil || *e.Resv != want[i] {
@@ -118,10 +128,13 @@ func TestReadReservation(t *testing.T) {
 		t.Errorf("nodes %q, creation %d", evs[0].Nodes, evs[1].At)
 	}
 	for _, tc := range []struct{ in, want string }{
-		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 Nodes=n1", "x.events:1: Flags: only MAINT reservations are simulated"},
+		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 Nodes=n1", "x.events:1: Users: a reservation without Flags=MAINT needs Users= or Accounts="},
+		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 Nodes=n1 NodeCnt=1 Users=a", "x.events:1: NodeCnt: give one of Nodes= and NodeCnt="},
+		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 NodeCnt=2 Flags=MAINT", "x.events:1: NodeCnt: not simulated with Flags=MAINT"},
+		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 NodeCnt=0 Users=a", `x.events:1: NodeCnt: "0" is not a positive count`},
+		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 Nodes=n1 Users=-a", `x.events:1: Users: a denied list ("-a") is not simulated`},
 		{"0 ReservationName=r StartTime=1-0 Nodes=n1 Flags=MAINT", "x.events:1: EndTime: give one of EndTime= and Duration="},
 		{"0 ReservationName=r StartTime=1-0 EndTime=0-12 Nodes=n1 Flags=MAINT", "x.events:1: EndTime: not after StartTime"},
-		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 NodeCnt=4 Flags=MAINT", "x.events:1: NodeCnt: not simulated"},
 		{"0 ReservationName=r StartTime=1-0 Duration=1:00:00 Nodes=n1 Flags=MAINT,DAILY", `x.events:1: Flags: flag "DAILY" not simulated`},
 		{"0 ReservationName=r Duration=1:00:00 Nodes=n1 Flags=MAINT", "x.events:1: StartTime: missing"},
 	} {

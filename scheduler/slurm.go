@@ -56,6 +56,7 @@ type shapeKey struct {
 	limit                  int64 // only where reservations make placement depend on it
 	gres                   int32
 	excl                   bool
+	resv                   int32 // the reservation asked: it decides the nodes
 }
 
 // fitMemo remembers, within a pass and until the next start, where each
@@ -79,7 +80,7 @@ func (m *fitMemo) reset() {
 
 func keyOf(x *cand) shapeKey {
 	r := &x.req
-	k := shapeKey{x.part, r.CPUs, r.Nodes, r.Type, r.MemPerCPU, r.MemPerNode, r.MemPerGPU, 0, r.GresID, r.Exclusive}
+	k := shapeKey{x.part, r.CPUs, r.Nodes, r.Type, r.MemPerCPU, r.MemPerNode, r.MemPerGPU, 0, r.GresID, r.Exclusive, r.Resv}
 	if x.resv {
 		k.limit = r.Limit
 	}

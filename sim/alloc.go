@@ -56,6 +56,11 @@ type Request struct {
 	// MemPerGPU is MB per GPU on each node (DefMemPerGPU, for a job that
 	// asks no memory); when set it takes the place of MemPerCPU.
 	MemPerGPU int64
+	// Resv is the reservation the job asked for (1 + its index among the
+	// run's reservations that are not MAINT), 0 for none: it places only
+	// on that reservation's nodes while it is active, and others avoid
+	// them.
+	Resv int32
 }
 
 // Fit is the answer of a fit test, as kube-scheduler distinguishes
@@ -129,12 +134,14 @@ func (r *Request) UsableCores(cores int, mem int64, freeCores int, freeMem int64
 
 func (c *Cluster) out(n int) bool {
 	return (c.except != nil && c.except[n]) || (c.exceptFn != nil && c.exceptFn(n)) ||
-		(c.resvFrom != nil && c.resvFrom[n] < c.allocEnd)
+		(c.resvFrom != nil && c.resvFrom[n] < c.allocEnd) ||
+		((c.resvWin != nil || c.allocResv != 0) && c.resvBars(n, c.allocResv, c.Now, c.allocEnd))
 }
 
-// HasReservations reports whether a maintenance reservation may keep
-// nodes from jobs by their time limits (placements then depend on Limit).
-func (c *Cluster) HasReservations() bool { return c.resvFrom != nil }
+// HasReservations reports whether a reservation may keep nodes from jobs
+// by their time limits or the reservation they ask for (placements then
+// depend on Limit and Resv).
+func (c *Cluster) HasReservations() bool { return c.resvFrom != nil || c.resvWin != nil }
 
 // TryAllocFunc is TryAlloc without the nodes for which out is true (for
 // example nodes a plan has reserved over the job's time limit).
@@ -244,7 +251,8 @@ func (c *Cluster) TryAlloc(req *Request, p int, dst Alloc) (Alloc, Fit) {
 func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) (Alloc, Fit) {
 	c.except = except
 	defer func() { c.except = nil }()
-	if c.resvFrom != nil {
+	c.allocResv = req.Resv
+	if c.resvFrom != nil || c.resvWin != nil {
 		c.allocEnd = noResv
 		if req.Limit > 0 {
 			c.allocEnd = c.Now + req.Limit

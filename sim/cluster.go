@@ -115,6 +115,12 @@ type Cluster struct {
 	// run then leaves the node out (allocEnd is the placement's end).
 	resvFrom []int64
 	allocEnd int64
+	// resvWin is, per node, the user reservations that hold it (nil when
+	// the run has none); allocResv the reservation the placement being
+	// tried asked for.
+	resvWin   [][]resvWindow
+	allocResv int32
+	resvs     []resvDef // the events file's reservations that are not MAINT
 	// Now is the simulated time of the current pass, for reservations.
 	Now      int64
 	maxCores int

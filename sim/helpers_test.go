@@ -117,6 +117,8 @@ type tj struct {
 	// the queue at submit + cancelAfter.
 	cancelAfter int64
 	line        int
+	user        string // "": "u"
+	resv        string // the reservation asked (--reservation); "": none
 }
 
 // workloadOf turns test jobs into trace records and their names.
@@ -131,6 +133,12 @@ func workloadOf(jobs []tj) ([]workload.Job, *workload.Names) {
 			Feature: workload.Unset, Queue: workload.Unset, Executable: workload.Unset,
 			UsedCPU: workload.Unset, UsedMemKB: workload.Unset, Preceding: u, ThinkTime: t.think, Line: t.line}
 		j.User = names.Users.ID("u")
+		if t.user != "" {
+			j.User = names.Users.ID(t.user)
+		}
+		if t.resv != "" {
+			j.Reservation = 1 + names.Reservations.ID(t.resv)
+		}
 		if t.nodes != 0 {
 			j.Nodes = t.nodes
 		}

@@ -106,6 +106,17 @@ func (p *Plan) Start(j *Job, part int, a Alloc, by StartKind) error {
 			}
 		}
 	}
+	if c.resvWin != nil || j.Req.Resv != 0 {
+		end := noResv
+		if limit > 0 {
+			end = v.now + limit
+		}
+		for _, sl := range a {
+			if c.resvBars(sl.Node, j.Req.Resv, v.now, end) {
+				return fmt.Errorf("job %d: node %s is not open to it by reservation from %d to %d", j.ID, c.Nodes[sl.Node].Name, v.now, end)
+			}
+		}
+	}
 	c.apply(a, true)
 	j.planMark = v.mark(markPlaced)
 	end := v.now + 365*86400

@@ -206,6 +206,7 @@ func (s *Simulator) Run() (*Result, error) {
 	}
 	t0 := s.jobs[len(s.jobs)-1].Submit
 	s.arm(t0-s.opt.ControllerUptime, t0)
+	s.defineReservations()
 	s.armSites(t0)
 	events := 0
 	for s.heap.Len() > 0 {
@@ -480,6 +481,10 @@ func (s *Simulator) submit(j *Job) {
 		s.byID[j.ID] = j.Idx
 	}
 	s.placeRequest(j)
+	if why := s.resvRefusal(j); why != "" {
+		s.reject(j, "reservation", why)
+		return
+	}
 	s.resolveLimit(j, &s.c.Parts[j.Part])
 	j.Req.Limit = s.c.longestLimit(j)
 	if class, why := s.keepPartitions(j); len(j.Parts) == 0 {
@@ -527,9 +532,6 @@ func (s *Simulator) placeRequest(j *Job) {
 	}
 	if j.ReqNodeList > 0 || j.ExcNodeList > 0 {
 		s.defaulted.Add("node list asked (-w/-x): not simulated, any node of the partition")
-	}
-	if j.Reservation > 0 {
-		s.defaulted.Add("reservation asked: not simulated, run outside it")
 	}
 	if j.Gres > 0 {
 		reqs, err := names.GresOf(&j.Job)

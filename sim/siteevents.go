@@ -30,7 +30,12 @@ type SiteEvent struct {
 	// placed on those nodes; at ResvStart they go into NodeMaint, at
 	// ResvEnd back UP.
 	ResvStart, ResvEnd int64
-	resvEnd            bool // the end of a reservation: its nodes' protection lifts
+	// Resv, with ResvStart set, makes the reservation one that is not
+	// MAINT: its nodes (Nodes, or Resv.NodeCnt picked at At) run only the
+	// jobs that ask for it from ResvStart to ResvEnd.
+	Resv    *Reservation
+	resvEnd bool // the end of a reservation: its nodes' protection lifts
+	wake    bool // a reservation starts or ends: only a pass is due
 }
 
 // heldRes is what a node out of service keeps out of play.
@@ -195,6 +200,14 @@ func (s *Simulator) armSites(t0 int64) {
 // site applies one site event.
 func (s *Simulator) site(e *SiteEvent) {
 	s.changed()
+	if e.wake {
+		s.wantPass(s.now)
+		return
+	}
+	if e.ResvStart > 0 && e.Resv != nil {
+		s.reserveFor(e)
+		return
+	}
 	if e.ResvStart > 0 {
 		s.reserve(e)
 		return

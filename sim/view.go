@@ -163,6 +163,11 @@ func (v *View) Epoch() uint64 { return v.epoch }
 // Hold returns why a job is held by a limit now, "" when it is not (and
 // always "" without a policy).
 func (v *View) Hold(j *Job) string {
+	if j.Req.Resv != 0 {
+		if why := v.c.resvWait(j.Req.Resv, v.now); why != "" {
+			return why
+		}
+	}
 	if v.holdIn != nil {
 		v.placed = v.placed[:0]
 		for i := range v.plan.Actions {

@@ -35,7 +35,7 @@ func (f *fakeSlurm) run(env []string, name string, args ...string) ([]byte, erro
 		return []byte("Name|Priority|MaxJobsPU\nnormal|0|\n"), nil
 	case call == "sacct --helpformat":
 		// 22.05 has no ReqGRES, AllocGRES nor ReqReservation.
-		return []byte("Account AllocCPUS AllocNodes AllocTRES Constraints Elapsed ElapsedRaw Eligible End Flags GID Group JobID JobIDRaw MaxRSS NCPUS NNodes NodeList NTasks Partition QOS ReqCPUS ReqMem ReqNodes ReqTRES Start State Submit SubmitLine Timelimit TimelimitRaw TotalCPU UID User\n"), nil
+		return []byte("Account AllocCPUS AllocNodes AllocTRES Constraints Elapsed ElapsedRaw Eligible End Flags GID Group JobID JobIDRaw MaxRSS NCPUS NNodes NodeList NTasks Partition QOS ReqCPUS ReqMem ReqNodes ReqTRES Reservation ReservationId Reserved Start State Submit SubmitLine Timelimit TimelimitRaw TotalCPU UID User\n"), nil
 	case strings.HasPrefix(call, "sacct -P -X -a -o "):
 		data, err := os.ReadFile("testdata/validate/sacct.txt")
 		return []byte(strings.TrimPrefix(string(data), "#fairsim tz=UTC\n")), err

@@ -57,6 +57,9 @@ const (
 	sfReqGRES
 	sfAllocGRES
 	sfNTasks
+	// sfReservation is the reservation the job ran in or waits for
+	// (22.05 has no ReqReservation; slurmdb job resv_name).
+	sfReservation
 	sfCount
 )
 
@@ -66,7 +69,7 @@ var sacctFieldNames = [sfCount]string{"JobID", "JobIDRaw", "User", "UID", "Group
 	"Account", "Partition", "QOS", "Submit", "Eligible", "Start", "End", "Elapsed",
 	"ElapsedRaw", "Timelimit", "TimelimitRaw", "ReqCPUS", "NCPUS", "AllocCPUS", "ReqMem",
 	"ReqNodes", "NNodes", "AllocNodes", "ReqTRES", "AllocTRES", "State", "Constraints",
-	"TotalCPU", "MaxRSS", "SubmitLine", "Flags", "NodeList", "ReqReservation", "ReqGRES", "AllocGRES", "NTasks"}
+	"TotalCPU", "MaxRSS", "SubmitLine", "Flags", "NodeList", "ReqReservation", "ReqGRES", "AllocGRES", "NTasks", "Reservation"}
 
 // sacctRequired are the columns without which a line cannot be a job: a line
 // cut short before one of them is truncated, whereas missing trailing

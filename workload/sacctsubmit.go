@@ -3,13 +3,15 @@ package workload
 // parseSubmitLine takes from SubmitLine what the user asked for and
 // sacct's own columns do not carry (as HPE's FastSim does): a node range,
 // --exclusive, dependencies, --begin (when Eligible is missing), a
-// reservation (when ReqReservation is missing), required and excluded
+// reservation (when ReqReservation and Reservation are missing), required and excluded
 // nodes. A SubmitLine the parser does not understand leaves the job as
 // the other columns describe it, counted in Defaulted, so that one odd
 // command line does not cost the job. It returns the parsed request for
 // parseGres, or nil.
 func (r *SacctReader) parseSubmitLine(l *sacctLine, j *Job, t sacctTimes) *SubmitRequest {
 	if b, st := l.get(sfReqReservation); st == valOK {
+		j.Reservation = 1 + r.names.Reservations.ID(string(b))
+	} else if b, st := l.get(sfReservation); st == valOK {
 		j.Reservation = 1 + r.names.Reservations.ID(string(b))
 	}
 	b, st := l.get(sfSubmitLine)
