@@ -118,8 +118,14 @@ type Cluster struct {
 	except   []bool // nodes out of play for the current TryAllocExcept
 	// willRunGiven is WillRun's scratch: the holders it gave back.
 	willRunGiven []int
-	exceptFn     func(int) bool
-	partIndex    map[string]int
+	// play, while a will-run test runs, is its nodes in play of the type
+	// asked by allocation rank (nil otherwise): placement looks no further.
+	// playIdx is its nodes in play by index, playFree the free cores of
+	// play; playRank is play's storage.
+	play, playIdx, playRank []uint64
+	playFree                int
+	exceptFn                func(int) bool
+	partIndex               map[string]int
 }
 
 // NodeSpec describes a group of identical nodes for NewCluster.

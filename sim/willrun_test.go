@@ -58,14 +58,19 @@ func TestWillRun(t *testing.T) {
 			c.Occupy(b)
 			cc := Alloc{{Node: c1, Cores: 32}}
 			c.Occupy(cc)
-			rel := []Holding{{Alloc: a, End: 1000}, {Alloc: b, End: 2000}, {Alloc: cc, End: 3000}}
-			var out func(int) bool
+			var rel Releases
+			rel.Reset([]Holding{{Alloc: a, End: 1000}, {Alloc: b, End: 2000}, {Alloc: cc, End: 3000}})
+			var avail []uint64
 			if tc.out != "" {
+				avail = make([]uint64, (len(c.Nodes)+63)/64)
+				for n := range c.Nodes {
+					avail[n>>6] |= 1 << (n & 63)
+				}
 				k := node(t, c, tc.out)
-				out = func(n int) bool { return n == k }
+				avail[k>>6] &^= 1 << (k & 63)
 			}
 			req := tc.req(c)
-			got, at, fit := c.WillRun(&req, 0, out, rel, tc.until, nil)
+			got, at, fit := c.WillRun(&req, 0, avail, &rel, tc.until, nil)
 			if fit != tc.fit || allocString(c, got) != tc.want || (fit == FitsNow && at != tc.at) {
 				t.Errorf("got %q at %d (%v), want %q at %d (%v)", allocString(c, got), at, fit, tc.want, tc.at, tc.fit)
 			}
