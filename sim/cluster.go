@@ -69,8 +69,10 @@ type Partition struct {
 	DefCPUPerGPU int
 	// GPUs counts the GPUs on the partition's nodes.
 	GPUs   int
-	member []bool  // indexed by node
-	shapes []shape // classes of identical nodes, for Capacity
+	member []bool // indexed by node
+	// memberBits is member as a bitmap by node index, for will-run tests.
+	memberBits []uint64
+	shapes     []shape // classes of identical nodes, for Capacity
 }
 
 // Cluster is the hardware: CPU types, nodes and partitions.
@@ -124,8 +126,14 @@ type Cluster struct {
 	// play; playRank is play's storage.
 	play, playIdx, playRank []uint64
 	playFree                int
-	exceptFn                func(int) bool
-	partIndex               map[string]int
+	// downBits are the nodes that allocate nothing, typeBits each CPU
+	// type's nodes (both by node index); rankIsIndex says allocation
+	// order is index order (no Weight sets nodes apart).
+	downBits    []uint64
+	typeBits    [][]uint64
+	rankIsIndex bool
+	exceptFn    func(int) bool
+	partIndex   map[string]int
 }
 
 // NodeSpec describes a group of identical nodes for NewCluster.
@@ -250,6 +258,10 @@ func (c *Cluster) addPartition(ps PartitionSpec, nodeIdx map[string]int) error {
 	if len(p.Nodes) == 0 {
 		return fmt.Errorf("partition %s has no nodes", p.Name)
 	}
+	p.memberBits = make([]uint64, (len(c.Nodes)+63)/64)
+	for _, i := range p.Nodes {
+		p.memberBits[i>>6] |= 1 << (i & 63)
+	}
 	sort.SliceStable(p.Nodes, func(a, b int) bool {
 		na, nb := &c.Nodes[p.Nodes[a]], &c.Nodes[p.Nodes[b]]
 		if na.Weight != nb.Weight {
@@ -311,9 +323,19 @@ func (c *Cluster) index() error {
 	// order without sorting, and a node becoming busy or free costs O(1).
 	sort.SliceStable(c.byRank, func(a, b int) bool { return c.order(c.byRank[a], c.byRank[b]) < 0 })
 	c.freeBits = make([]uint64, (len(c.Nodes)+63)/64)
+	c.rankIsIndex = true
+	c.downBits = make([]uint64, len(c.freeBits))
+	c.typeBits = make([][]uint64, len(c.Types))
+	for t := range c.typeBits {
+		c.typeBits[t] = make([]uint64, len(c.freeBits))
+	}
 	for r, n := range c.byRank {
 		c.Nodes[n].rank = r
 		c.freeBits[r/64] |= 1 << (r % 64)
+		c.rankIsIndex = c.rankIsIndex && r == n
+		if t := c.Nodes[n].Type; t >= 0 && t < len(c.typeBits) {
+			c.typeBits[t][n>>6] |= 1 << (n & 63)
+		}
 	}
 	c.buckets = make([][]int, c.maxCores+1)
 	c.FreeCores = c.TotalCores
@@ -323,6 +345,7 @@ func (c *Cluster) index() error {
 	for i := range c.Nodes {
 		if !c.Nodes[i].State.Usable() {
 			c.holdFree(i)
+			c.downBits[i>>6] |= 1 << (i & 63)
 		}
 	}
 	return nil

@@ -175,36 +175,47 @@ func (c *Cluster) WillRun(req *Request, p int, avail []uint64, rel *Releases, un
 // asked (play, by allocation rank, which placement ANDs with the free
 // nodes), and the free cores of the latter (playFree).
 func (c *Cluster) setPlay(req *Request, p int, avail []uint64) {
-	words := (len(c.Nodes) + 63) / 64
+	words := len(c.freeBits)
 	if len(c.playIdx) != words {
 		c.playIdx = make([]uint64, words)
 		c.playRank = make([]uint64, words)
 	}
-	clear(c.playIdx)
-	clear(c.playRank)
-	c.playFree = 0
-	member := c.Parts[p].member
+	member := c.Parts[p].memberBits
 	for wi := range words {
-		w := ^uint64(0)
+		w := member[wi] &^ c.downBits[wi]
 		if avail != nil {
-			w = avail[wi]
+			w &= avail[wi]
 		}
+		c.playIdx[wi] = w
+	}
+	if c.rankIsIndex {
+		for wi, w := range c.playIdx {
+			if req.Type >= 0 {
+				w &= c.typeBits[req.Type][wi]
+			}
+			c.playRank[wi] = w
+		}
+	} else {
+		clear(c.playRank)
+		for wi, w := range c.playIdx {
+			for w != 0 {
+				b := bits.TrailingZeros64(w)
+				w &= w - 1
+				if n := wi*64 + b; c.typeOK(req, n) {
+					r := c.Nodes[n].rank
+					c.playRank[r/64] |= 1 << (r % 64)
+				}
+			}
+		}
+	}
+	// Only nodes with a free core add to playFree.
+	c.playFree = 0
+	for wi, w := range c.freeBits {
+		w &= c.playRank[wi]
 		for w != 0 {
 			b := bits.TrailingZeros64(w)
 			w &= w - 1
-			n := wi*64 + b
-			if n >= len(c.Nodes) {
-				break
-			}
-			nd := &c.Nodes[n]
-			if !member[n] || !nd.State.Usable() {
-				continue
-			}
-			c.playIdx[wi] |= 1 << b
-			if c.typeOK(req, n) {
-				c.playRank[nd.rank/64] |= 1 << (nd.rank % 64)
-				c.playFree += nd.FreeCores
-			}
+			c.playFree += c.Nodes[c.byRank[wi*64+b]].FreeCores
 		}
 	}
 	c.play = c.playRank
