@@ -116,6 +116,9 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	b.hs = v.Holdings(b.hs[:0])
 	slices.SortFunc(b.hs, byRelease)
 	b.rel.Reset(b.hs)
+	// Will-run tests leave the cluster at a future state of b.rel's
+	// cursor: the present comes back before a start and at the end.
+	defer b.rel.Rewind()
 
 	tested, started := 0, 0
 	var arrRej int64 // the array whose last task tried got nothing (backfill.c reject_array_job)
@@ -189,6 +192,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		case t < 0:
 			continue
 		case t <= now:
+			b.rel.Rewind()
 			if err := plan.Start(j, x.part, s.alloc, sim.ByBackfill); err != nil {
 				panic("slurm backfill: " + err.Error())
 			}

@@ -126,6 +126,14 @@ type Cluster struct {
 	// play; playRank is play's storage.
 	play, playIdx, playRank []uint64
 	playFree                int
+	// playT is the nodes in play of the type asked by index (playRank
+	// itself when allocation order is index order, else playTIdx).
+	playT, playTIdx []uint64
+	// Scratch of willRunMonotone: its tests, a probe's allocation and
+	// the first fitting one's.
+	wrPts   []wrPoint
+	wrProbe Alloc
+	wrBest  Alloc
 	// downBits are the nodes that allocate nothing, typeBits each CPU
 	// type's nodes (both by node index); rankIsIndex says allocation
 	// order is index order (no Weight sets nodes apart).
