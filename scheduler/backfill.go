@@ -121,12 +121,20 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	defer b.rel.Rewind()
 
 	tested, started := 0, 0
+	// The cost model (off by default): a cycle tests at most budget jobs
+	// and lasts as long as its tests took.
+	budget := s.P.BackfillBudget()
+	defer func() {
+		if d := s.P.BackfillDuration(tested); d > 0 {
+			plan.Duration = d
+		}
+	}()
 	var arrRej int64 // the array whose last task tried got nothing (backfill.c reject_array_job)
 	arrRejPart := -1
 	for i, r := range jobs {
 		// bf_max_job_test counts the records that reached the will-run
 		// test (backfill.c bf_last_depth_try), not queue positions.
-		if i > last || tested >= s.P.BfMaxJobTest {
+		if i > last || tested >= s.P.BfMaxJobTest || (budget >= 0 && tested >= budget) {
 			break
 		}
 		if v.Placed(r.Job) {
