@@ -172,7 +172,7 @@ func (r *Releases) inPlay(i int, play []uint64) bool {
 // type asked are fewer than the job's CPUs: placement could not succeed.
 func (c *Cluster) WillRun(req *Request, p int, avail []uint64, rel *Releases, until int64, dst Alloc) (Alloc, int64, Fit) {
 	rel.c = c
-	monotone := len(req.Gres) == 0 && c.resvFrom == nil
+	monotone := !wrSequential && len(req.Gres) == 0 && c.resvFrom == nil
 	if !monotone {
 		rel.Rewind()
 	}
@@ -409,6 +409,10 @@ func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until int6
 }
 
 const wrWindow0 = 30
+
+// wrSequential sends every request through WillRun's sequential path
+// (for the test that the monotone search answers as it does).
+var wrSequential bool
 
 // wrWalk lists a will-run test's tests lazily, as WillRun makes them.
 type wrWalk struct {
