@@ -11,14 +11,14 @@ import (
 // the start of every pass, never carried between passes.
 type backfillState struct {
 	ns     nodeSpace
-	words  int        // bitmap words for the cluster's nodes
-	member [][]uint64 // per partition: its nodes
-	usable []uint64   // nodes that allocate, this pass
-	base   []uint64   // the record's partition nodes that allocate
-	avail  []uint64   // base less the nodes reservations hold over the job's run
-	nodes  []uint64   // the nodes of an allocation
-	out    func(int) bool
-	rel    []sim.Holding // expected releases, by (End, job index)
+	words  int           // bitmap words for the cluster's nodes
+	member [][]uint64    // per partition: its nodes
+	usable []uint64      // nodes that allocate, this pass
+	base   []uint64      // the record's partition nodes that allocate
+	avail  []uint64      // base less the nodes reservations hold over the job's run
+	nodes  []uint64      // the nodes of an allocation
+	rel    sim.Releases  // expected releases, by (End, job index)
+	hs     []sim.Holding // scratch for rel
 	reach  []int64
 
 	perUser     map[int32]int
@@ -113,16 +113,28 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		}
 	}
 	b.ns.reset(b.words, now/res*res, (now+s.P.BfWindow)/res*res, b.usable)
-	b.rel = v.Holdings(b.rel[:0])
-	slices.SortFunc(b.rel, byRelease)
+	b.hs = v.Holdings(b.hs[:0])
+	slices.SortFunc(b.hs, byRelease)
+	b.rel.Reset(b.hs)
+	// Will-run tests leave the cluster at a future state of b.rel's
+	// cursor: the present comes back before a start and at the end.
+	defer b.rel.Rewind()
 
 	tested, started := 0, 0
+	// The cost model (off by default): a cycle tests at most budget jobs
+	// and lasts as long as its tests took.
+	budget := s.P.BackfillBudget()
+	defer func() {
+		if d := s.P.BackfillDuration(tested); d > 0 {
+			plan.Duration = d
+		}
+	}()
 	var arrRej int64 // the array whose last task tried got nothing (backfill.c reject_array_job)
 	arrRejPart := -1
 	for i, r := range jobs {
 		// bf_max_job_test counts the records that reached the will-run
 		// test (backfill.c bf_last_depth_try), not queue positions.
-		if i > last || tested >= s.P.BfMaxJobTest {
+		if i > last || tested >= s.P.BfMaxJobTest || (budget >= 0 && tested >= budget) {
 			break
 		}
 		if v.Placed(r.Job) {
@@ -188,6 +200,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		case t < 0:
 			continue
 		case t <= now:
+			b.rel.Rewind()
 			if err := plan.Start(j, x.part, s.alloc, sim.ByBackfill); err != nil {
 				panic("slurm backfill: " + err.Error())
 			}
@@ -258,7 +271,7 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 		}
 		var t int64
 		var fit sim.Fit
-		s.alloc, t, fit = c.WillRun(&x.req, x.part, b.out, b.rel, until, s.alloc[:0])
+		s.alloc, t, fit = c.WillRun(&x.req, x.part, b.avail, &b.rel, until, s.alloc[:0])
 		if fit != sim.FitsNow {
 			if retry(later) {
 				startRes = later
@@ -296,8 +309,8 @@ func (s *Slurm) started(v *sim.View, plan *sim.Plan, x *cand) {
 	b := &s.bf
 	a := &plan.Actions[len(plan.Actions)-1]
 	h := sim.Holding{Job: a.Job, Part: a.Part, Alloc: a.Alloc, Start: v.Now(), End: a.ExpectedEnd}
-	k, _ := slices.BinarySearchFunc(b.rel, h, byRelease)
-	b.rel = slices.Insert(b.rel, k, h)
+	k, _ := slices.BinarySearchFunc(b.rel.Holdings(), h, byRelease)
+	b.rel.Insert(k, h)
 	s.memo.reset()
 	if (x.req.Exclusive || v.Cluster().Parts[x.part].Exclusive) && !s.preemptible() {
 		res := s.P.BfResolution
@@ -416,7 +429,6 @@ func (s *Slurm) ensure(c *sim.Cluster) {
 	b.base = make([]uint64, b.words)
 	b.avail = make([]uint64, b.words)
 	b.nodes = make([]uint64, b.words)
-	b.out = func(n int) bool { return !hasBit(b.avail, n) }
 	b.free = make([]int, len(c.Nodes))
 	b.mem = make([]int64, len(c.Nodes))
 	b.gres = make([]int, len(c.Nodes))

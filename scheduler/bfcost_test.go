@@ -1,6 +1,10 @@
 package scheduler
 
-import "testing"
+import (
+	"testing"
+
+	"fairsim/sim"
+)
 
 // TestBackfillCost: the cycle cost of backfill.c _attempt_backfill at
 // 100 tests per second with Slurm's defaults (bf_max_time 30 s,
@@ -54,5 +58,30 @@ func TestSlurmTriggers(t *testing.T) {
 	p.SchedInterval = -1 // sched_interval=-1: no main passes at all
 	if tr := NewSlurm(p).Triggers(); tr.SubmitDelay >= 0 || tr.OnEnd || tr.Interval != 0 {
 		t.Errorf("sched_interval=-1: triggers %+v", tr)
+	}
+}
+
+// TestBackfillBudgetCutsTheList: TestBfMaxJobTestCutsTheList's queue with
+// the cost model on instead of bf_max_job_test. Without bf_continue the
+// first yield (bf_yield_interval 2 s) ends the cycle: at 1 test per
+// second that is ceil(2 × 1) = 2 tests (job 2, then job 3, which starts
+// at 30) and job 4 waits; at 1.5 per second ceil(2 × 1.5) = 3 tests and
+// job 4 starts at 30 too. Off (0 per second) nothing is cut.
+func TestBackfillBudgetCutsTheList(t *testing.T) {
+	jobs := []tjob{
+		{id: 1, submit: 0, cpus: 2, run: 1000, limit: 1000},
+		{id: 2, submit: 10, cpus: 4, run: 100, limit: 100},
+		{id: 3, submit: 10, cpus: 1, run: 100, limit: 200},
+		{id: 4, submit: 10, cpus: 1, run: 100, limit: 200},
+	}
+	for _, tc := range []struct {
+		rate float64
+		job4 int64
+	}{{1, -1}, {1.5, 30}, {0, 30}} {
+		p := DefaultParams()
+		p.BfTestsPerSec, p.BfContinue = tc.rate, false
+		c := cluster(t, []sim.NodeSpec{nodes("n", 1, 4, 4096)}, []sim.PartitionSpec{part("p")})
+		_, by := run(t, c, NewSlurm(p), jobs, 40, nil)
+		checkStarts(t, by, []want{{2, -1, 0}, {3, 30, sim.ByBackfill}, {4, tc.job4, sim.ByBackfill}})
 	}
 }

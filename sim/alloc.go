@@ -132,6 +132,15 @@ func (r *Request) UsableCores(cores int, mem int64, freeCores int, freeMem int64
 	return max(k, 0)
 }
 
+// playWord is word wi of the nodes in play of a will-run test, by
+// allocation rank (all nodes outside one).
+func (c *Cluster) playWord(wi int) uint64 {
+	if c.play == nil {
+		return ^uint64(0)
+	}
+	return c.play[wi]
+}
+
 func (c *Cluster) out(n int) bool {
 	return (c.except != nil && c.except[n]) || (c.exceptFn != nil && c.exceptFn(n)) ||
 		(c.resvFrom != nil && c.resvFrom[n] < c.allocEnd) ||
@@ -280,6 +289,7 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	best := -1
 	if req.CPUs <= part.MaxNodeCores {
 		for wi, w := range c.freeBits {
+			w &= c.playWord(wi)
 			for w != 0 {
 				b := bits.TrailingZeros64(w)
 				w &= w - 1
@@ -338,6 +348,7 @@ func (c *Cluster) allocGres(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	var bestTake GresTake
 	if req.CPUs <= part.MaxNodeCores {
 		for wi, w := range c.freeBits {
+			w &= c.playWord(wi)
 			for w != 0 {
 				b := bits.TrailingZeros64(w)
 				w &= w - 1
@@ -457,6 +468,7 @@ func (c *Cluster) bucket(req *Request, p int, minK int) [][]int {
 	}
 	part := &c.Parts[p]
 	for wi, w := range c.freeBits {
+		w &= c.playWord(wi)
 		for w != 0 {
 			bit := bits.TrailingZeros64(w)
 			w &= w - 1
@@ -541,7 +553,7 @@ func (c *Cluster) allocExclusive(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	}
 	for _, n := range part.Nodes { // already in (Weight, index) order
 		nd := &c.Nodes[n]
-		if nd.FreeCores != nd.Cores || !c.typeOK(req, n) || nd.FreeMem != nd.MemMB || c.out(n) {
+		if nd.FreeCores != nd.Cores || !c.typeOK(req, n) || nd.FreeMem != nd.MemMB || c.play != nil && c.play[nd.rank/64]&(1<<(nd.rank%64)) == 0 || c.out(n) {
 			continue
 		}
 		if gres {

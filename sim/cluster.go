@@ -72,8 +72,10 @@ type Partition struct {
 	DefCPUPerGPU int
 	// GPUs counts the GPUs on the partition's nodes.
 	GPUs   int
-	member []bool  // indexed by node
-	shapes []shape // classes of identical nodes, for Capacity
+	member []bool // indexed by node
+	// memberBits is member as a bitmap by node index, for will-run tests.
+	memberBits []uint64
+	shapes     []shape // classes of identical nodes, for Capacity
 }
 
 // Cluster is the hardware: CPU types, nodes and partitions.
@@ -127,8 +129,28 @@ type Cluster struct {
 	except   []bool // nodes out of play for the current TryAllocExcept
 	// willRunGiven is WillRun's scratch: the holders it gave back.
 	willRunGiven []int
-	exceptFn     func(int) bool
-	partIndex    map[string]int
+	// play, while a will-run test runs, is its nodes in play of the type
+	// asked by allocation rank (nil otherwise): placement looks no further.
+	// playIdx is its nodes in play by index, playFree the free cores of
+	// play; playRank is play's storage.
+	play, playIdx, playRank []uint64
+	playFree                int
+	// playT is the nodes in play of the type asked by index (playRank
+	// itself when allocation order is index order, else playTIdx).
+	playT, playTIdx []uint64
+	// Scratch of willRunMonotone: its tests, a probe's allocation and
+	// the first fitting one's.
+	wrPts   []wrPoint
+	wrProbe Alloc
+	wrBest  Alloc
+	// downBits are the nodes that allocate nothing, typeBits each CPU
+	// type's nodes (both by node index); rankIsIndex says allocation
+	// order is index order (no Weight sets nodes apart).
+	downBits    []uint64
+	typeBits    [][]uint64
+	rankIsIndex bool
+	exceptFn    func(int) bool
+	partIndex   map[string]int
 }
 
 // NodeSpec describes a group of identical nodes for NewCluster.
@@ -253,6 +275,10 @@ func (c *Cluster) addPartition(ps PartitionSpec, nodeIdx map[string]int) error {
 	if len(p.Nodes) == 0 {
 		return fmt.Errorf("partition %s has no nodes", p.Name)
 	}
+	p.memberBits = make([]uint64, (len(c.Nodes)+63)/64)
+	for _, i := range p.Nodes {
+		p.memberBits[i>>6] |= 1 << (i & 63)
+	}
 	sort.SliceStable(p.Nodes, func(a, b int) bool {
 		na, nb := &c.Nodes[p.Nodes[a]], &c.Nodes[p.Nodes[b]]
 		if na.Weight != nb.Weight {
@@ -314,9 +340,19 @@ func (c *Cluster) index() error {
 	// order without sorting, and a node becoming busy or free costs O(1).
 	sort.SliceStable(c.byRank, func(a, b int) bool { return c.order(c.byRank[a], c.byRank[b]) < 0 })
 	c.freeBits = make([]uint64, (len(c.Nodes)+63)/64)
+	c.rankIsIndex = true
+	c.downBits = make([]uint64, len(c.freeBits))
+	c.typeBits = make([][]uint64, len(c.Types))
+	for t := range c.typeBits {
+		c.typeBits[t] = make([]uint64, len(c.freeBits))
+	}
 	for r, n := range c.byRank {
 		c.Nodes[n].rank = r
 		c.freeBits[r/64] |= 1 << (r % 64)
+		c.rankIsIndex = c.rankIsIndex && r == n
+		if t := c.Nodes[n].Type; t >= 0 && t < len(c.typeBits) {
+			c.typeBits[t][n>>6] |= 1 << (n & 63)
+		}
 	}
 	c.buckets = make([][]int, c.maxCores+1)
 	c.FreeCores = c.TotalCores
@@ -326,6 +362,7 @@ func (c *Cluster) index() error {
 	for i := range c.Nodes {
 		if !c.Nodes[i].State.Usable() {
 			c.holdFree(i)
+			c.downBits[i>>6] |= 1 << (i & 63)
 		}
 	}
 	return nil

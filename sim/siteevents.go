@@ -79,6 +79,11 @@ func (c *Cluster) SetNodeState(n int, st NodeState) {
 	nd := &c.Nodes[n]
 	was := nd.State.Usable()
 	nd.State = st
+	if st.Usable() {
+		c.downBits[n>>6] &^= 1 << (n & 63)
+	} else {
+		c.downBits[n>>6] |= 1 << (n & 63)
+	}
 	switch {
 	case was && !st.Usable():
 		c.holdFree(n)

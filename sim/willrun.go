@@ -1,62 +1,232 @@
 package sim
 
-// WillRun is the select plugin's will-run test (cons_tres, job_test.c
-// _will_run_test) on the nodes for which out is false: the earliest time,
-// from now (c.Now) on, at which req fits partition p when the holders in
-// rel, sorted by End, give their cores, memory and GRES back at their
-// ends; and the allocation the simulator's placement would make then.
-// The cluster is changed while it runs and restored before it returns.
+import "math/bits"
+
+// Releases are the holders a will-run test gives back, sorted by End,
+// each with its nodes as bitmap words: a pass tests many jobs against
+// the same holders, and asking of each holder whether it has a node in
+// play is then a few word ANDs instead of a walk over its slices.
 //
-// As _will_run_test does, holders on nodes in play are removed in
-// batches: the first batch runs to the first such end rounded up to 30 s
-// plus 30 s, each later batch to that time plus a window that doubles
-// (further while the next end lies beyond it), and the job is tested
-// after each batch (not after a batch of more than 201 holders: removal
-// goes on); its start is then the last removed holder's end. A start
-// later than until is not looked for (NotNow). Nodes that allocate
-// nothing (drained, down) keep what their jobs give back, as in a run.
-func (c *Cluster) WillRun(req *Request, p int, out func(n int) bool, rel []Holding, until int64, dst Alloc) (Alloc, int64, Fit) {
+// Releases also carry a cursor (see moveTo): a future state of the
+// cluster in which the first cur holders have given their resources
+// back on every node in service. Will-run tests of one pass share it, so
+// a test moves the cluster only between the states it asks for, not from
+// now each time. The cluster is in that state until Rewind.
+type Releases struct {
+	h     []Holding
+	spans []relSpan // per holder: its words in words
+	words []nodeWord
+	cores []int // per holder: its cores
+	c     *Cluster
+	cur   int
+}
+
+type relSpan struct{ lo, hi int32 }
+
+// nodeWord is one 64-node word of a holder's nodes (by node index).
+type nodeWord struct {
+	w    int32
+	mask uint64
+}
+
+// Reset makes r the holders h, which must be sorted by End (the caller's
+// order among equal ends is kept).
+func (r *Releases) Reset(h []Holding) {
+	r.Rewind()
+	r.h = append(r.h[:0], h...)
+	r.spans = r.spans[:0]
+	r.words = r.words[:0]
+	r.cores = r.cores[:0]
+	for i := range r.h {
+		r.spans = append(r.spans, r.wordsOf(r.h[i].Alloc))
+		r.cores = append(r.cores, r.h[i].Alloc.Cores())
+	}
+}
+
+// Rewind gives the cluster back its present state: a pass calls it
+// before it changes the cluster (a start) and when it ends.
+func (r *Releases) Rewind() {
+	if r.c != nil {
+		r.moveTo(0)
+	}
+}
+
+// moveTo moves the cursor to k: holders before k given back, the others
+// not, on every node in service (a node out of service keeps what its
+// jobs give back, as in a run).
+func (r *Releases) moveTo(k int) {
+	for r.cur < k {
+		r.move(r.cur, false)
+		r.cur++
+	}
+	for r.cur > k {
+		r.cur--
+		r.move(r.cur, true)
+	}
+}
+
+func (r *Releases) move(i int, take bool) {
+	c := r.c
+	for _, s := range r.h[i].Alloc {
+		n := s.Node
+		if c.downBits[n>>6]&(1<<(n&63)) != 0 {
+			continue
+		}
+		if take {
+			c.take(n, s.Cores, s.MemMB, s.Gres)
+		} else {
+			c.give(n, s.Cores, s.MemMB, s.Gres)
+		}
+	}
+}
+
+// coresOn is how many of holder i's cores lie on the nodes of set.
+func (r *Releases) coresOn(i int, set []uint64) int {
+	sp := r.spans[i]
+	full, some := true, false
+	for _, nw := range r.words[sp.lo:sp.hi] {
+		m := set[nw.w] & nw.mask
+		if m != 0 {
+			some = true
+		}
+		if m != nw.mask {
+			full = false
+		}
+	}
+	switch {
+	case !some:
+		return 0
+	case full:
+		return r.cores[i]
+	}
+	k := 0
+	for _, s := range r.h[i].Alloc {
+		if set[s.Node>>6]&(1<<(s.Node&63)) != 0 {
+			k += s.Cores
+		}
+	}
+	return k
+}
+
+// Insert puts h at position k (which keeps the End order).
+func (r *Releases) Insert(k int, h Holding) {
+	r.Rewind()
+	sp := r.wordsOf(h.Alloc)
+	r.cores = append(r.cores, 0)
+	copy(r.cores[k+1:], r.cores[k:])
+	r.cores[k] = h.Alloc.Cores()
+	r.h = append(r.h, Holding{})
+	copy(r.h[k+1:], r.h[k:])
+	r.h[k] = h
+	r.spans = append(r.spans, relSpan{})
+	copy(r.spans[k+1:], r.spans[k:])
+	r.spans[k] = sp
+}
+
+// Holdings are the holders in End order; the caller must not change them.
+func (r *Releases) Holdings() []Holding { return r.h }
+
+func (r *Releases) wordsOf(a Alloc) relSpan {
+	lo := int32(len(r.words))
+	for _, s := range a {
+		w, m := int32(s.Node>>6), uint64(1)<<(s.Node&63)
+		if k := len(r.words) - 1; k >= int(lo) && r.words[k].w == w {
+			r.words[k].mask |= m
+			continue
+		}
+		r.words = append(r.words, nodeWord{w, m})
+	}
+	return relSpan{lo, int32(len(r.words))}
+}
+
+// inPlay reports whether holder i has a node in play.
+func (r *Releases) inPlay(i int, play []uint64) bool {
+	sp := r.spans[i]
+	for _, nw := range r.words[sp.lo:sp.hi] {
+		if play[nw.w]&nw.mask != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// WillRun is the select plugin's will-run test (cons_tres, job_test.c
+// _will_run_test) on the nodes of avail (a bitmap by node index): the
+// earliest time, from now (c.Now) on, at which req fits partition p when
+// the holders in rel give their cores, memory and GRES back at their
+// ends; and the allocation the simulator's placement would make then.
+// The cluster is left in a future state of rel's cursor (rel.Rewind
+// restores it); WillRun itself starts from any cursor.
+//
+// As _will_run_test does, holders on nodes in play (avail's usable
+// nodes of p) are removed in batches: the first batch runs to the first
+// such end rounded up to 30 s plus 30 s, each later batch to that time
+// plus a window that doubles (further while the next end lies beyond
+// it), and the job is tested after each batch (not after a batch of
+// more than 201 holders: removal goes on); its start is then the last
+// removed holder's end. A start later than until is not looked for
+// (NotNow). Nodes that allocate nothing (drained, down) keep what their
+// jobs give back, as in a run.
+//
+// A test is skipped when the free cores on the nodes in play of the
+// type asked are fewer than the job's CPUs: placement could not succeed.
+func (c *Cluster) WillRun(req *Request, p int, avail []uint64, rel *Releases, until int64, dst Alloc) (Alloc, int64, Fit) {
+	rel.c = c
+	monotone := !wrSequential && len(req.Gres) == 0 && c.resvFrom == nil
+	if !monotone {
+		rel.Rewind()
+	}
+	c.setPlay(req, p, avail)
+	defer func() { c.play = nil }()
+	if monotone {
+		return c.willRunMonotone(req, p, rel, until, dst)
+	}
 	now := c.Now
-	a, fit := c.TryAllocFunc(req, p, out, dst)
+	part := &c.Parts[p]
+	a, fit := dst, NotNow
+	if c.playFree >= req.CPUs {
+		a, fit = c.TryAlloc(req, p, dst)
+	}
 	if fit == FitsNow {
 		return a, now, FitsNow
 	}
-	part := &c.Parts[p]
 	var given []int // indices of rel given back
 	defer func() {
 		c.Now = now
 		for _, i := range given {
-			c.willRunMove(rel[i].Alloc, p, out, true)
+			c.willRunMove(rel.h[i].Alloc, true)
 		}
 		c.willRunGiven = given[:0]
 	}()
 	given = c.willRunGiven[:0]
 	const window0 = 30
 	window, endTime := int64(window0), int64(0)
+	hs := rel.h
 	i := 0
 	for more := true; more; {
 		var last int64
 		removed, skip := 0, false
 		for {
-			if i >= len(rel) {
+			if i >= len(hs) {
 				more = false
 				break
 			}
-			h := &rel[i]
+			h := &hs[i]
 			i++
-			if !c.willRunMove(h.Alloc, p, out, false) {
+			if !rel.inPlay(i-1, c.playIdx) {
 				continue // no node in play: _will_run_test skips it
 			}
+			c.willRunMove(h.Alloc, false)
 			given = append(given, i-1)
 			if endTime == 0 {
 				endTime = h.End + window0 - h.End%window0
 			}
 			last = h.End
-			if i >= len(rel) {
+			if i >= len(hs) {
 				more = false
 				break
 			}
-			if rel[i].End > endTime+window {
+			if hs[i].End > endTime+window {
 				break
 			}
 			if removed++; removed > 200 {
@@ -73,39 +243,267 @@ func (c *Cluster) WillRun(req *Request, p int, out func(n int) bool, rel []Holdi
 			}
 			continue
 		}
-		for window *= 2; i < len(rel) && rel[i].End > endTime+window; {
+		for window *= 2; i < len(hs) && hs[i].End > endTime+window; {
 			window *= 2
 		}
-		if part.FreeCores < req.CPUs {
-			continue // the cheap filter: too few cores in the partition
+		if part.FreeCores < req.CPUs || c.playFree < req.CPUs {
+			continue // the cheap filters: too few cores in the partition, or on the nodes in play
 		}
 		// A holder still running now ends a second later at the soonest
 		// (_will_run_test guesses the end of one past its limit); a
 		// maintenance reservation is judged against that start.
 		c.Now = max(last, now+1)
-		if a, fit = c.TryAllocFunc(req, p, out, dst); fit == FitsNow {
+		if a, fit = c.TryAlloc(req, p, dst); fit == FitsNow {
 			return a, c.Now, FitsNow
 		}
 	}
 	return dst, 0, NotNow
 }
 
-// willRunMove gives an allocation's resources back (take false) or takes
-// them again, on the usable nodes of partition p that out leaves in play:
-// the only nodes a will-run test can place on. It reports whether any
-// node was.
-func (c *Cluster) willRunMove(a Alloc, p int, out func(int) bool, take bool) bool {
-	moved := false
-	for _, s := range a {
-		if !c.Parts[p].member[s.Node] || !c.Nodes[s.Node].State.Usable() || (out != nil && out(s.Node)) {
-			continue
+// setPlay marks the nodes a will-run test may use: avail's usable nodes
+// of partition p (playIdx, by node index), those of them of the type
+// asked (play, by allocation rank, which placement ANDs with the free
+// nodes), and the free cores of the latter (playFree).
+func (c *Cluster) setPlay(req *Request, p int, avail []uint64) {
+	words := len(c.freeBits)
+	if len(c.playIdx) != words {
+		c.playIdx = make([]uint64, words)
+		c.playRank = make([]uint64, words)
+	}
+	member := c.Parts[p].memberBits
+	for wi := range words {
+		w := member[wi] &^ c.downBits[wi]
+		if avail != nil {
+			w &= avail[wi]
 		}
-		moved = true
-		if take {
-			c.take(s.Node, s.Cores, s.MemMB, s.Gres)
-		} else {
-			c.give(s.Node, s.Cores, s.MemMB, s.Gres)
+		c.playIdx[wi] = w
+	}
+	if c.rankIsIndex {
+		for wi, w := range c.playIdx {
+			if req.Type >= 0 {
+				w &= c.typeBits[req.Type][wi]
+			}
+			c.playRank[wi] = w
+		}
+	} else {
+		clear(c.playRank)
+		for wi, w := range c.playIdx {
+			for w != 0 {
+				b := bits.TrailingZeros64(w)
+				w &= w - 1
+				if n := wi*64 + b; c.typeOK(req, n) {
+					r := c.Nodes[n].rank
+					c.playRank[r/64] |= 1 << (r % 64)
+				}
+			}
 		}
 	}
-	return moved
+	// Only nodes with a free core add to playFree.
+	c.playFree = 0
+	for wi, w := range c.freeBits {
+		w &= c.playRank[wi]
+		for w != 0 {
+			b := bits.TrailingZeros64(w)
+			w &= w - 1
+			c.playFree += c.Nodes[c.byRank[wi*64+b]].FreeCores
+		}
+	}
+	c.playT = c.playRank
+	if !c.rankIsIndex || len(c.playT) != words {
+		if len(c.playTIdx) != words {
+			c.playTIdx = make([]uint64, words)
+		}
+		for wi, w := range c.playIdx {
+			if req.Type >= 0 {
+				w &= c.typeBits[req.Type][wi]
+			}
+			c.playTIdx[wi] = w
+		}
+		c.playT = c.playTIdx
+	}
+	c.play = c.playRank
+}
+
+// wrPoint is a will-run test: at cut (the holders before it given back),
+// at time last (now for the test before any release).
+type wrPoint struct {
+	cut  int
+	last int64
+	now  bool
+}
+
+// willRunMonotone is WillRun for a request whose fit can only grow as
+// holders give back (no GRES, no maintenance reservation: every placement
+// path then asks for enough free cores and memory on enough nodes of the
+// set in play). It walks the tests _will_run_test would make, as WillRun
+// does, keeps those the free cores in play could pass (a suffix, as free
+// cores only grow), and finds the first that fits by probing the first,
+// then galloping and bisecting: the same answer as testing them in
+// order, with the cluster moved only between the states probed, and the
+// tests listed only as far as the search looks. On nodes in play the
+// cursor's state is the test's own; placement looks at no other node.
+func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until int64, dst Alloc) (Alloc, int64, Fit) {
+	now := c.Now
+	defer func() { c.Now = now }()
+	// playFree is at the cursor; the tests count from now.
+	w := wrWalk{c: c, rel: rel, req: req, until: until, window: wrWindow0, more: true, free: c.playFree}
+	for k := 0; k < rel.cur; k++ {
+		w.free -= rel.coresOn(k, c.playT)
+	}
+	w.pts = c.wrPts[:0]
+	if w.free >= req.CPUs {
+		w.pts = append(w.pts, wrPoint{0, now, true})
+	}
+	defer func() { c.wrPts = w.pts }()
+	best := -1
+	fits := func(k int) bool {
+		pt := w.pts[k]
+		rel.moveTo(pt.cut)
+		c.Now = max(pt.last, now+1)
+		if pt.now {
+			c.Now = now
+		}
+		a, fit := c.TryAlloc(req, p, c.wrProbe[:0])
+		c.wrProbe = a[:0]
+		if fit != FitsNow {
+			return false
+		}
+		if best < 0 || k < best {
+			best = k
+			c.wrBest = append(c.wrBest[:0], a...)
+		}
+		return true
+	}
+	if !w.reach(0) {
+		return dst, 0, NotNow
+	}
+	if !fits(0) {
+		lo, hi := 1, -1
+		for j := 1; ; j = 2*j + 1 {
+			if !w.reach(j) {
+				hi = len(w.pts)
+				break
+			}
+			if fits(j) {
+				hi = j
+				break
+			}
+			lo = j + 1
+		}
+		for lo < hi {
+			if mid := (lo + hi) / 2; fits(mid) {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+	}
+	if best < 0 {
+		return dst, 0, NotNow
+	}
+	t := max(w.pts[best].last, now+1)
+	if w.pts[best].now {
+		t = now
+	}
+	return append(dst, c.wrBest...), t, FitsNow
+}
+
+const wrWindow0 = 30
+
+// wrSequential sends every request through WillRun's sequential path
+// (for the test that the monotone search answers as it does).
+var wrSequential bool
+
+// wrWalk lists a will-run test's tests lazily, as WillRun makes them.
+type wrWalk struct {
+	c              *Cluster
+	rel            *Releases
+	req            *Request
+	until          int64
+	window, endTim int64
+	i, free        int
+	more           bool
+	pts            []wrPoint
+}
+
+// reach lists tests until test k exists; false when there are no more.
+func (w *wrWalk) reach(k int) bool {
+	for len(w.pts) <= k {
+		if !w.more {
+			return false
+		}
+		w.step()
+	}
+	return true
+}
+
+// step is one batch of WillRun's loop: it may list one test.
+func (w *wrWalk) step() {
+	hs, rel, c := w.rel.h, w.rel, w.c
+	var last int64
+	removed, skip := 0, false
+	for {
+		if w.i >= len(hs) {
+			w.more = false
+			break
+		}
+		h := &hs[w.i]
+		w.i++
+		if !rel.inPlay(w.i-1, c.playIdx) {
+			continue // no node in play: _will_run_test skips it
+		}
+		w.free += rel.coresOn(w.i-1, c.playT)
+		if w.endTim == 0 {
+			w.endTim = h.End + wrWindow0 - h.End%wrWindow0
+		}
+		last = h.End
+		if w.i >= len(hs) {
+			w.more = false
+			break
+		}
+		if hs[w.i].End > w.endTim+w.window {
+			break
+		}
+		if removed++; removed > 200 {
+			skip = true
+			break
+		}
+	}
+	if skip || last == 0 {
+		return
+	}
+	if last > w.until {
+		w.more = false
+		return
+	}
+	for w.window *= 2; w.i < len(hs) && hs[w.i].End > w.endTim+w.window; {
+		w.window *= 2
+	}
+	if w.free >= w.req.CPUs {
+		w.pts = append(w.pts, wrPoint{w.i, last, false})
+	}
+}
+
+// willRunMove gives an allocation's resources back (take false) or takes
+// them again, on the nodes in play.
+func (c *Cluster) willRunMove(a Alloc, take bool) {
+	for _, s := range a {
+		n := s.Node
+		if c.playIdx[n>>6]&(1<<(n&63)) == 0 {
+			continue
+		}
+		nd := &c.Nodes[n]
+		inType := c.play[nd.rank/64]&(1<<(nd.rank%64)) != 0
+		if take {
+			c.take(n, s.Cores, s.MemMB, s.Gres)
+			if inType {
+				c.playFree -= s.Cores
+			}
+		} else {
+			c.give(n, s.Cores, s.MemMB, s.Gres)
+			if inType {
+				c.playFree += s.Cores
+			}
+		}
+	}
 }

@@ -58,18 +58,24 @@ func TestWillRun(t *testing.T) {
 			c.Occupy(b)
 			cc := Alloc{{Node: c1, Cores: 32}}
 			c.Occupy(cc)
-			rel := []Holding{{Alloc: a, End: 1000}, {Alloc: b, End: 2000}, {Alloc: cc, End: 3000}}
-			var out func(int) bool
+			var rel Releases
+			rel.Reset([]Holding{{Alloc: a, End: 1000}, {Alloc: b, End: 2000}, {Alloc: cc, End: 3000}})
+			var avail []uint64
 			if tc.out != "" {
+				avail = make([]uint64, (len(c.Nodes)+63)/64)
+				for n := range c.Nodes {
+					avail[n>>6] |= 1 << (n & 63)
+				}
 				k := node(t, c, tc.out)
-				out = func(n int) bool { return n == k }
+				avail[k>>6] &^= 1 << (k & 63)
 			}
 			req := tc.req(c)
-			got, at, fit := c.WillRun(&req, 0, out, rel, tc.until, nil)
+			got, at, fit := c.WillRun(&req, 0, avail, &rel, tc.until, nil)
 			if fit != tc.fit || allocString(c, got) != tc.want || (fit == FitsNow && at != tc.at) {
 				t.Errorf("got %q at %d (%v), want %q at %d (%v)", allocString(c, got), at, fit, tc.want, tc.at, tc.fit)
 			}
-			// The cluster is as it was.
+			// The cluster is as it was once the cursor is rewound.
+			rel.Rewind()
 			if c.Nodes[g1].FreeCores != 0 || c.Nodes[g2].FreeCores != 16 || c.Nodes[g2].FreeMem != 4000 || c.Parts[0].FreeCores != 16 || c.Now != 100 {
 				t.Errorf("cluster changed: g1 %d free, g2 %d/%d MB, p %d, now %d", c.Nodes[g1].FreeCores, c.Nodes[g2].FreeCores, c.Nodes[g2].FreeMem, c.Parts[0].FreeCores, c.Now)
 			}

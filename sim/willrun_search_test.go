@@ -1,0 +1,97 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestWillRunSearchMatchesSequential: the monotone search over the
+// cursor (willRunMonotone) answers every will-run test exactly as testing
+// each batch in order from the present state does: same start, same
+// allocation, same fit. Random clusters (node weights that make
+// allocation order differ from index order, two overlapping partitions,
+// a drained node), random holders, and random requests and nodes in
+// play; the cursor is left where each test put it, as in a pass.
+func TestWillRunSearchMatchesSequential(t *testing.T) {
+	build := func(rng *rand.Rand) (*Cluster, []Holding) {
+		var specs []NodeSpec
+		for i := range 24 {
+			specs = append(specs, nodeGroup("broadwell", 4+4*(i%3), 8000, rng.IntN(3), fmt.Sprintf("n%d", i)))
+		}
+		var half []string
+		for i := range 16 {
+			half = append(half, fmt.Sprintf("n%d", i))
+		}
+		c := newTestCluster(t, "broadwell", false, specs, partSpec("all"), partSpec("half", half...))
+		c.Now = 1000
+		var hs []Holding
+		for j := range 30 {
+			var a Alloc
+			for range 1 + rng.IntN(4) {
+				n := rng.IntN(len(c.Nodes))
+				if c.Nodes[n].FreeCores == 0 || slices.ContainsFunc(a, func(s Slice) bool { return s.Node == n }) {
+					continue
+				}
+				k := 1 + rng.IntN(c.Nodes[n].FreeCores)
+				a = append(a, Slice{Node: n, Cores: k, MemMB: int64(k) * 500})
+			}
+			if len(a) == 0 {
+				continue
+			}
+			c.Occupy(a)
+			hs = append(hs, Holding{Job: &Job{Idx: j}, Alloc: a, End: 1000 + int64(rng.IntN(20000))})
+		}
+		c.SetNodeState(rng.IntN(len(c.Nodes)), NodeDrain)
+		slices.SortStableFunc(hs, func(a, b Holding) int { return int(a.End - b.End) })
+		return c, hs
+	}
+	for round := range 40 {
+		rng := rand.New(rand.NewPCG(15, uint64(round)))
+		c, hs := build(rng)
+		cs, hss := build(rand.New(rand.NewPCG(15, uint64(round))))
+		var fast, seq Releases
+		fast.Reset(hs)
+		seq.Reset(hss)
+		for q := range 30 {
+			req := Request{CPUs: 1 + rng.IntN(60), Type: -1, MemPerCPU: int64(rng.IntN(3)) * 400}
+			switch rng.IntN(4) {
+			case 0:
+				req.Nodes = 1
+				req.CPUs = 1 + rng.IntN(12)
+			case 1:
+				req.Nodes = 2 + rng.IntN(3)
+				req.CPUs = req.Nodes * (1 + rng.IntN(8))
+			case 2:
+				req.Exclusive = true
+			}
+			p := rng.IntN(2)
+			avail := make([]uint64, 1)
+			for n := range c.Nodes {
+				if rng.IntN(5) > 0 {
+					avail[0] |= 1 << n
+				}
+			}
+			until := 1000 + int64(rng.IntN(25000))
+			wrSequential = true
+			wa, wt, wf := cs.WillRun(&req, p, avail, &seq, until, nil)
+			want := fmt.Sprintf("%v at %d: %s", wf, wt, allocString(cs, wa))
+			wrSequential = false
+			ga, gt, gf := c.WillRun(&req, p, avail, &fast, until, nil)
+			got := fmt.Sprintf("%v at %d: %s", gf, gt, allocString(c, ga))
+			if got != want {
+				t.Fatalf("round %d request %d (%+v in %d): search %s, sequential %s", round, q, req, p, got, want)
+			}
+		}
+		fast.Rewind()
+		busy := 0
+		for _, h := range hs {
+			busy += h.Alloc.Cores()
+		}
+		// Rewound, the cluster is the present one again.
+		if c.FreeCores+busy+c.DownCores != c.TotalCores || c.FreeCores != cs.FreeCores {
+			t.Fatalf("round %d: rewind left %d free + %d busy + %d down of %d", round, c.FreeCores, busy, c.DownCores, c.TotalCores)
+		}
+	}
+}
