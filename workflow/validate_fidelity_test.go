@@ -52,16 +52,13 @@ func refSpread(t *testing.T, dir string) map[int64][]int64 {
 // simulated start lies outside that band; the floors below are the
 // figures reached, so a change that loses fidelity fails here.
 //
-// Gap left (main): fairsim's first main pass runs when the first jobs
-// arrive, at t0 (batch_sched_delay since the controller's start has
-// passed), while the real controller ran no main pass before t0+2..3 s
-// and started the first wave by backfill once all 20 jobs were queued;
-// with the controller's true calc-tick phase (controller_uptime 3 s, as
-// sprio's age factor at the wave snapshot shows) fairsim then starts jobs
-// 1-4 at once and tau-b falls to 0.68, so main's fixtures keep the
-// default phase (uptime 0) until that first-pass rule is found. Main's
+// Main's fixtures run with the controller's true phase (uptime 3 s):
+// the pass that the nodes' registration asks for batch_sched_delay after
+// slurmctld starts (sim.arm) restarts the batch_sched_delay clock at the
+// first submission, so, as on the real controller, no main pass runs
+// before the first wave is queued and backfill starts it. Main's
 // run-to-run band is itself wide (tau 0.89-0.998 between runs, up to 94 s
-// per job), and fairsim still lies up to 43 s outside it.
+// per job).
 func TestReferenceFidelity(t *testing.T) {
 	cases := []struct {
 		workload string
@@ -74,9 +71,9 @@ func TestReferenceFidelity(t *testing.T) {
 		{"fairshare", "run2", 0.99, 3, 2},
 		{"fairshare", "run3", 0.99, 3, 2},
 		// Not reached yet: floors at today's figures (see the gap above).
-		{"main", "run1", 0.88, 42, 10},
-		{"main", "run2", 0.93, 42, 11},
-		{"main", "run3", 0.78, 43, 24},
+		{"main", "run1", 0.88, 40, 10},
+		{"main", "run2", 0.94, 40, 11},
+		{"main", "run3", 0.78, 41, 24},
 	}
 	for _, c := range cases {
 		t.Run(c.workload+"/"+c.run, func(t *testing.T) {
