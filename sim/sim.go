@@ -477,7 +477,7 @@ func (s *Simulator) readNext() bool {
 	}
 	s.lastSubmit = w.Submit
 	j := &Job{Job: w, Idx: len(s.jobs), Start: -1, End: -1, pendIdx: -1, runIdx: -1,
-		Assoc: -1, QOSIdx: -1, ExpectStart: -1, origin: w.Line}
+		Assoc: -1, QOSIdx: -1, ExpectStart: -1, Accrue: NotAccruing, origin: w.Line}
 	s.jobs = append(s.jobs, j)
 	s.push(Event{T: w.Submit, Kind: EvSubmit, Job: int32(j.Idx)})
 	return true

@@ -305,7 +305,7 @@ func (s *Simulator) requeue(j *Job) {
 	j.Start, j.End = -1, -1
 	j.Alloc = j.Alloc[:0]
 	j.StartedBy = NotStarted
-	j.Accrue = 0
+	j.Accrue = NotAccruing
 	submit := s.now
 	if submit == j.Submit {
 		submit++

@@ -71,9 +71,9 @@ func TestReferenceFidelity(t *testing.T) {
 		{"fairshare", "run2", 0.99, 3, 2},
 		{"fairshare", "run3", 0.99, 3, 2},
 		// Not reached yet: floors at today's figures (see the gap above).
-		{"main", "run1", 0.88, 40, 10},
-		{"main", "run2", 0.94, 40, 11},
-		{"main", "run3", 0.78, 41, 24},
+		{"main", "run1", 0.89, 21, 9},
+		{"main", "run2", 0.95, 31, 10},
+		{"main", "run3", 0.87, 27, 9},
 	}
 	for _, c := range cases {
 		t.Run(c.workload+"/"+c.run, func(t *testing.T) {
