@@ -250,7 +250,8 @@ type SimSpec struct {
 	// first job was submitted (a Slurm time string, default "0": started
 	// with it). Its timers (sched_interval, bf_interval,
 	// PriorityCalcPeriod) tick on a grid from its start, so this sets
-	// their phase against the workload.
+	// their phase against the workload. A bare number is minutes, as in
+	// Slurm ("00:00:03" is 3 s). fairsim capture sets it from BOOT_TIME.
 	ControllerUptime string `yaml:"controller_uptime"`
 	// CompletingSeconds is how long, in seconds, an ended job's nodes stay
 	// COMPLETING before its resources are free and the pass its end

@@ -281,7 +281,7 @@ func (m *Policy) LastTick() int64 { return m.lastTick }
 // compute is job j's priority and its breakdown in partition p.
 func (m *Policy) compute(j *sim.Job, p int, now int64) (uint32, policy.Factors) {
 	part := &m.cluster.Parts[p]
-	in := policy.Job{AccrueTime: j.Accrue, MinNodes: uint32(max(j.Nodes, 1)), CPUs: uint32(j.CPUs),
+	in := policy.Job{AccrueTime: policyAccrue(j.Accrue), MinNodes: uint32(max(j.Nodes, 1)), CPUs: uint32(j.CPUs),
 		PartJobFactor: uint32(part.PriorityJobFactor), TimeLimit: policy.NoVal, PartMaxTime: policy.Infinite}
 	if j.TimeLimit > 0 {
 		in.TimeLimit = uint32((j.TimeLimit + 59) / 60)
@@ -303,7 +303,22 @@ func (m *Policy) compute(j *sim.Job, p int, now int64) (uint32, policy.Factors) 
 		tr = m.reqTRES(j)
 	}
 	in.TRES, in.PartTRES = &tr, &m.partTR[p]
-	return m.cfg.Priority.Compute(&m.norm, &in, now)
+	return m.cfg.Priority.Compute(&m.norm, &in, now+epoch)
+}
+
+// epoch is where simulated second 0 lies on the policy layer's clock.
+// Package policy follows Slurm in taking time 0 for "not set" (accrue
+// time, begin time), which the simulated clock, starting at 0, would
+// otherwise hit: a job submitted at 0 would never accrue age.
+const epoch int64 = 1 << 40
+
+// policyAccrue is a job's accrue time on the policy clock, 0 when its age
+// does not accrue.
+func policyAccrue(a int64) int64 {
+	if a == sim.NotAccruing {
+		return 0
+	}
+	return a + epoch
 }
 
 // reqTRES is a pending job's requested TRES as Slurm's tres_req_cnt holds
@@ -339,12 +354,15 @@ func (m *Policy) Queue(now int64, pending []*sim.Job) {
 	aj := m.ajobs[:0]
 	for _, j := range pending {
 		aj = append(aj, policy.AccrueJob{ID: j.Idx, User: m.dense(m.userIdx, j.User), Account: m.dense(m.acctIdx, j.Account),
-			QOS: max(j.QOSIdx, 0), Submit: j.Submit, Begin: j.EligibleTime, Assoc: j.Assoc})
+			QOS: max(j.QOSIdx, 0), Submit: j.Submit + epoch, Begin: j.EligibleTime + epoch, Assoc: j.Assoc})
 	}
 	m.ajobs = aj
-	m.accrue.Update(now, aj)
+	m.accrue.Update(now+epoch, aj)
 	for _, j := range pending {
-		j.Accrue = m.accrue.AccrueTime(j.Idx)
+		j.Accrue = sim.NotAccruing
+		if a := m.accrue.AccrueTime(j.Idx); a != 0 {
+			j.Accrue = a - epoch
+		}
 	}
 }
 

@@ -229,7 +229,7 @@ func (w *accrueWitness) Schedule(v *sim.View, kind sim.PassKind) *sim.Plan {
 			continue
 		}
 		queued[j.Account]++
-		if j.Accrue > 0 {
+		if j.Accrue != sim.NotAccruing {
 			accruing[j.Account]++
 		}
 		if reason == "QOSGrpCPUMinutesLimit" {

@@ -1,9 +1,18 @@
 package sim
 
-import "fairsim/workload"
+import (
+	"math"
+
+	"fairsim/workload"
+)
 
 // JobState is a job's state, named as sacct names them.
 type JobState uint8
+
+// NotAccruing is Job.Accrue of a job whose age does not accrue. Slurm
+// marks that with accrue_time 0, an instant no job can have; the
+// simulated clock starts at 0, so a job submitted then does accrue.
+const NotAccruing int64 = math.MinInt64
 
 // Job states.
 const (
@@ -76,7 +85,7 @@ type Job struct {
 	Assoc       int     // fair-share association, -1 for none
 	QOSIdx      int     // QOS index, -1 for none
 	Priority    uint32  // current priority (higher runs first)
-	Accrue      int64   // age accrues from here; 0 = not accruing
+	Accrue      int64   // age accrues from here; NotAccruing when it does not
 	Billing     float64 // TRES billing per second of the allocation
 	ExpectStart int64   // backfill's latest expected start, -1 when none
 

@@ -311,7 +311,25 @@ func (s *Simulator) arm(start, t0 int64) {
 	if s.trig.Interval > 0 {
 		s.heap.push(Event{T: onGrid(start, s.trig.Interval, t0, 1), Kind: EvSchedTick, Pass: PassFull})
 	}
+	// The nodes registering at the controller's start come up
+	// (proc_req.c _slurm_rpc_node_registration: newly_up queues a
+	// request), so the background loop runs a pass batch_sched_delay
+	// after the start (controller.c _slurmctld_background sets
+	// last_sched_time at start). That pass, on an empty queue, restarts
+	// the batch_sched_delay clock: submits in the seconds after it wait
+	// for the next one. A sched_interval pass before t0 restarts it too.
 	s.lastBatch = start
+	if d := s.trig.SubmitDelay; d >= 0 {
+		if start+d <= t0 {
+			s.lastBatch = start + d
+			if i := s.trig.Interval; i > 0 && t0-start > i {
+				s.lastBatch = max(s.lastBatch, start+(t0-start-1)/i*i)
+			}
+		} else {
+			s.batchAt = start + d
+			s.heap.push(Event{T: s.batchAt, Kind: EvSchedTick, Pass: PassEvent})
+		}
+	}
 	s.bfEnd = start
 	if s.trig.BackfillInterval > 0 {
 		first := start + s.trig.BackfillInterval
@@ -465,7 +483,7 @@ func (s *Simulator) readNext() bool {
 	}
 	s.lastSubmit = w.Submit
 	j := &Job{Job: w, Idx: len(s.jobs), Start: -1, End: -1, pendIdx: -1, runIdx: -1,
-		Assoc: -1, QOSIdx: -1, ExpectStart: -1, origin: w.Line}
+		Assoc: -1, QOSIdx: -1, ExpectStart: -1, Accrue: NotAccruing, origin: w.Line}
 	s.jobs = append(s.jobs, j)
 	s.push(Event{T: w.Submit, Kind: EvSubmit, Job: int32(j.Idx)})
 	return true

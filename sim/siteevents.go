@@ -344,7 +344,7 @@ func (s *Simulator) requeue(j *Job) {
 	j.SuspendedSecs = 0
 	j.susp = preemptState{}
 	j.StartedBy = NotStarted
-	j.Accrue = 0
+	j.Accrue = NotAccruing
 	submit := s.now
 	if submit == j.Submit {
 		submit++

@@ -19,7 +19,9 @@ import (
 const CaptureHelp = `Writes slurm.conf as slurmctld reads it (with its Include files), sacctmgr dump of
 the cluster (assoc.cfg), sacctmgr show qos -P (qos.txt), sacct -P -X -a over the window
 with the columns fairsim reads (sacct.txt, UTC), node states and reservations (events)
-and scenario.yaml. Then: fairsim run --scenario DIR, fairsim validate --scenario DIR.`
+and scenario.yaml, with the controller's timer phase (sim.controller_uptime, from BOOT_TIME)
+and fairshare.assoc_added_after_start (sacctmgr list transactions). Then: fairsim run
+--scenario DIR, fairsim validate --scenario DIR.`
 
 // A Runner runs one Slurm client command (sacct, sacctmgr, scontrol) with
 // extra environment settings and returns its standard output. Capture
@@ -190,7 +192,15 @@ func Capture(o CaptureOptions) (*CaptureResult, error) {
 			return nil, err
 		}
 	}
-	if err := write(CaptureScenario, captureScenarioYAML(cluster, since, until, hasEvents)); err != nil {
+	ph, warn := captureControllerPhase(run, env, cfg, sacct)
+	res.Warnings = append(res.Warnings, warn...)
+	if o.Warn != nil {
+		for _, w := range warn {
+			fmt.Fprintln(o.Warn, "fairsim: warning:", w)
+		}
+	}
+	scYAML := append(captureScenarioYAML(cluster, since, until, hasEvents), ph.yaml()...)
+	if err := write(CaptureScenario, scYAML); err != nil {
 		return nil, err
 	}
 	return res, nil

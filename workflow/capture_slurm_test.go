@@ -50,6 +50,14 @@ func TestSlurmHarnessCaptureValidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The harness adds the associations to its running controller just
+	// before the jobs: capture reads that from BOOT_TIME and sacctmgr's
+	// transactions.
+	if sc.Sim.ControllerUptime == "" || !sc.FairShare.AssocAddedAfterStart {
+		scy, _ := os.ReadFile(ScenarioFile(out))
+		t.Errorf("captured phase: controller_uptime %q, assoc_added_after_start %v; want a time and true (warnings %q):\n%s",
+			sc.Sim.ControllerUptime, sc.FairShare.AssocAddedAfterStart, res.Warnings, scy)
+	}
 	if err := sc.Resolve(); err != nil {
 		t.Fatal(err)
 	}

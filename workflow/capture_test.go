@@ -28,7 +28,9 @@ func (f *fakeSlurm) run(env []string, name string, args ...string) ([]byte, erro
 	}
 	switch {
 	case call == "scontrol show config":
-		return []byte("Configuration data as of 2024-01-01T00:00:00\nClusterName             = tiny\nSLURM_CONF              = " + f.conf + "\nSLURM_VERSION           = 22.05.8\n"), nil
+		return []byte("Configuration data as of 2024-01-01T00:00:00\nClusterName             = tiny\nSLURM_CONF              = " + f.conf + "\nSLURM_VERSION           = 22.05.8\nBOOT_TIME               = 2023-12-31T23:59:57\n"), nil
+	case call == "sacctmgr -P -n list transactions Start=2023-12-31T23:59:57 format=Time,Action":
+		return []byte("2023-12-31T23:59:58|Add Accounts\n2023-12-31T23:59:58|Add Associations\n2023-12-31T23:59:59|Add Users\n"), nil
 	case strings.HasPrefix(call, "sacctmgr -i dump tiny file="):
 		return nil, os.WriteFile(strings.TrimPrefix(args[3], "file="), []byte("Cluster - 'tiny':Fairshare=1:QOS='normal'\nParent - 'root'\nAccount - 'a':Fairshare=1\nParent - 'a'\nUser - 'u1':DefaultAccount='a':Fairshare=1\nUser - 'u2':DefaultAccount='a':Fairshare=1\n"), 0o644)
 	case call == "sacctmgr show qos -P":
@@ -106,6 +108,14 @@ func TestCapture(t *testing.T) {
 	if len(res.Warnings) != 2 { // the IDLE event, the course reservation
 		t.Errorf("warnings %q, want 2", res.Warnings)
 	}
+	// Booted 3 s before the first submission (00:00:00), associations
+	// added at 23:59:58, after the calc tick at the boot.
+	scy, _ := os.ReadFile(filepath.Join(out, CaptureScenario))
+	for _, want := range []string{"sim:\n  controller_uptime: \"00:00:03\"\n", "fairshare:\n  assoc_added_after_start: true\n"} {
+		if !strings.Contains(string(scy), want) {
+			t.Errorf("scenario.yaml lacks %q:\n%s", want, scy)
+		}
+	}
 	evs, err := events.ReadFile(filepath.Join(out, CaptureEvents), time.UTC)
 	if err != nil || len(evs) != 3 {
 		t.Errorf("events read back: %d, %v; want 3", len(evs), err)
@@ -115,6 +125,9 @@ func TestCapture(t *testing.T) {
 	sc, err := config.Load(ScenarioFile(out))
 	must(err)
 	must(sc.Resolve())
+	if sc.Sim.ControllerUptime != "00:00:03" || !sc.FairShare.AssocAddedAfterStart {
+		t.Errorf("scenario read back: controller_uptime %q, assoc_added_after_start %v; want 00:00:03, true", sc.Sim.ControllerUptime, sc.FairShare.AssocAddedAfterStart)
+	}
 	_, r, err := Pipeline{}.Run(sc, "")
 	must(err)
 	if len(r.Jobs) != 4 {
@@ -142,6 +155,7 @@ func TestCaptureDate(t *testing.T) {
 // the events reader without a panic (an error is fine: it names the line).
 func FuzzCaptureOutputs(f *testing.F) {
 	f.Add("|2026-11-24T09:59:46|Unknown||Cluster Registered TRES\n", "No reservations in the system\n", "ClusterName = fsim\nSLURM_CONF = /tmp/x/slurm.conf\n")
+	f.Add("2026-11-24T09:55:25|Add Associations\n", "JobIDRaw|Submit\n1|2026-11-24T09:55:27\n", "BOOT_TIME = 2026-11-24T09:55:24\nPriorityCalcPeriod = 00:01:00\n")
 	f.Add("n1|2024-01-01T00:01:00|2024-01-01T00:02:00|DRAIN|fan swap\nn1|2024-01-01T00:03:00|Unknown|IDLE|\n",
 		"ReservationName=maint StartTime=2024-01-01T00:04:00 EndTime=2024-01-01T00:05:00 Duration=00:01:00 Nodes=n1 Flags=MAINT,IGNORE_JOBS Users=root Accounts=(null)\n",
 		"Configuration data as of 2024-01-01T00:00:00\nClusterName             = tiny\n")
@@ -154,6 +168,9 @@ func FuzzCaptureOutputs(f *testing.F) {
 			}
 			return []byte(resv), nil
 		}
+		// The phase reads the config, sacct's Submit column and the
+		// transactions (here the same arbitrary text).
+		captureControllerPhase(run, nil, parseShowConfig([]byte(cfg)), []byte(resv))
 		for _, since := range []string{"", "2024-01-01T00:00:00"} {
 			out, _, err := captureEvents(run, nil, since, "")
 			if err != nil {

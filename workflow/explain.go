@@ -103,6 +103,50 @@ type tracePolicy struct {
 	cluster *sim.Cluster
 }
 
+// The optional policy interfaces the simulator looks for are passed
+// through, so the followed run is the run `fairsim run` makes: without
+// them explain's replay dropped the policy's limits (MaxJobsPerUser,
+// GrpTRESMins, ...) and told another story.
+
+// Refuse implements sim.SubmitLimiter when the policy does.
+func (p *tracePolicy) Refuse(j *sim.Job, now int64) string {
+	if sl, ok := p.Policy.(sim.SubmitLimiter); ok {
+		return sl.Refuse(j, now)
+	}
+	return ""
+}
+
+// Left implements sim.SubmitLimiter when the policy does.
+func (p *tracePolicy) Left(j *sim.Job) {
+	if sl, ok := p.Policy.(sim.SubmitLimiter); ok {
+		sl.Left(j)
+	}
+}
+
+// TimeOuts implements sim.LimitTimer when the policy does.
+func (p *tracePolicy) TimeOuts(now int64, running []*sim.Job) []sim.LimitTimeOut {
+	if lt, ok := p.Policy.(sim.LimitTimer); ok {
+		return lt.TimeOuts(now, running)
+	}
+	return nil
+}
+
+// HoldPlaced implements sim.PlacedHolder, falling back to Hold as the
+// simulator does for a policy without it.
+func (p *tracePolicy) HoldPlaced(j *sim.Job, now int64, placed []*sim.Job) string {
+	if ph, ok := p.Policy.(sim.PlacedHolder); ok {
+		return ph.HoldPlaced(j, now, placed)
+	}
+	return p.Policy.Hold(j, now)
+}
+
+// Requeued implements sim.Requeuer when the policy does.
+func (p *tracePolicy) Requeued(j *sim.Job, now int64) {
+	if r, ok := p.Policy.(sim.Requeuer); ok {
+		r.Requeued(j, now)
+	}
+}
+
 func (p *tracePolicy) Submit(j *sim.Job, now int64) {
 	p.Policy.Submit(j, now)
 	if j.ID == p.st.ID && p.st.Job == nil {

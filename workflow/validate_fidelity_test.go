@@ -52,16 +52,23 @@ func refSpread(t *testing.T, dir string) map[int64][]int64 {
 // simulated start lies outside that band; the floors below are the
 // figures reached, so a change that loses fidelity fails here.
 //
-// Gap left (main): fairsim's first main pass runs when the first jobs
-// arrive, at t0 (batch_sched_delay since the controller's start has
-// passed), while the real controller ran no main pass before t0+2..3 s
-// and started the first wave by backfill once all 20 jobs were queued;
-// with the controller's true calc-tick phase (controller_uptime 3 s, as
-// sprio's age factor at the wave snapshot shows) fairsim then starts jobs
-// 1-4 at once and tau-b falls to 0.68, so main's fixtures keep the
-// default phase (uptime 0) until that first-pass rule is found. Main's
+// Main's fixtures run with the controller's true phase (uptime 3 s):
+// the pass that the nodes' registration asks for batch_sched_delay after
+// slurmctld starts (sim.arm) restarts the batch_sched_delay clock at the
+// first submission, so, as on the real controller, no main pass runs
+// before the first wave is queued and backfill starts it. Main's
 // run-to-run band is itself wide (tau 0.89-0.998 between runs, up to 94 s
-// per job), and fairsim still lies up to 43 s outside it.
+// per job).
+//
+// Gap left (main): 9-10 jobs per run start more than 2 s outside the band
+// (worst 21-31 s). The runs part ways where a multi-node job's CPUs are
+// split: job 13 (12 CPUs on n3-n4 beside job 14's 2 on n3) took 6 + 6 on
+// the controller, fairsim's spread takes 8 + 4 (sim/alloc.go, most free
+// first), so job 23 lands on another node and every later placement
+// differs. cons_tres _eval_nodes' consecutive-set best fit (nodes in
+// index order, each giving all it has) was tried and moved the figures
+// by ±1 job, so it is not in; the backfill cycle's start within the first
+// seconds (real t0+2..3, fairsim t0+1) is the other open difference.
 func TestReferenceFidelity(t *testing.T) {
 	cases := []struct {
 		workload string
@@ -74,9 +81,9 @@ func TestReferenceFidelity(t *testing.T) {
 		{"fairshare", "run2", 0.99, 3, 2},
 		{"fairshare", "run3", 0.99, 3, 2},
 		// Not reached yet: floors at today's figures (see the gap above).
-		{"main", "run1", 0.88, 42, 10},
-		{"main", "run2", 0.93, 42, 11},
-		{"main", "run3", 0.78, 43, 24},
+		{"main", "run1", 0.89, 21, 9},
+		{"main", "run2", 0.95, 31, 10},
+		{"main", "run3", 0.87, 27, 9},
 	}
 	for _, c := range cases {
 		t.Run(c.workload+"/"+c.run, func(t *testing.T) {
