@@ -322,30 +322,16 @@ func (d *dumpReader) options(n int, s string) (o dumpOpts, ok bool) {
 		case lk == "grpcpurunmins":
 			o.limits.GrpTRESRunMins = addTRES(o.limits.GrpTRESRunMins, "cpu="+val)
 		case lk == "grpwall" || lk == "grpwallduration":
-			m, err := slurmtime.ParseMinutes(val)
-			if err != nil {
+			if o.limits.GrpWall, err = wallSeconds(val); err != nil {
 				d.errorf(n, key, "%v", err)
 				ok = false
-				continue
-			}
-			if m == slurmtime.Infinite {
-				o.limits.GrpWall = -1
-			} else {
-				o.limits.GrpWall = m * 60
 			}
 		case lk == "maxcpus" || lk == "maxcpusperjob" || lk == "maxnodes" || lk == "maxnodesperjob":
 			o.limits.MaxTRES = addTRES(o.limits.MaxTRES, oldTRES[lk]+"="+val)
 		case lk == "maxwall" || lk == "maxwalldurationperjob":
-			m, err := slurmtime.ParseMinutes(val)
-			if err != nil {
+			if o.limits.MaxWall, err = wallSeconds(val); err != nil {
 				d.errorf(n, key, "%v", err)
 				ok = false
-				continue
-			}
-			if m == slurmtime.Infinite {
-				o.limits.MaxWall = -1
-			} else {
-				o.limits.MaxWall = m * 60
 			}
 		case dumpIgnored[lk]:
 		default:
@@ -491,4 +477,17 @@ func checkTRESList(v string) error {
 		}
 	}
 	return nil
+}
+
+// wallSeconds reads a dump's wall-time limit (Slurm minutes or a time
+// string) as seconds, -1 for UNLIMITED.
+func wallSeconds(val string) (int64, error) {
+	m, err := slurmtime.ParseMinutes(val)
+	if err != nil {
+		return -1, err
+	}
+	if m == slurmtime.Infinite {
+		return -1, nil
+	}
+	return m * 60, nil
 }
