@@ -1,5 +1,11 @@
 package workflow
 
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+)
+
 // The descriptions of commands whose help outgrew cmd/fairsim's line budget.
 
 // SprioHelp is fairsim sprio's description.
@@ -82,3 +88,15 @@ Q (priority), r (reason), N (node list) and R (node list, or the reason in
 parentheses). -t takes PD/PENDING, R/RUNNING or all.
 
 ` + AtHelp
+
+// UnknownCommand is the error for a command name fairsim does not have,
+// naming the nearest one (urfave/cli's Jaro-Winkler suggestion) so a typo
+// such as "fairsim sweeep" is one step from the right command.
+func UnknownCommand(cmds []*cli.Command, name string) error {
+	if cli.SuggestCommand != nil {
+		if s := cli.SuggestCommand(cmds, name); s != "" {
+			return fmt.Errorf("unknown command %q. %s (see fairsim --help)", name, s)
+		}
+	}
+	return fmt.Errorf("unknown command %q (see fairsim --help)", name)
+}

@@ -31,12 +31,11 @@ writes per-job CSV, a summary and plots under results/<run>/.
 
 'fairsim run' with no flags simulates the embedded default scenario.`,
 		Commands: commands(),
-		// With no subcommand, show the help: a simulation is always asked
-		// for by name ('fairsim run', which make run calls), so a mistyped
-		// command never starts one.
+		Suggest:  true, // "Did you mean --trace?" on a mistyped flag
+		// Bare fairsim shows the help; a mistyped command never starts a run.
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
-				return fmt.Errorf("unknown command %q (see fairsim --help)", c.Args().First())
+				return workflow.UnknownCommand(c.App.Commands, c.Args().First())
 			}
 			return cli.ShowAppHelp(c)
 		},
