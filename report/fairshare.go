@@ -234,8 +234,29 @@ func UsageVsSharePlot(path string, r *sim.Result, snaps *FSSeries) error {
 		p.Add(bc)
 		p.Legend.Add(name, bc)
 	}
+	// Each pair says how many times its share the account got, so the
+	// over- and under-served stand out without reading bar lengths.
+	xmax := 0.0
+	pts := make(plotter.XYs, n)
+	ratios := make([]string, n)
+	for k := range n {
+		pts[k] = plotter.XY{X: math.Max(use[k], own[k]), Y: float64(k)}
+		xmax = math.Max(xmax, pts[k].X)
+		ratios[k] = "no share"
+		if own[k] > 0 {
+			ratios[k] = fmt.Sprintf("×%.2f of share", use[k]/own[k])
+		}
+	}
+	if lb, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: ratios}); err == nil {
+		for i := range lb.TextStyle {
+			lb.TextStyle[i].YAlign = -0.5
+		}
+		lb.Offset = vg.Point{X: 4}
+		p.Add(lb)
+	}
 	p.NominalY(labels...)
 	p.X.Min = 0
+	p.X.Max = xmax * 1.22 // room for the labels
 	p.X.Tick.Marker = niceTicks{}
 	if rest > 0 {
 		p.Title.Text += fmt.Sprintf(": the %d heaviest", maxBars)
