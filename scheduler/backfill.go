@@ -331,10 +331,11 @@ func (b *backfillState) nodesOf(a sim.Alloc) {
 	}
 }
 
-// arrayOf is the job array j is a task of (0: none).
+// arrayOf is the job array j is a task of (0: none): the trace's
+// ArrayJobID unless Slurm.ArrayOf says otherwise.
 func (s *Slurm) arrayOf(j *sim.Job) int64 {
 	if s.ArrayOf == nil {
-		return 0
+		return j.ArrayJobID
 	}
 	return s.ArrayOf(j)
 }

@@ -40,14 +40,14 @@
 //     could delay no start.
 //   - Records with identical bitmaps are not merged, and
 //     bf_node_space_size is not enforced.
-//   - Job arrays: every task is a queue record of its own. With
-//     Slurm.ArrayOf set, an array gets at most bf_max_job_array_resv
-//     reservations a pass and, after a task got neither a start nor a
-//     reservation, its next tasks in the same partition are skipped
-//     (reject_array_job); Slurm's pend_run_tasks also counts running
-//     tasks, and the array throttle (%N, max_run_tasks) is not modelled.
-//     Nothing sets ArrayOf yet: workload.Job does not record the array a
-//     task came from.
+//   - Job arrays: every task is a queue record of its own. The tasks
+//     of one array (workload.Job.ArrayJobID, from sacct's JobID 123_4 or
+//     a pending 123_[5-9]; SWF has no arrays) get at most
+//     bf_max_job_array_resv reservations a pass and, after a task got
+//     neither a start nor a reservation, its next tasks in the same
+//     partition are skipped (reject_array_job); Slurm's pend_run_tasks
+//     also counts running tasks, and the array throttle (%N,
+//     max_run_tasks) is not modelled.
 //   - A job of several partitions reserves in each, and its expected
 //     start is the last record's, not the earliest (no
 //     bf_one_resv_per_job, bf_job_part_count_reserve).

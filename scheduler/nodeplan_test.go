@@ -150,26 +150,25 @@ func itoa(n int64) string {
 //	  until 2940, at n2's release, 2000) over [1980, 3000), task 5 n1
 //	  from 2940, and job 7 finds no node free of reservations over
 //	  [100, 5100]; n2's reservation ends at 3000: expected 3000.
+//
+// The tasks carry the array as a trace gives it (ArrayJobID, from sacct's
+// JobID 50_2 ... 50_5); Slurm.ArrayOf, when set, overrides it.
 func TestBackfillArrayReservations(t *testing.T) {
-	setup := func() *fake {
+	setup := func(array int64) *fake {
 		f := newFake(t, 100, []sim.NodeSpec{nodes("n", 2, 4, 4000)}, []sim.PartitionSpec{part("p")})
 		f.run(1, 0, 1000, "p", "n1:4")
 		f.run(9, 0, 2000, "p", "n2:3")
 		for id := int64(2); id <= 5; id++ {
-			f.pend(id, 4, 1000, 300, "p")
+			f.pend(id, 4, 1000, 300, "p").ArrayJobID = array
 		}
 		f.pend(7, 1, 5000, 200, "p")
 		return f
 	}
 	prm := DefaultParams()
 	prm.BfMaxJobArrayResv = 2
+	setup(50).pass(NewSlurm(prm), sim.PassBackfill, "expect 2 1000", "expect 3 1980", "start 7 p n2:1 backfill")
+	setup(0).pass(NewSlurm(prm), sim.PassBackfill, "expect 2 1000", "expect 3 1980", "expect 4 2000", "expect 5 2940", "expect 7 3000")
 	s := NewSlurm(prm)
-	s.ArrayOf = func(j *sim.Job) int64 {
-		if j.ID <= 5 {
-			return 50
-		}
-		return 0
-	}
-	setup().pass(s, sim.PassBackfill, "expect 2 1000", "expect 3 1980", "start 7 p n2:1 backfill")
-	setup().pass(NewSlurm(prm), sim.PassBackfill, "expect 2 1000", "expect 3 1980", "expect 4 2000", "expect 5 2940", "expect 7 3000")
+	s.ArrayOf = func(j *sim.Job) int64 { return 0 }
+	setup(50).pass(s, sim.PassBackfill, "expect 2 1000", "expect 3 1980", "expect 4 2000", "expect 5 2940", "expect 7 3000")
 }

@@ -26,8 +26,8 @@ import (
 //   - Preempted jobs release their resources at once; the preemptor starts
 //     in a later pass (one second later), as in Slurm it starts once the
 //     preempted jobs have left.
-//   - Advance reservations, licenses and --time-min are not modelled;
-//     job arrays only through ArrayOf (see the package doc).
+//   - Licenses and --time-min are not modelled; job arrays are the
+//     trace's (sacct JobID 123_4), see the package doc.
 type Slurm struct {
 	P Params
 	// QOS answers preempt/qos and QOS backfill questions (NoReserve,
@@ -35,7 +35,7 @@ type Slurm struct {
 	QOS QOSPreemption
 	// ArrayOf, when set, is the job array a job is a task of (0: none),
 	// for backfill's bf_max_job_array_resv and its rejected-array skip;
-	// nil treats every job as a job of its own.
+	// nil takes the trace's (workload.Job.ArrayJobID).
 	ArrayOf func(j *sim.Job) int64
 	q       queue
 	alloc   sim.Alloc

@@ -38,6 +38,11 @@ type Job struct {
 	// Exclusive is sbatch --exclusive (whole nodes, shared with no other
 	// job), as SubmitLine shows it.
 	Exclusive bool
+	// ArrayJobID is the job array a task belongs to (sacct's JobID
+	// "123_4" or a pending "123_[5-9]" gives 123, Slurm's ArrayJobID);
+	// 0 for a job outside any array. Backfill plans an array's tasks as
+	// slurmctld plans one array record (bf_max_job_array_resv).
+	ArrayJobID int64
 
 	User      int32 // index into Names.Users
 	Group     int32 // index into Names.Groups; Unset when none

@@ -750,6 +750,9 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 		}
 		r.byKey[k] = len(r.jobs)
 		jj := j
+		if id.kind == jobArrayTask || id.kind == jobArrayRange {
+			jj.ArrayJobID = id.base
+		}
 		if jj.CancelledPending {
 			r.stats.CancelledPending++
 		}
