@@ -2,7 +2,6 @@
 GO      ?= go
 BIN     := bin/fairsim
 SHARED  ?= ../shared
-KTH     := $(SHARED)/traces/KTH-SP2-1996-2.1-cln.swf.gz
 
 .PHONY: build run test test-slurm bench lint fuzz clean
 
@@ -28,19 +27,13 @@ test-slurm:
 	else echo "SKIP: make test-slurm: no real Slurm on this machine (see above)"; fi
 
 ## bench: Go benchmarks (readers, priorities, fair-share tick, replays), then
-## the KTH EASY replay and the whole CEA-Curie trace under the slurm policy
-## through the CLI, with wall time, jobs/s and peak memory.
-CURIE   := $(SHARED)/traces/CEA-Curie-2011-2.1-cln.swf.gz
+## scripts/bench/run's table: KTH EASY through the CLI and a lean Python
+## EASY, CEA-Curie under easy and slurm, ten million generated jobs under
+## fifo, each as a ratio to zcat of its trace measured in the same run, with
+## peak memory; and an 8-point sweep with 1 and 2 workers.
 bench: build
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
-	@if [ -f "$(KTH)" ]; then \
-	  echo "== KTH-SP2, easy (target: under 0.3 s, parse to CSV and plots)"; \
-	  ./$(BIN) run --trace $(KTH) --scheduler easy --out results/bench-kth | tail -1; \
-	else echo "bench: $(KTH) not found; skipping the CLI replays"; fi
-	@if [ -f "$(CURIE)" ]; then \
-	  echo "== CEA-Curie, slurm policy, Fair Tree, Slurm's default scheduler parameters (target: under 120 s and 2 GB)"; \
-	  ./$(BIN) run --trace $(CURIE) --scheduler slurm --out results/bench-curie | tail -1; \
-	fi
+	SHARED=$(SHARED) scripts/bench/run $(BIN)
 
 ## lint: formatting and vet must be clean
 lint:
