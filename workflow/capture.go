@@ -336,8 +336,9 @@ func captureScenarioYAML(cluster, since, until string, events bool) []byte {
 
 // captureEvents writes node state changes recorded by slurmdbd (sacctmgr
 // show event) and the reservations slurmctld holds (scontrol show
-// reservation) as an events file, at dates in the trace's zone. Only
-// MAINT reservations are simulated; others become comments and warnings.
+// reservation) as an events file, at dates in the trace's zone. MAINT
+// reservations and those for listed users or accounts are simulated;
+// others (other flags, denied lists) become comments and warnings.
 func captureEvents(run Runner, env []string, since, until string) ([]byte, []string, error) {
 	var b strings.Builder
 	var warn []string
@@ -394,16 +395,31 @@ func captureEvents(run Runner, env []string, since, until string) ([]byte, []str
 				kv[k] = v
 			}
 		}
-		var flags []string
+		// MAINT and IGNORE_JOBS are simulated; SPEC_NODES only says the
+		// nodes were named, which Nodes= says. Any other flag (DAILY,
+		// OVERLAP, FLEX, ...) changes what the reservation does, so such a
+		// reservation stays a comment rather than run as something else.
+		var flags, other []string
 		for _, fl := range strings.Split(kv["Flags"], ",") {
-			if fl == "MAINT" || fl == "IGNORE_JOBS" {
+			switch fl {
+			case "MAINT", "IGNORE_JOBS":
 				flags = append(flags, fl)
+			case "SPEC_NODES", "", "(null)":
+			default:
+				other = append(other, fl)
 			}
 		}
 		spec := fmt.Sprintf("ReservationName=%s StartTime=%s EndTime=%s Nodes=%s", kv["ReservationName"], kv["StartTime"], kv["EndTime"], kv["Nodes"])
-		if !slices.Contains(flags, "MAINT") {
-			warn = append(warn, fmt.Sprintf("reservation %s: only MAINT reservations are simulated; written as a comment", kv["ReservationName"]))
+		listed := func(k string) bool { return kv[k] != "" && kv[k] != "(null)" }
+		maint := slices.Contains(flags, "MAINT")
+		switch {
+		case len(other) > 0:
+			warn = append(warn, fmt.Sprintf("reservation %s: Flags %s not simulated; written as a comment", kv["ReservationName"], strings.Join(other, ",")))
 			fmt.Fprintf(&b, "# not simulated (Flags=%s): %s\n", kv["Flags"], spec)
+			continue
+		case !maint && (!listed("Users") && !listed("Accounts") || strings.HasPrefix(kv["Users"], "-") || strings.HasPrefix(kv["Accounts"], "-")):
+			warn = append(warn, fmt.Sprintf("reservation %s: neither MAINT nor for listed users or accounts; written as a comment", kv["ReservationName"]))
+			fmt.Fprintf(&b, "# not simulated (Users=%s Accounts=%s): %s\n", kv["Users"], kv["Accounts"], spec)
 			continue
 		}
 		// The events reader wants the line's time in the form of StartTime
@@ -413,9 +429,12 @@ func captureEvents(run Runner, env []string, since, until string) ([]byte, []str
 		if at == "" {
 			at = kv["StartTime"]
 		}
-		fmt.Fprintf(&b, "%s %s Flags=%s", at, spec, strings.Join(flags, ","))
+		b.WriteString(at + " " + spec)
+		if len(flags) > 0 {
+			b.WriteString(" Flags=" + strings.Join(flags, ","))
+		}
 		for _, k := range []string{"Users", "Accounts"} {
-			if v := kv[k]; v != "" && v != "(null)" {
+			if v := kv[k]; listed(k) {
 				fmt.Fprintf(&b, " %s=%s", k, v)
 			}
 		}

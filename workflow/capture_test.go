@@ -47,7 +47,8 @@ func (f *fakeSlurm) run(env []string, name string, args ...string) ([]byte, erro
 			"n1|2024-01-01T00:03:00|Unknown|IDLE|\n"), nil
 	case call == "scontrol -o show reservation":
 		return []byte("ReservationName=maint StartTime=2024-01-01T00:04:00 EndTime=2024-01-01T00:05:00 Duration=00:01:00 Nodes=n1 NodeCnt=1 CoreCnt=8 Features=(null) PartitionName=(null) Flags=MAINT,IGNORE_JOBS,SPEC_NODES TRES=cpu=8 Users=root Groups=(null) Accounts=(null) Licenses=(null) State=INACTIVE BurstBuffer=(null) Watts=n/a MaxStartDelay=(null)\n" +
-			"ReservationName=course StartTime=2024-01-01T00:04:00 EndTime=2024-01-01T00:05:00 Duration=00:01:00 Nodes=n1 NodeCnt=1 CoreCnt=8 Features=(null) PartitionName=(null) Flags=SPEC_NODES TRES=cpu=8 Users=u1 Groups=(null) Accounts=(null) Licenses=(null) State=INACTIVE BurstBuffer=(null) Watts=n/a MaxStartDelay=(null)\n"), nil
+			"ReservationName=course StartTime=2024-01-01T00:04:00 EndTime=2024-01-01T00:05:00 Duration=00:01:00 Nodes=n1 NodeCnt=1 CoreCnt=8 Features=(null) PartitionName=(null) Flags=SPEC_NODES TRES=cpu=8 Users=u1 Groups=(null) Accounts=(null) Licenses=(null) State=INACTIVE BurstBuffer=(null) Watts=n/a MaxStartDelay=(null)\n" +
+			"ReservationName=daily StartTime=2024-01-01T00:06:00 EndTime=2024-01-01T00:07:00 Duration=00:01:00 Nodes=n1 NodeCnt=1 CoreCnt=8 Features=(null) PartitionName=(null) Flags=DAILY,SPEC_NODES TRES=cpu=8 Users=u1 Groups=(null) Accounts=(null) Licenses=(null) State=INACTIVE BurstBuffer=(null) Watts=n/a MaxStartDelay=(null)\n"), nil
 	}
 	return nil, fmt.Errorf("fake slurm: unexpected %q", call)
 }
@@ -99,13 +100,14 @@ func TestCapture(t *testing.T) {
 		"2024-01-01T00:01:00 NodeName=n1 State=DRAIN Reason=\"fan swap\"\n",
 		"2024-01-01T00:02:00 NodeName=n1 State=RESUME\n",
 		"2024-01-01T00:00:00 ReservationName=maint StartTime=2024-01-01T00:04:00 EndTime=2024-01-01T00:05:00 Nodes=n1 Flags=MAINT,IGNORE_JOBS Users=root\n",
-		"# not simulated (Flags=SPEC_NODES): ReservationName=course",
+		"2024-01-01T00:00:00 ReservationName=course StartTime=2024-01-01T00:04:00 EndTime=2024-01-01T00:05:00 Nodes=n1 Users=u1\n",
+		"# not simulated (Flags=DAILY,SPEC_NODES): ReservationName=daily",
 	} {
 		if !strings.Contains(string(ev), want) {
 			t.Errorf("events lack %q:\n%s", want, ev)
 		}
 	}
-	if len(res.Warnings) != 2 { // the IDLE event, the course reservation
+	if len(res.Warnings) != 2 { // the IDLE event, the DAILY reservation
 		t.Errorf("warnings %q, want 2", res.Warnings)
 	}
 	// Booted 3 s before the first submission (00:00:00), associations
@@ -117,8 +119,8 @@ func TestCapture(t *testing.T) {
 		}
 	}
 	evs, err := events.ReadFile(filepath.Join(out, CaptureEvents), time.UTC)
-	if err != nil || len(evs) != 3 {
-		t.Errorf("events read back: %d, %v; want 3", len(evs), err)
+	if err != nil || len(evs) != 4 {
+		t.Errorf("events read back: %d, %v; want 4", len(evs), err)
 	}
 
 	// The folder is a scenario as it is: it loads, resolves and replays.
