@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 	"gonum.org/v1/plot/plotter"
@@ -171,11 +173,25 @@ func (d *runData) summarySection() Section {
 	for _, h := range headline {
 		for _, kv := range d.summary {
 			if kv[0] == h {
-				t.Rows = append(t.Rows, []string{kv[0], kv[1]})
+				t.Rows = append(t.Rows, []string{kv[0], headlineValue(kv[0], kv[1])})
 			}
 		}
 	}
 	return Section{Title: "Summary", Tables: []HTMLTable{t}}
+}
+
+// headlineValue prints a duration metric (seconds, "_s") as Slurm prints
+// elapsed times, D-HH:MM:SS, the form every other view of a run uses;
+// summary.csv keeps the seconds for programs.
+func headlineValue(name, v string) string {
+	if !strings.HasSuffix(name, "_s") {
+		return v
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return v
+	}
+	return fmtDur(f)
 }
 
 func (d *runData) fairshareSection() (Section, error) {
