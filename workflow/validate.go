@@ -24,7 +24,10 @@ const ValidateHelp = `Replays a captured scenario (fairsim capture, or any scena
 when each job really started) from its first submission and compares the simulated
 schedule with the recorded one:
 
-  start order      Kendall's tau-b between recorded and simulated start times
+  start order      Kendall's tau-b between recorded and simulated start times, the
+                   pairs of jobs started in the opposite order, and the pairs started
+                   in the same second in one schedule only (tau-b counts them neither
+                   way; records are to the second)
   wait error       simulated minus recorded wait, per job (validate.csv)
   MAPE             mean wait per partition and per QOS over moving windows of submit
                    time, |simulated - recorded| / recorded averaged over the windows
