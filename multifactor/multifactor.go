@@ -565,6 +565,13 @@ func (m *Policy) Ended(j *sim.Job, now int64) {
 	}
 }
 
+// LastCalc implements sim.CalcPhaser: the controller's decay thread last
+// ticked at t, before any job of the trace, so nothing was charged then.
+func (m *Policy) LastCalc(t int64) {
+	m.engine.SetLastRan(t + m.cfg.Epoch)
+	m.lastTick = t
+}
+
 // Requeued implements sim.Requeuer: a requeued job's age starts afresh,
 // as job_mgr.c batch_requeue_fini clears its accrue_time.
 func (m *Policy) Requeued(j *sim.Job, _ int64) { m.accrue.Reset(j.Idx) }

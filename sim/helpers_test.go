@@ -289,6 +289,7 @@ func (p *recPolicy) Ended(j *Job, now int64) {
 func (p *recPolicy) Tick(now int64, running, pending []*Job) {
 	p.log = append(p.log, fmt.Sprintf("%d tick free=%d", now, p.c.FreeCores))
 }
+func (p *recPolicy) LastCalc(t int64)        { p.log = append(p.log, fmt.Sprintf("%d lastcalc", t)) }
 func (p *recPolicy) Queue(int64, []*Job)     {}
 func (p *recPolicy) Hold(*Job, int64) string { return "" }
 func (p *recPolicy) Epoch() uint64           { return 0 }

@@ -100,6 +100,14 @@ type Policy interface {
 	Epoch() uint64
 }
 
+// CalcPhaser is a Policy that must hear of the calc ticks the controller
+// ran before the trace's first submission: LastCalc(t) gives the latest
+// (priority_multifactor.c _decay_thread's g_last_ran when the first job
+// arrives), so the first tick in the run decays over the whole period.
+type CalcPhaser interface {
+	LastCalc(t int64)
+}
+
 // Requeuer is a Policy that must hear of a requeue: Slurm restarts a
 // requeued job's age (job_mgr.c batch_requeue_fini clears accrue_time).
 type Requeuer interface {

@@ -306,7 +306,14 @@ func (s *Simulator) Run() (*Result, error) {
 // + 1) unless its first bf_interval has not passed by then.
 func (s *Simulator) arm(start, t0 int64) {
 	if s.pol != nil && s.pol.CalcPeriod() > 0 {
-		s.heap.push(Event{T: onGrid(start, s.pol.CalcPeriod(), t0, 0), Kind: EvCalc})
+		first := onGrid(start, s.pol.CalcPeriod(), t0, 0)
+		s.heap.push(Event{T: first, Kind: EvCalc})
+		// The decay thread ticks first at the controller's start
+		// (_decay_thread runs its loop at once), so a controller up
+		// before t0 has ticked already.
+		if cp, ok := s.pol.(CalcPhaser); ok && first-s.pol.CalcPeriod() >= start {
+			cp.LastCalc(first - s.pol.CalcPeriod())
+		}
 	}
 	if s.trig.Interval > 0 {
 		s.heap.push(Event{T: onGrid(start, s.trig.Interval, t0, 1), Kind: EvSchedTick, Pass: PassFull})

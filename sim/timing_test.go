@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -122,18 +123,21 @@ func TestControllerPhase(t *testing.T) {
 		uptime             int64
 		firstEvent, full   int64
 		firstBackfill, cal int64
+		lastCalc           int64 // the decay thread's tick before 1000 (CalcPhaser), -1: none
 	}{
 		// Started with the first submit: event pass at 1000+3, full at
-		// 1060, backfill at 1030, calc tick at 1000.
-		{0, 1003, 1060, 1030, 1000},
+		// 1060, backfill at 1030, calc tick at 1000, none before.
+		{0, 1003, 1060, 1030, 1000, -1},
 		// Up 25 s (started at 975): the delay has passed, so the pass is
 		// at once, 1000; full at 975+60 = 1035; backfill at 975+30 =
-		// 1005; calc tick at 975+300 = 1275.
-		{25, 1000, 1035, 1005, 1275},
+		// 1005; calc tick at 975+300 = 1275, after the one at the
+		// start, 975.
+		{25, 1000, 1035, 1005, 1275, 975},
 		// Up 1000 s (started at 0): full at 1020 (0+17·60), backfill at
 		// its first poll after the submit, 1001 (its first 30 s passed
-		// long ago with nothing to do); calc at 1200.
-		{1000, 1000, 1020, 1001, 1200},
+		// long ago with nothing to do); calc at 1200, the last before
+		// at 900.
+		{1000, 1000, 1020, 1001, 1200, 900},
 	} {
 		pol := &recPolicy{period: 300, c: oneNode(t)}
 		s := &testSched{trig: &Triggers{SubmitDelay: 3, Interval: 60, BackfillInterval: 30}}
@@ -148,6 +152,15 @@ func TestControllerPhase(t *testing.T) {
 				tick = at
 				break
 			}
+		}
+		last := int64(-1)
+		for _, l := range pol.log {
+			if strings.HasSuffix(l, " lastcalc") {
+				fmt.Sscanf(l, "%d", &last)
+			}
+		}
+		if last != tc.lastCalc {
+			t.Errorf("uptime %d: LastCalc(%d), want %d (%v)", tc.uptime, last, tc.lastCalc, pol.log)
 		}
 		if tick != tc.cal {
 			t.Errorf("uptime %d: first calc tick at %d, want %d (%v)", tc.uptime, tick, tc.cal, pol.log)

@@ -24,7 +24,10 @@ const ValidateHelp = `Replays a captured scenario (fairsim capture, or any scena
 when each job really started) from its first submission and compares the simulated
 schedule with the recorded one:
 
-  start order      Kendall's tau-b between recorded and simulated start times
+  start order      Kendall's tau-b between recorded and simulated start times, the
+                   pairs of jobs started in the opposite order, and the pairs started
+                   in the same second in one schedule only (tau-b counts them neither
+                   way; records are to the second)
   wait error       simulated minus recorded wait, per job (validate.csv)
   MAPE             mean wait per partition and per QOS over moving windows of submit
                    time, |simulated - recorded| / recorded averaged over the windows
@@ -83,22 +86,25 @@ type GroupMAPE struct {
 
 // Validation is the comparison of a replay with the recorded schedule.
 type Validation struct {
-	Scenario       string
-	Jobs           []*JobDiff // compared jobs, by recorded start then id
-	NotStarted     int        // jobs without a recorded or a simulated start
-	Tau            float64    // Kendall's tau-b of start times
-	MeanAbsErr     float64    // seconds
-	MaxAbsErr      int64
-	RealMean       float64
-	SimMean        float64
-	Window         int64
-	Groups         []*GroupMAPE
-	MAPE           float64 // mean of the groups' MAPE (partitions and QOS), percent
-	PartitionMAPE  float64
-	QOSMAPE        float64
-	Worst          []*JobDiff
-	ExplainFailure string
-	Shares         []*ShareCheck
+	Scenario   string
+	Jobs       []*JobDiff // compared jobs, by recorded start then id
+	NotStarted int        // jobs without a recorded or a simulated start
+	Tau        float64    // Kendall's tau-b of start times
+	// Discordant counts the pairs of jobs started in the opposite order;
+	// TiedOne the pairs started in the same second in one record only.
+	Discordant, TiedOne int64
+	MeanAbsErr          float64 // seconds
+	MaxAbsErr           int64
+	RealMean            float64
+	SimMean             float64
+	Window              int64
+	Groups              []*GroupMAPE
+	MAPE                float64 // mean of the groups' MAPE (partitions and QOS), percent
+	PartitionMAPE       float64
+	QOSMAPE             float64
+	Worst               []*JobDiff
+	ExplainFailure      string
+	Shares              []*ShareCheck
 }
 
 // Validate simulates sc and compares each job's start with the start its
@@ -155,7 +161,8 @@ func Validate(sc *config.Scenario, o ValidateOptions) (*Validation, error) {
 	}
 	n := float64(len(v.Jobs))
 	v.MeanAbsErr, v.RealMean, v.SimMean = sumAbs/n, v.RealMean/n, v.SimMean/n
-	v.Tau = KendallTau(real, simd)
+	ord := kendall(real, simd)
+	v.Tau, v.Discordant, v.TiedOne = ord.tau, ord.discordant, ord.tiedOne
 	v.windows(o.Window)
 	worst := slices.Clone(v.Jobs)
 	slices.SortStableFunc(worst, func(a, b *JobDiff) int {
@@ -281,9 +288,24 @@ func mean(xs []float64) float64 {
 // y)), counted in O(n log n) by Knight's merge sort. It is 1 for the same
 // order, -1 for the reverse, and NaN when either sample is all ties.
 func KendallTau(x, y []float64) float64 {
+	return kendall(x, y).tau
+}
+
+// orderAgreement is what Kendall's count finds: tau-b, the pairs ordered
+// the other way round (discordant), and the pairs tied in one sample only,
+// which tau-b counts neither way but which keep it below 1 — in start
+// times recorded to the second, two jobs a controller started in the same
+// second and a simulation a second apart.
+type orderAgreement struct {
+	tau        float64
+	discordant int64
+	tiedOne    int64
+}
+
+func kendall(x, y []float64) orderAgreement {
 	n := len(x)
 	if n < 2 || len(y) != n {
-		return math.NaN()
+		return orderAgreement{tau: math.NaN()}
 	}
 	idx := make([]int, n)
 	for i := range idx {
@@ -322,12 +344,15 @@ func KendallTau(x, y []float64) float64 {
 		tiedY += int64(j-i) * int64(j-i-1) / 2
 		i = j
 	}
+	// Sorted by (x, y), ys holds no inversion inside a run tied in x, and
+	// mergeCount skips equal values: every swap is a discordant pair.
+	o := orderAgreement{tau: math.NaN(), discordant: swaps, tiedOne: tiedX + tiedY - 2*tiedXY}
 	num := float64(pairs - tiedX - tiedY + tiedXY - 2*swaps)
 	den := math.Sqrt(float64(pairs-tiedX) * float64(pairs-tiedY))
-	if den == 0 {
-		return math.NaN()
+	if den != 0 {
+		o.tau = num / den
 	}
-	return num / den
+	return o
 }
 
 // mergeCount sorts a and returns how many pairs it found out of order
@@ -359,7 +384,7 @@ func mergeCount(a, buf []float64) int64 {
 // Write prints the comparison.
 func (v *Validation) Write(w io.Writer) {
 	fmt.Fprintf(w, "validate %s: %d jobs compared (%d not started in both)\n", v.Scenario, len(v.Jobs), v.NotStarted)
-	fmt.Fprintf(w, "  start order: Kendall's tau-b %.4f\n", v.Tau)
+	fmt.Fprintf(w, "  start order: Kendall's tau-b %.4f; %d pairs started in the opposite order, %d in the same second in one record only\n", v.Tau, v.Discordant, v.TiedOne)
 	fmt.Fprintf(w, "  wait: recorded mean %s, simulated mean %s; error mean |%s|, max |%s|\n",
 		meanDur(v.RealMean), meanDur(v.SimMean), meanDur(v.MeanAbsErr), slurmtime.Format(v.MaxAbsErr))
 	fmt.Fprintf(w, "  mean wait over moving windows of %s: MAPE %.2f%% (partitions %.2f%%, QOS %.2f%%)\n",

@@ -69,6 +69,37 @@ func TestKendallTau(t *testing.T) {
 	}
 }
 
+// TestKendallDiscordant: the pairs in the opposite order and the pairs tied
+// in one sample only, which tau-b counts neither way.
+func TestKendallDiscordant(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		x, y          []float64
+		disc, tiedOne int64
+	}{
+		{"same order", []float64{1, 2, 3}, []float64{5, 6, 7}, 0, 0},
+		// Reversed: all 3 pairs discordant.
+		{"reversed", []float64{1, 2, 3}, []float64{3, 2, 1}, 3, 0},
+		// A controller starts jobs 1 and 2 in the same second, the
+		// simulation a second apart; job 3 later in both: no pair in
+		// the opposite order, one pair tied in x only.
+		{"same second in one record", []float64{10, 10, 20}, []float64{10, 11, 20}, 0, 1},
+		// Tied in both: no pair counted either way.
+		{"tied in both", []float64{10, 10, 20}, []float64{11, 11, 20}, 0, 0},
+		// Jobs a, b, c: a-b tied in x only (y 2 > 1), a-c discordant
+		// (x 0 < 1, y 2 > 1), b-c tied in y only. Discordant 1, tied in
+		// one sample only 2.
+		{"mixed", []float64{0, 0, 1}, []float64{2, 1, 1}, 1, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := kendall(tc.x, tc.y)
+			if o.discordant != tc.disc || o.tiedOne != tc.tiedOne {
+				t.Fatalf("discordant %d, tied in one %d; want %d, %d", o.discordant, o.tiedOne, tc.disc, tc.tiedOne)
+			}
+		})
+	}
+}
+
 // TestValidateWindows scores hand-made jobs: windows of 6 s stepping 3 s
 // over submits 0, 10, 20, 30 s.
 func TestValidateWindows(t *testing.T) {

@@ -139,10 +139,51 @@ func NewEngine(t *Tree, cfg Config) (*Engine, error) {
 		e.shares = t.normFT
 	}
 	e.cmpLF = e.compareLevelFS
-	if !(cfg.AddedAfterStart && cfg.Algorithm == FairTree) {
+	if cfg.AddedAfterStart && cfg.Algorithm == FairTree {
+		e.addedAfterStart()
+	} else {
 		e.Recalc()
 	}
 	return e, nil
+}
+
+// addedAfterStart is the state of a controller whose associations were
+// added after its last calc tick: slurmdb_create_assoc_usage leaves a new
+// association's usage_norm at NO_VAL (sshare prints it blank) and its
+// usage_efctv, level_fs and fs_factor at 0; priority_multifactor.c init
+// sets root's usage_efctv to 1. The root account's own users (root|root,
+// made with the cluster) were there at start, and the decay thread's
+// first tick computed them with no usage anywhere: usage_norm and
+// usage_efctv 0, level_fs S/0 = +Inf (0 when S is 0), and, ranked among
+// themselves alone (g_user_assoc_count = their number), fs_factor 1 for
+// the +Inf ones and (n-k)/n for the n-k others (S = 0), tied below them.
+func (e *Engine) addedAfterStart() {
+	t := e.tree
+	for i := range e.norm {
+		e.norm[i] = math.NaN()
+	}
+	e.efctv[0], e.norm[0], e.levelFS[0] = 1, 0, noVal
+	var users []int32
+	for _, c := range t.fsKids[t.fsStart[0]:t.fsStart[1]] {
+		if t.nodes[c].isUser && t.nodes[c].parent == 0 {
+			users = append(users, c)
+		}
+	}
+	inf := 0
+	for _, c := range users {
+		e.norm[c] = 0
+		e.levelFS[c] = FairTreeLevelFS(e.shares[c], 0, t.nodes[c].shares.Parent, true)
+		if math.IsInf(e.levelFS[c], 1) {
+			inf++
+		}
+	}
+	n := float64(len(users))
+	for _, c := range users {
+		e.fs[c] = float64(len(users)-inf) / n
+		if math.IsInf(e.levelFS[c], 1) {
+			e.fs[c] = 1
+		}
+	}
 }
 
 // Tree returns the tree the engine runs on.
@@ -402,6 +443,17 @@ func (e *Engine) EndTick(T int64) {
 	e.started = true
 }
 
+// SetLastRan records a decay-thread tick at T that found no usage to
+// decay or charge: the ticks a controller ran before the first job of a
+// replayed trace. The next tick then decays by df^(T'-T), as
+// _decay_thread does from g_last_ran, so usage charged at a job's end
+// before that tick is decayed with it. Factors are left as they stand
+// (see Config.AddedAfterStart).
+func (e *Engine) SetLastRan(T int64) {
+	e.lastRan = T
+	e.started = true
+}
+
 // Recalc recomputes every factor from the current usage in one pass
 // (accounts and users alike); use it for static views after SetUsage.
 func (e *Engine) Recalc() {
@@ -494,7 +546,8 @@ func (e *Engine) NormShares(assoc int) float64 {
 }
 
 // NormUsage is usage_norm = min(1, usage_raw / root usage_raw) as of the
-// last computation (0 for root).
+// last computation (0 for root); NaN while no tick has computed it
+// (Config.AddedAfterStart).
 func (e *Engine) NormUsage(assoc int) float64 {
 	if !e.tree.valid(assoc) || assoc == 0 {
 		return 0

@@ -27,7 +27,8 @@ type Row struct {
 	RawShares  string
 	NormShares float64
 	RawUsage   uint64 // (uint64) usage_raw, billing-seconds
-	// NormUsage is usage_norm; HasNormUsage is false for root (blank).
+	// NormUsage is usage_norm; HasNormUsage is false for root and for an
+	// association no tick has computed yet (blank).
 	NormUsage    float64
 	HasNormUsage bool
 	EffectvUsage float64
@@ -84,7 +85,7 @@ func (e *Engine) Rows() []Row {
 			r.RawShares = strconv.FormatUint(uint64(nd.shares.Raw), 10)
 		}
 		if i != 0 {
-			r.NormUsage, r.HasNormUsage = e.norm[i], true
+			r.NormUsage, r.HasNormUsage = e.norm[i], !math.IsNaN(e.norm[i])
 		}
 		if !ft || nd.isUser {
 			r.FairShare, r.HasFairShare = e.fs[i], true
