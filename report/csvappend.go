@@ -29,8 +29,18 @@ func appendJobRow(b []byte, r *JobRow) []byte {
 	for _, s := range [...]string{r.User, r.Group, r.Account, r.Partition, r.QOS} {
 		b = appendCSVField(append(b, ','), s)
 	}
-	for _, v := range [...]int64{int64(r.NCPUS), int64(r.NNodes), r.MemMB, r.Submit, r.Eligible, r.Start, r.End,
-		r.Wait, r.Elapsed, r.TraceRuntime, r.Timelimit} {
+	for _, v := range [...]int64{int64(r.NCPUS), int64(r.NNodes), r.MemMB, r.Submit, r.Eligible} {
+		b = strconv.AppendInt(append(b, ','), v, 10)
+	}
+	// Never (-1) is an empty cell, which pandas and R read as missing
+	// (sacct prints Unknown): a -1 would drag every mean down.
+	for _, v := range [...]int64{r.Start, r.End, r.Wait, r.Elapsed} {
+		b = append(b, ',')
+		if v >= 0 {
+			b = strconv.AppendInt(b, v, 10)
+		}
+	}
+	for _, v := range [...]int64{r.TraceRuntime, r.Timelimit} {
 		b = strconv.AppendInt(append(b, ','), v, 10)
 	}
 	for _, s := range [...]string{r.State, r.NodeType, r.StartedBy} {

@@ -17,7 +17,9 @@ import (
 )
 
 // JobRow is one line of jobs.csv. Times are seconds since the trace epoch;
-// -1 means never (a job that never started). The last columns (GPUs,
+// -1 means never (a job that never started): jobs.csv leaves Start, End,
+// Wait and Elapsed empty then, as a missing value (a job that left the
+// queue without starting keeps its End, the time it left). The last columns (GPUs,
 // AllocTRES, NodeList) came later and stay last, so readers that take
 // columns by position keep working; for a job that never started they are
 // 0 and empty.
