@@ -25,6 +25,10 @@ type FSSeries struct {
 	Rows []fairshare.Row
 	T    []int64
 	Vals [][]fairshare.Value
+	// Usage is each account's delivered billing-seconds (JobTally's
+	// AccountUsage) for a run whose jobs were not kept; nil reads them
+	// from the result's jobs.
+	Usage map[string]float64
 }
 
 // Len is the number of snapshots.
@@ -105,12 +109,11 @@ func accountFactors(rows []fairshare.Row) map[string]float64 {
 const maxLines = 8
 
 // topAccounts ranks accounts by delivered billing in the run.
-func topAccounts(r *sim.Result) (names []string, usage map[string]float64) {
-	usage = map[string]float64{}
-	for _, j := range r.Jobs {
-		if j.Start >= 0 {
-			usage[r.Names.Accounts.Name(j.Account)] += j.Billing * float64(j.End-j.Start)
-		}
+// The series' Usage when set (a streamed run), else the result's jobs.
+func topAccounts(r *sim.Result, snaps *FSSeries) (names []string, usage map[string]float64) {
+	usage = snaps.Usage
+	if usage == nil {
+		usage = TallyJobs(r).AccountUsage()
 	}
 	for a := range usage {
 		names = append(names, a)
@@ -127,7 +130,7 @@ func FairsharePlot(path string, r *sim.Result, snaps *FSSeries) error {
 	if snaps.Len() == 0 {
 		return fmt.Errorf("no fair-share snapshots")
 	}
-	names, _ := topAccounts(r)
+	names, _ := topAccounts(r, snaps)
 	left := 0
 	if len(names) > maxLines {
 		left = len(names) - maxLines
@@ -172,7 +175,7 @@ func UsageVsSharePlot(path string, r *sim.Result, snaps *FSSeries) error {
 	if snaps.Len() == 0 {
 		return fmt.Errorf("no fair-share snapshots")
 	}
-	names, usage := topAccounts(r)
+	names, usage := topAccounts(r, snaps)
 	total := 0.0
 	for _, u := range usage {
 		total += u

@@ -113,27 +113,35 @@ type waitJob struct {
 // of GPU jobs per partition when they ran in several, partitions in the
 // order parts lists them.
 func gpuWaitSeries(jobs []waitJob, parts []string) []Series {
-	var gpu, cpu []float64
-	perPart := map[string][]float64{}
+	var gpu, cpu WaitHist
+	perPart := map[string]*WaitHist{}
 	for _, j := range jobs {
 		if j.gpus > 0 {
-			gpu = append(gpu, j.wait)
-			perPart[j.part] = append(perPart[j.part], j.wait)
+			gpu.Add(j.wait)
+			if perPart[j.part] == nil {
+				perPart[j.part] = &WaitHist{}
+			}
+			perPart[j.part].Add(j.wait)
 		} else {
-			cpu = append(cpu, j.wait)
+			cpu.Add(j.wait)
 		}
 	}
+	return gpuWaitHistSeries(&gpu, &cpu, perPart, parts)
+}
+
+// gpuWaitHistSeries is gpuWaitSeries over waits already counted.
+func gpuWaitHistSeries(gpu, cpu *WaitHist, perPart map[string]*WaitHist, parts []string) []Series {
 	var series []Series
-	if len(gpu) > 0 {
-		series = append(series, Series{Name: fmt.Sprintf("GPU jobs (%d)", len(gpu)), XY: WaitCDF(gpu)})
+	if gpu.N() > 0 {
+		series = append(series, Series{Name: fmt.Sprintf("GPU jobs (%d)", gpu.N()), XY: gpu.cdf()})
 	}
-	if len(cpu) > 0 {
-		series = append(series, Series{Name: fmt.Sprintf("CPU-only jobs (%d)", len(cpu)), XY: WaitCDF(cpu)})
+	if cpu.N() > 0 {
+		series = append(series, Series{Name: fmt.Sprintf("CPU-only jobs (%d)", cpu.N()), XY: cpu.cdf()})
 	}
 	if len(perPart) > 1 {
 		for _, name := range parts {
-			if w := perPart[name]; len(w) > 0 && len(series) < maxLines {
-				series = append(series, Series{Name: fmt.Sprintf("GPU jobs in %s (%d)", name, len(w)), XY: WaitCDF(w)})
+			if w := perPart[name]; w != nil && w.N() > 0 && len(series) < maxLines {
+				series = append(series, Series{Name: fmt.Sprintf("GPU jobs in %s (%d)", name, w.N()), XY: w.cdf()})
 			}
 		}
 	}
@@ -141,8 +149,7 @@ func gpuWaitSeries(jobs []waitJob, parts []string) []Series {
 }
 
 // gpuWaitPlot draws gpuWaitSeries on a log wait axis.
-func gpuWaitPlot(jobs []waitJob, parts []string, title string) (*plot.Plot, error) {
-	series := gpuWaitSeries(jobs, parts)
+func gpuWaitPlot(series []Series, title string) (*plot.Plot, error) {
 	if len(series) == 0 {
 		title += ": no job started"
 	}
@@ -161,18 +168,12 @@ func gpuWaitPlot(jobs []waitJob, parts []string, title string) (*plot.Plot, erro
 // GPUWaitPlot writes the wait-time distribution of the jobs that held GPUs
 // against the CPU-only ones, and of GPU jobs per partition when they ran
 // in several, for a cluster with GPUs.
-func GPUWaitPlot(path string, r *sim.Result) error {
-	var jobs []waitJob
-	for _, j := range r.Jobs {
-		if w := j.QueueWait(); w >= 0 && j.Start >= 0 {
-			jobs = append(jobs, waitJob{wait: float64(w), gpus: int64(r.Cluster.AllocGPUs(j.Alloc)), part: r.Cluster.Parts[j.Part].Name})
-		}
-	}
+func GPUWaitPlot(path string, r *sim.Result, t *JobTally) error {
 	parts := make([]string, len(r.Cluster.Parts))
 	for i, p := range r.Cluster.Parts {
 		parts[i] = p.Name
 	}
-	p, err := gpuWaitPlot(jobs, parts, "Wait of GPU and CPU-only jobs ("+r.Scheduler+")")
+	p, err := gpuWaitPlot(gpuWaitHistSeries(&t.gpuWait, &t.cpuWait, t.gpuWaitPart, parts), "Wait of GPU and CPU-only jobs ("+r.Scheduler+")")
 	if err != nil {
 		return err
 	}

@@ -113,6 +113,10 @@ func readJobs(path string) ([]runJob, error) {
 		j.Account, j.Partition, j.State, j.NodeType, j.StartedBy = r[idx[0]], r[idx[1]], r[idx[2]], r[idx[3]], r[idx[4]]
 		ints := []*int64{&j.CPUs, &j.Submit, &j.Start, &j.End, &j.Wait, &j.Elapsed}
 		for k, p := range ints {
+			if k >= 2 && r[idx[5+k]] == "" {
+				*p = -1 // never: a job that never started
+				continue
+			}
 			if *p, err = c.int64At(i, idx[5+k]); err != nil {
 				return nil, err
 			}

@@ -99,7 +99,7 @@ func (d *runData) gpuSection() (Section, error) {
 		s.Notes = append(s.Notes, "No job started: no wait times.")
 		return s, nil
 	}
-	wp, err := gpuWaitPlot(wj, parts, "Wait of GPU and CPU-only jobs")
+	wp, err := gpuWaitPlot(gpuWaitSeries(wj, parts), "Wait of GPU and CPU-only jobs")
 	if err != nil {
 		return s, err
 	}

@@ -17,7 +17,9 @@ import (
 )
 
 // JobRow is one line of jobs.csv. Times are seconds since the trace epoch;
-// -1 means never (a job that never started). The last columns (GPUs,
+// -1 means never (a job that never started): jobs.csv leaves Start, End,
+// Wait and Elapsed empty then, as a missing value (a job that left the
+// queue without starting keeps its End, the time it left). The last columns (GPUs,
 // AllocTRES, NodeList) came later and stay last, so readers that take
 // columns by position keep working; for a job that never started they are
 // 0 and empty.
@@ -67,32 +69,37 @@ type JobRow struct {
 // JobRows converts a result's jobs to rows, in arrival order.
 func JobRows(r *sim.Result) []JobRow {
 	rows := make([]JobRow, len(r.Jobs))
-	nm := r.Names
 	for i, j := range r.Jobs {
-		row := &rows[i]
-		*row = JobRow{JobID: j.ID, User: nm.Users.Name(j.User), Group: nm.Groups.Name(j.Group),
-			Account: nm.Accounts.Name(j.Account), Partition: r.Cluster.Parts[max(j.Part, 0)].Name,
-			QOS: jobQOS(r, j), NCPUS: j.CPUs, Submit: j.Submit, Eligible: j.EligibleTime,
-			Start: j.Start, End: j.End, Wait: j.QueueWait(), Elapsed: -1, TraceRuntime: j.Runtime,
-			Timelimit: j.TimeLimit, State: j.State.String(), StartedBy: j.StartedBy.String(),
-			Priority: j.Priority, Billing: round6(j.Billing), Preemptions: j.Preemptions,
-			LostCoreSecs: j.LostCoreSecs, LostBilling: round6(j.LostBilling), Reason: j.Reason, WaitReason: j.WaitReason}
-		if j.State == sim.Rejected || j.State == sim.Pending {
-			row.Eligible = -1
-		}
-		if j.Start >= 0 {
-			row.Elapsed = j.End - j.Start
-			row.NNodes = len(j.Alloc)
-			row.NCPUS = j.Alloc.Cores()
-			row.MemMB = j.Alloc.MemMB()
-			row.NodeType = r.Cluster.Types[j.NodeType].Name
-			row.GPUs = r.Cluster.AllocGPUs(j.Alloc)
-			tres := r.Cluster.JobTRES(j)
-			row.AllocTRES = tres.SacctString()
-			row.NodeList = NodeList(r.Cluster, j.Alloc)
-		}
+		rows[i] = jobRow(r, j)
 	}
 	return rows
+}
+
+// jobRow is job j's row of jobs.csv.
+func jobRow(r *sim.Result, j *sim.Job) JobRow {
+	nm := r.Names
+	row := JobRow{JobID: j.ID, User: nm.Users.Name(j.User), Group: nm.Groups.Name(j.Group),
+		Account: nm.Accounts.Name(j.Account), Partition: r.Cluster.Parts[max(j.Part, 0)].Name,
+		QOS: jobQOS(r, j), NCPUS: j.CPUs, Submit: j.Submit, Eligible: j.EligibleTime,
+		Start: j.Start, End: j.End, Wait: j.QueueWait(), Elapsed: -1, TraceRuntime: j.Runtime,
+		Timelimit: j.TimeLimit, State: j.State.String(), StartedBy: j.StartedBy.String(),
+		Priority: j.Priority, Billing: round6(j.Billing), Preemptions: j.Preemptions,
+		LostCoreSecs: j.LostCoreSecs, LostBilling: round6(j.LostBilling), Reason: j.Reason, WaitReason: j.WaitReason}
+	if j.State == sim.Rejected || j.State == sim.Pending {
+		row.Eligible = -1
+	}
+	if j.Start >= 0 {
+		row.Elapsed = j.End - j.Start
+		row.NNodes = len(j.Alloc)
+		row.NCPUS = j.Alloc.Cores()
+		row.MemMB = j.Alloc.MemMB()
+		row.NodeType = r.Cluster.Types[j.NodeType].Name
+		row.GPUs = r.Cluster.AllocGPUs(j.Alloc)
+		tres := r.Cluster.JobTRES(j)
+		row.AllocTRES = tres.SacctString()
+		row.NodeList = NodeList(r.Cluster, j.Alloc)
+	}
+	return row
 }
 
 // NodeList is an allocation's nodes as a Slurm hostlist expression,

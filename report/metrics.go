@@ -2,7 +2,6 @@ package report
 
 import (
 	"math"
-	"slices"
 
 	"fairsim/sim"
 )
@@ -76,59 +75,23 @@ type Metrics struct {
 	GPUs           int
 	DeliveredGPUHr float64
 	GPUUtilization float64
+	// States counts the jobs by their state at the end, by sim.JobState.
+	States [sim.NodeFailed + 1]int
+	// NodeFailJobs counts jobs a node failure killed at least once, and
+	// NodeFailRequeues the runs so killed that went back to the queue.
+	NodeFailJobs, NodeFailRequeues int
 }
 
-// Compute derives the metrics of a result.
+// Compute derives the metrics of a result that holds all its jobs.
 func Compute(r *sim.Result) Metrics {
-	var m Metrics
-	m.Jobs = len(r.Jobs)
-	var ws WaitStats
-	var used, gpuSecs float64
-	for _, j := range r.Jobs {
-		switch {
-		case j.State == sim.Rejected:
-			m.Rejected++
-			continue
-		case j.Start < 0:
-			m.NeverStarted++
-			continue
-		}
-		m.Started++
-		if j.StartedBy == sim.ByBackfill {
-			m.Backfilled++
-		}
-		if j.Preemptions > 0 {
-			m.Preempted++
-		}
-		m.LostCoreHours += j.LostCoreSecs / 3600
-		used += float64(j.End-j.Start) * float64(j.Alloc.Cores())
-		if r.Cluster.GPUs > 0 {
-			gpuSecs += float64(j.End-j.Start) * float64(r.Cluster.AllocGPUs(j.Alloc))
-		}
-		ws.Add(j)
-	}
-	m.DeliveredCoreHr = used / 3600
-	m.DeliveredGPUHr = gpuSecs / 3600
-	m.GPUs = r.Cluster.GPUs - r.Cluster.DownGPUs
-	m.Makespan = r.Last - r.First
-	if m.Makespan > 0 {
-		m.Utilization = used / (float64(r.Cluster.TotalCores) * float64(m.Makespan))
-		if m.GPUs > 0 {
-			m.GPUUtilization = gpuSecs / (float64(m.GPUs) * float64(m.Makespan))
-		}
-	}
-	if ws.N() > 0 {
-		w := ws.Waits()
-		m.MeanWait, m.MedianWait, m.P95Wait, m.MaxWait, m.MeanBSLD = w.Mean, w.Median, w.P95, w.Max, w.BSLDMean
-	}
-	return m
+	return TallyJobs(r).Metrics(r)
 }
 
 // WaitStats gathers the waits and bounded slowdowns of started jobs, so
 // the run-wide figures of summary.csv and the per-account ones of
 // sweep.csv are one computation. The zero value is empty.
 type WaitStats struct {
-	waits []float64
+	waits WaitHist
 	bsld  float64
 }
 
@@ -142,30 +105,25 @@ type Waits struct {
 func (s *WaitStats) Add(j *sim.Job) {
 	run := float64(j.End - j.Start)
 	w := float64(j.QueueWait())
-	s.waits = append(s.waits, w)
+	s.waits.Add(w)
 	s.bsld += BoundedSlowdown(w, run)
 }
 
 // N is how many jobs were added.
-func (s *WaitStats) N() int { return len(s.waits) }
+func (s *WaitStats) N() int { return s.waits.N() }
 
 // Waits computes the figures; all NaN when no job was added.
 func (s *WaitStats) Waits() Waits {
-	n := len(s.waits)
+	n := s.waits.N()
 	if n == 0 {
 		nan := math.NaN()
 		return Waits{nan, nan, nan, nan, nan}
 	}
-	slices.Sort(s.waits)
-	var sum float64
-	for _, w := range s.waits {
-		sum += w
-	}
 	return Waits{
-		Mean:     sum / float64(n),
-		Median:   Quantile(s.waits, 0.5),
-		P95:      Quantile(s.waits, 0.95),
-		Max:      s.waits[n-1],
+		Mean:     s.waits.sum() / float64(n),
+		Median:   s.waits.quantile(0.5),
+		P95:      s.waits.quantile(0.95),
+		Max:      s.waits.At(n - 1),
 		BSLDMean: s.bsld / float64(n),
 	}
 }

@@ -19,7 +19,8 @@ import (
 //
 // waits sorted 0, 100, 100: mean 200/3, median 100, p95 100, max 100;
 // bounded slowdown mean (1 + 10.5 + 3) / 3 = 4.833333; core-seconds
-// 200 + 20 + 50 = 270 of 8 × 200 = 1600: utilisation 0.16875.
+// 200 + 20 + 50 = 270 of 8 × 200 = 1600: utilisation 0.16875; states
+// 3 COMPLETED, 1 REJECTED.
 func TestComputeByHand(t *testing.T) {
 	mk := func(cores int, submit, start, end int64) *sim.Job {
 		j := &sim.Job{EligibleTime: submit, Start: start, End: end, State: sim.Completed, StartedBy: sim.ByMain,
@@ -37,6 +38,7 @@ func TestComputeByHand(t *testing.T) {
 	want := Metrics{Jobs: 4, Started: 3, Rejected: 1, Backfilled: 1, Preempted: 1, Utilization: 0.16875,
 		MeanWait: 200.0 / 3, MedianWait: 100, P95Wait: 100, MaxWait: 100, MeanBSLD: 14.5 / 3,
 		Makespan: 200, LostCoreHours: 2, DeliveredCoreHr: 270.0 / 3600}
+	want.States[sim.Completed], want.States[sim.Rejected] = 3, 1
 	if m != want {
 		t.Errorf("Compute = %+v\nwant      %+v", m, want)
 	}

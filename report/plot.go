@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -42,20 +41,7 @@ func Color(i int) color.Color { return palette[i%len(palette)] }
 // WaitCDF is the empirical CDF of wait times as points (wait+1 s, fraction
 // of jobs waiting at most that long); the +1 lets zero waits sit on a log
 // axis.
-func WaitCDF(waits []float64) plotter.XYs {
-	w := slices.Clone(waits)
-	slices.Sort(w)
-	n := len(w)
-	step := max(1, n/maxPoints)
-	var xy plotter.XYs
-	for i := 0; i < n; i += step {
-		xy = append(xy, plotter.XY{X: w[i] + 1, Y: float64(i+1) / float64(n)})
-	}
-	if n > 0 && (n-1)%step != 0 {
-		xy = append(xy, plotter.XY{X: w[n-1] + 1, Y: 1})
-	}
-	return xy
-}
+func WaitCDF(waits []float64) plotter.XYs { return histOf(waits).cdf() }
 
 // LinePlot draws series into a PNG (or SVG, by the file's extension).
 func LinePlot(path, title, xlabel, ylabel string, logX bool, series []Series) error {
@@ -104,27 +90,20 @@ func (durationTicks) Ticks(min, max float64) []plot.Tick {
 
 // WaitPlot writes the wait-time distribution of started jobs, overall and
 // per partition when there are several.
-func WaitPlot(path string, r *sim.Result) error {
-	all := []float64{}
-	perPart := make([][]float64, len(r.Cluster.Parts))
-	for _, j := range r.Jobs {
-		if w := j.QueueWait(); w >= 0 {
-			all = append(all, float64(w))
-			perPart[j.Part] = append(perPart[j.Part], float64(w))
-		}
-	}
+func WaitPlot(path string, r *sim.Result, t *JobTally) error {
+	all, perPart := &t.waitAll, t.waitPart
 	title := "Wait-time distribution (" + r.Scheduler + ")"
-	if len(all) == 0 {
+	if all.N() == 0 {
 		// A run where nothing started is a result too (every job refused,
 		// or a partition DOWN): an empty chart that says so, not an error.
 		return LinePlot(path, title+": no job started", "wait", "fraction of jobs waiting at most this long", false, nil)
 	}
-	series := []Series{{Name: fmt.Sprintf("all (%d jobs)", len(all)), XY: WaitCDF(all), Style: &allStyle}}
+	series := []Series{{Name: fmt.Sprintf("all (%d jobs)", all.N()), XY: all.cdf(), Style: &allStyle}}
 	if len(r.Cluster.Parts) > 1 {
 		st := PartitionStyles(r)
 		for i, p := range r.Cluster.Parts {
-			if len(perPart[i]) > 0 {
-				series = append(series, Series{Name: fmt.Sprintf("%s (%d)", p.Name, len(perPart[i])), XY: WaitCDF(perPart[i]), Style: new(st[p.Name])})
+			if perPart[i].N() > 0 {
+				series = append(series, Series{Name: fmt.Sprintf("%s (%d)", p.Name, perPart[i].N()), XY: perPart[i].cdf(), Style: new(st[p.Name])})
 			}
 		}
 	}

@@ -1,10 +1,6 @@
 package report
 
 import (
-	"bufio"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -12,50 +8,36 @@ import (
 	"fairsim/workload"
 )
 
-// WriteScheduleSWF writes the simulated schedule as SWF (schedule.swf):
-// the trace's header, fairsim's provenance notes, and each job with its
-// simulated wait, run time and status, so the result can be read by the
-// tools made for the Parallel Workloads Archive.
-func WriteScheduleSWF(dir string, r *sim.Result, notes []string) error {
-	jobs := make([]workload.ScheduledJob, len(r.Jobs))
-	for i, j := range r.Jobs {
-		sj := workload.ScheduledJob{Job: j.Job, Start: workload.Unset, End: j.End, Status: workload.StatusCompleted}
-		if j.Start >= 0 {
-			sj.Start = j.Start
-			sj.Procs = j.Alloc.Cores()
-		}
-		switch j.State {
-		case sim.Timeout, sim.Failed:
-			sj.Status = workload.StatusFailed
-		case sim.Cancelled, sim.Rejected:
-			sj.Status = workload.StatusCancelled
-		case sim.Pending:
-			sj.End = workload.Unset
-		}
-		jobs[i] = sj
+// scheduledJob is job j as schedule.swf records it: its simulated wait,
+// run time, allocated processors and status.
+func scheduledJob(j *sim.Job) workload.ScheduledJob {
+	sj := workload.ScheduledJob{Job: j.Job, Start: workload.Unset, End: j.End, Status: workload.StatusCompleted}
+	if j.Start >= 0 {
+		sj.Start = j.Start
+		sj.Procs = j.Alloc.Cores()
 	}
-	f, err := os.Create(filepath.Join(dir, "schedule.swf"))
-	if err != nil {
-		return err
+	switch j.State {
+	case sim.Timeout, sim.Failed:
+		sj.Status = workload.StatusFailed
+	case sim.Cancelled, sim.Rejected:
+		sj.Status = workload.StatusCancelled
+	case sim.Pending:
+		sj.End = workload.Unset
 	}
-	w := bufio.NewWriterSize(f, 1<<20)
+	return sj
+}
+
+// scheduleHeader is schedule.swf's header: the trace's, with the sizes of
+// the simulated cluster (whatever the trace's own header said: a
+// generated trace's says 2 nodes of its largest job).
+func scheduleHeader(r *sim.Result) *workload.Header {
 	hdr := workload.Header{}
 	if r.Header != nil {
 		hdr = *r.Header
 	}
-	// The schedule ran on the simulated cluster, whatever the trace's own
-	// header said (a generated trace's says 2 nodes of its largest job).
 	hdr.MaxNodes, hdr.MaxProcs = len(r.Cluster.Nodes), r.Cluster.TotalCores
 	hdr.Lines = clusterLines(hdr.Lines, hdr.MaxNodes, hdr.MaxProcs)
-	if err := workload.WriteScheduleSWF(w, jobs, r.Names, &hdr, workload.SWFWriteOptions{Notes: notes}); err != nil {
-		f.Close()
-		return fmt.Errorf("schedule.swf: %w", err)
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return &hdr
 }
 
 // clusterLines rewrites a header's MaxNodes and MaxProcs lines (the writer

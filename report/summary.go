@@ -36,21 +36,17 @@ func SummaryRows(r *sim.Result, m Metrics) []SummaryRow {
 	for _, k := range r.Defaulted.Keys() {
 		rows = append(rows, SummaryRow{"sim default: " + k, strconv.Itoa(r.Defaulted[k])})
 	}
-	states := map[string]int{}
-	for _, j := range r.Jobs {
-		states[j.State.String()]++
-	}
 	for s := sim.Pending; s <= sim.Rejected; s++ {
 		if s == sim.Suspended {
 			continue // a run never ends with a job suspended: it is resumed first
 		}
-		rows = append(rows, SummaryRow{"state: " + s.String(), strconv.Itoa(states[s.String()])})
+		rows = append(rows, SummaryRow{"state: " + s.String(), strconv.Itoa(m.States[s])})
 	}
 	if r.SiteEvents > 0 {
 		// Only for runs with site events, so the summaries of runs without
 		// them stay as they were and regress sees no new metric.
-		rows = append(rows, SummaryRow{"state: " + sim.NodeFailed.String(), strconv.Itoa(states[sim.NodeFailed.String()])})
-		rows = append(rows, nodeFailRows(r)...)
+		rows = append(rows, SummaryRow{"state: " + sim.NodeFailed.String(), strconv.Itoa(m.States[sim.NodeFailed])})
+		rows = append(rows, SummaryRow{MetricNodeFail, strconv.Itoa(m.NodeFailJobs)}, SummaryRow{MetricNodeFailRequeues, strconv.Itoa(m.NodeFailRequeues)})
 	}
 	rows = append(rows,
 		SummaryRow{MetricStarted, strconv.Itoa(m.Started)},
@@ -167,18 +163,3 @@ const (
 	// that went back to the queue.
 	MetricNodeFailRequeues = "node_fail_requeues"
 )
-
-func nodeFailRows(r *sim.Result) []SummaryRow {
-	jobs, requeues := 0, 0
-	for _, j := range r.Jobs {
-		if j.NodeFails == 0 {
-			continue
-		}
-		jobs++
-		requeues += j.NodeFails
-		if j.State == sim.NodeFailed {
-			requeues-- // its last kill ended it
-		}
-	}
-	return []SummaryRow{{MetricNodeFail, strconv.Itoa(jobs)}, {MetricNodeFailRequeues, strconv.Itoa(requeues)}}
-}

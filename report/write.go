@@ -14,32 +14,43 @@ type Resolver interface {
 	MarshalResolved() ([]byte, error)
 }
 
-// WriteRun writes every output of a run into dir: jobs.csv, summary.csv,
-// utilization.csv, wait.png, utilization.png, schedule.swf and
-// scenario.resolved.yaml, and on a cluster with GPUs gpu_utilization.png
-// and wait_gpu.png.
+// WriteRun writes every output of a run that kept its jobs into dir:
+// jobs.csv, summary.csv, utilization.csv, wait.png, utilization.png,
+// schedule.swf and scenario.resolved.yaml, and on a cluster with GPUs
+// gpu_utilization.png and wait_gpu.png.
 func WriteRun(dir string, r *sim.Result, sc Resolver) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	m := Compute(r)
+	st, err := NewJobStream(dir, r)
+	if err != nil {
+		return err
+	}
+	t, err := st.Close(r)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", dir, err)
+	}
+	return WriteSummaries(dir, r, t, sc)
+}
+
+// WriteSummaries writes the outputs of a run drawn from its tally rather
+// than from each job: summary.csv, utilization.csv, wait.png,
+// utilization.png and scenario.resolved.yaml, and on a cluster with GPUs
+// gpu_utilization.png and wait_gpu.png. JobStream wrote the rest.
+func WriteSummaries(dir string, r *sim.Result, t *JobTally, sc Resolver) error {
+	m := t.Metrics(r)
 	type step struct {
 		name string
 		fn   func() error
 	}
 	steps := []step{
-		{"jobs.csv", func() error { return WriteCSV(dir, "jobs.csv", JobRows(r)) }},
 		{"summary.csv", func() error { return WriteCSV(dir, "summary.csv", SummaryRows(r, m)) }},
 		{"utilization.csv", func() error {
 			head, recs := UtilTable(r)
 			return WriteRecords(dir, "utilization.csv", head, recs)
 		}},
-		{"wait.png", func() error { return WaitPlot(filepath.Join(dir, "wait.png"), r) }},
+		{"wait.png", func() error { return WaitPlot(filepath.Join(dir, "wait.png"), r, t) }},
 		{"utilization.png", func() error { return UtilizationPlot(filepath.Join(dir, "utilization.png"), r) }},
-		{"schedule.swf", func() error {
-			return WriteScheduleSWF(dir, r, []string{"fairsim: simulated schedule (scheduler " + r.Scheduler +
-				"): wait, run time, allocated processors and status are the simulation's"})
-		}},
 		{"scenario.resolved.yaml", func() error {
 			b, err := sc.MarshalResolved()
 			if err != nil {
@@ -51,7 +62,7 @@ func WriteRun(dir string, r *sim.Result, sc Resolver) error {
 	if r.Cluster.GPUs > 0 {
 		steps = append(steps,
 			step{"gpu_utilization.png", func() error { return GPUUtilizationPlot(filepath.Join(dir, "gpu_utilization.png"), r) }},
-			step{"wait_gpu.png", func() error { return GPUWaitPlot(filepath.Join(dir, "wait_gpu.png"), r) }})
+			step{"wait_gpu.png", func() error { return GPUWaitPlot(filepath.Join(dir, "wait_gpu.png"), r, t) }})
 	}
 	// The outputs are independent: write them side by side (the CSV
 	// encoder and the plot rasteriser each take about a core), then report

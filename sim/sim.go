@@ -40,6 +40,13 @@ type Options struct {
 	// Events are the site's node and partition state changes, in any
 	// order (the run sorts them by time, keeping their order among equals).
 	Events []SiteEvent
+	// Retire, when set, is called once for each job that has reached its
+	// final state and holds nothing any more (its nodes done COMPLETING);
+	// the engine then forgets the job, so that a run's memory follows its
+	// running and pending jobs rather than the length of the trace.
+	// Result.Jobs then holds only the jobs never retired (pending,
+	// running or waiting when the run stopped).
+	Retire func(*Job)
 	// NoRequeue is JobRequeue=0: a job killed by a node failure ends
 	// NODE_FAIL instead of going back to the queue.
 	NoRequeue bool
@@ -114,10 +121,17 @@ type Simulator struct {
 	opt   Options
 	trig  Triggers
 
-	now     int64
-	heap    eventHeap
+	now  int64
+	heap eventHeap
+	// jobs are the jobs not yet retired, by arrival index less base: a
+	// retired job leaves nil, and the nils at the front are cut off, so
+	// the slice spans the oldest live job to the newest.
 	jobs    []*Job
-	byID    map[int64]int
+	base    int
+	arrived int   // jobs read so far
+	first   int64 // first submit
+	lastEnd int64 // latest end of a retired job
+	byID    jobIndex
 	waiters map[int][]int // predecessor index -> dependent job indices
 	pend    []*Job
 	holes   int
@@ -175,7 +189,7 @@ func New(c *Cluster, sched Scheduler, pol Policy, src workload.Source, opt Optio
 		opt.MissingLimit = "slurm"
 	}
 	s := &Simulator{c: c, sched: sched, pol: pol, src: src, opt: opt, trig: sched.Triggers(),
-		byID: map[int64]int{}, waiters: map[int][]int{}, rejected: workload.Tally{},
+		waiters: map[int][]int{}, rejected: workload.Tally{},
 		defaulted: workload.Tally{}, batchAt: -1, agentAt: -1, lastMainEnd: math.MinInt64 / 2,
 		lastChange: math.MinInt64 / 2}
 	if opt.RequeueDelay <= 0 {
@@ -204,7 +218,7 @@ func (s *Simulator) Run() (*Result, error) {
 	if s.opt.ControllerUptime < 0 || s.opt.CompletingTime < 0 {
 		return nil, fmt.Errorf("controller uptime %d s and completing time %d s: want 0 or more", s.opt.ControllerUptime, s.opt.CompletingTime)
 	}
-	t0 := s.jobs[len(s.jobs)-1].Submit
+	t0 := s.first
 	s.arm(t0-s.opt.ControllerUptime, t0)
 	s.defineReservations()
 	s.armSites(t0)
@@ -227,19 +241,19 @@ func (s *Simulator) Run() (*Result, error) {
 		s.now = e.T
 		switch e.Kind {
 		case EvSubmit:
-			s.submit(s.jobs[e.Job])
+			s.submit(s.job(e.Job))
 			if !s.readNext() && s.src.Err() != nil {
 				return nil, s.src.Err()
 			}
 		case EvEligible:
-			j := s.jobs[e.Job]
-			if j.State == Pending && e.Gen == j.gen && j.pendIdx < 0 {
+			j := s.job(e.Job)
+			if j != nil && j.State == Pending && e.Gen == j.gen && j.pendIdx < 0 {
 				s.makeEligible(j)
 			}
 		case EvJobEnd:
-			j := s.jobs[e.Job]
+			j := s.job(e.Job)
 			switch {
-			case e.Gen != j.gen:
+			case j == nil || e.Gen != j.gen: // stale: retired, or started or requeued since
 			case j.State == Running && j.susp.inGrace && j.susp.graceEnd == s.now:
 				s.graceEnded(j)
 			case j.State == Running:
@@ -248,7 +262,7 @@ func (s *Simulator) Run() (*Result, error) {
 				s.cancelPending(j)
 			}
 		case EvRelease:
-			s.release(s.jobs[e.Job])
+			s.release(s.job(e.Job))
 		case EvSite:
 			s.sitesApplied++
 			s.site(&s.sites[e.Job])
@@ -290,11 +304,11 @@ func (s *Simulator) Run() (*Result, error) {
 		}
 		events++
 		if s.opt.Progress != nil && events&0xffff == 0 {
-			s.opt.Progress(s.now, len(s.jobs))
+			s.opt.Progress(s.now, s.arrived)
 		}
 	}
 	if s.opt.Progress != nil {
-		s.opt.Progress(s.now, len(s.jobs))
+		s.opt.Progress(s.now, s.arrived)
 	}
 	return s.result(), nil
 }
@@ -482,16 +496,20 @@ func (s *Simulator) readNext() bool {
 		s.srcDone = true
 		return false
 	}
-	if len(s.jobs) > 0 && w.Submit < s.lastSubmit {
+	if s.arrived > 0 && w.Submit < s.lastSubmit {
 		s.err = &workload.Error{File: s.opt.File, Line: w.Line, Field: "submit time",
 			Msg: fmt.Sprintf("job %d is submitted at %d, before the previous job (%d): the trace must be sorted by submit time", w.ID, w.Submit, s.lastSubmit)}
 		s.srcDone = true
 		return false
 	}
 	s.lastSubmit = w.Submit
-	j := &Job{Job: w, Idx: len(s.jobs), Start: -1, End: -1, pendIdx: -1, runIdx: -1,
+	if s.arrived == 0 {
+		s.first = w.Submit
+	}
+	j := &Job{Job: w, Idx: s.arrived, Start: -1, End: -1, pendIdx: -1, runIdx: -1,
 		Assoc: -1, QOSIdx: -1, ExpectStart: -1, Accrue: NotAccruing, origin: w.Line}
 	s.jobs = append(s.jobs, j)
+	s.arrived++
 	s.push(Event{T: w.Submit, Kind: EvSubmit, Job: int32(j.Idx)})
 	return true
 }
@@ -502,9 +520,7 @@ func (s *Simulator) readNext() bool {
 func (s *Simulator) submit(j *Job) {
 	s.changed()
 	s.lastProgress = s.now
-	if _, dup := s.byID[j.ID]; !dup {
-		s.byID[j.ID] = j.Idx
-	}
+	s.byID.add(j.ID, j.Idx)
 	s.placeRequest(j)
 	if why := s.resvRefusal(j); why != "" {
 		s.reject(j, "reservation", why)
@@ -697,12 +713,15 @@ func (s *Simulator) await(j *Job) {
 		begin = j.Job.Eligible
 	}
 	if j.Preceding != workload.Unset && !s.opt.IgnoreDependencies {
-		pi, ok := s.byID[j.Preceding]
+		pi, ok := s.byID.find(j.Preceding)
+		pj := s.job(int32(pi))
 		switch {
 		case !ok || pi == j.Idx:
 			s.defaulted.Add("dependency on a job not in the trace: ignored")
-		case s.jobs[pi].State.Final():
-			begin = max(begin, s.jobs[pi].End+j.ThinkTime)
+		case pj == nil:
+			begin = max(begin, s.byID.end(pi)+j.ThinkTime) // retired: it has ended
+		case pj.State.Final():
+			begin = max(begin, pj.End+j.ThinkTime)
 		default:
 			s.waiters[pi] = append(s.waiters[pi], j.Idx)
 			s.waitingDeps++
@@ -958,7 +977,7 @@ func (s *Simulator) end(j *Job) {
 		s.pol.Ended(j, s.now)
 	}
 	s.changed()
-	s.finish(j)
+	s.ended(j)
 	j.Release = s.now + s.opt.CompletingTime
 	if s.opt.CompletingTime > 0 {
 		s.completing = append(s.completing, j)
@@ -967,6 +986,7 @@ func (s *Simulator) end(j *Job) {
 	}
 	s.resumeSuspended()
 	s.released()
+	s.retire(j)
 }
 
 // release frees an ended job's resources when its nodes finish
@@ -979,6 +999,7 @@ func (s *Simulator) release(j *Job) {
 	s.changed()
 	s.resumeSuspended()
 	s.released()
+	s.retire(j)
 }
 
 // released asks for the pass of an epilog complete message
@@ -994,12 +1015,20 @@ func (s *Simulator) released() {
 	}
 }
 
-// finish releases jobs that depend on j (afterany).
+// finish ends a job that holds nothing (its resources already free):
+// ended, then retired.
 func (s *Simulator) finish(j *Job) {
+	s.ended(j)
+	s.retire(j)
+}
+
+// ended tells the policy a job has reached its final state and releases
+// the jobs that depend on it (afterany).
+func (s *Simulator) ended(j *Job) {
 	s.left(j)
 	s.lastProgress = s.now
 	for _, d := range s.waiters[j.Idx] {
-		dj := s.jobs[d]
+		dj := s.job(int32(d))
 		s.waitingDeps--
 		s.push(Event{T: max(s.now+dj.ThinkTime, dj.Submit, dj.Job.Eligible), Kind: EvEligible, Job: int32(d), Gen: dj.gen})
 	}
@@ -1064,12 +1093,19 @@ func (s *Simulator) sample() {
 }
 
 func (s *Simulator) result() *Result {
-	r := &Result{Cluster: s.c, Jobs: s.jobs, Samples: s.samples, Read: s.src.Stats(), Header: s.src.Header(),
-		Names: s.src.Names(), Rejected: s.rejected, Defaulted: s.defaulted, Scheduler: s.sched.Name(), MissingLimit: s.opt.MissingLimit}
-	if len(s.jobs) > 0 {
-		r.First = s.jobs[0].Submit
+	jobs := s.jobs
+	if s.opt.Retire != nil {
+		jobs = make([]*Job, 0, len(s.jobs))
+		for _, j := range s.jobs {
+			if j != nil {
+				jobs = append(jobs, j)
+			}
+		}
 	}
-	for _, j := range s.jobs {
+	r := &Result{Cluster: s.c, Jobs: jobs, Samples: s.samples, Read: s.src.Stats(), Header: s.src.Header(),
+		Names: s.src.Names(), Rejected: s.rejected, Defaulted: s.defaulted, Scheduler: s.sched.Name(), MissingLimit: s.opt.MissingLimit}
+	r.First, r.Last = s.first, s.lastEnd
+	for _, j := range jobs {
 		r.Last = max(r.Last, j.End)
 	}
 	if s.waitingDeps > 0 {

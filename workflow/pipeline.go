@@ -116,12 +116,31 @@ func (p Pipeline) Simulate(run *config.Run) (*sim.Result, error) {
 		for _, k := range mf.Unmapped.Keys() {
 			res.Defaulted.Add("job without association (fair-share 0): " + k)
 		}
-		qs := mf.QOSSet()
-		for i := range qs.Len() {
-			res.QOSNames = append(res.QOSNames, qs.QOS(i).Name)
-		}
 	}
+	res.QOSNames = qosNames(run)
 	return res, nil
+}
+
+// qosNames are the policy's QOS by sim.Job.QOSIdx, nil without one.
+func qosNames(run *config.Run) []string {
+	mf := run.Multifactor
+	if mf == nil {
+		return nil
+	}
+	qs := mf.QOSSet()
+	names := make([]string, 0, qs.Len())
+	for i := range qs.Len() {
+		names = append(names, qs.QOS(i).Name)
+	}
+	return names
+}
+
+// StreamResult is what a report.JobStream needs of a run before it
+// starts: the cluster, the names, the trace header, the QOS names and the
+// scheduler.
+func StreamResult(run *config.Run) *sim.Result {
+	return &sim.Result{Cluster: run.Cluster, Names: run.Source.Names(), Header: run.Source.Header(),
+		QOSNames: qosNames(run), Scheduler: run.Scheduler.Name()}
 }
 
 // Run builds and simulates a resolved scenario and, unless out is "",

@@ -113,11 +113,20 @@ func CheckReplay(dir string, st *Story) string {
 		if len(rec) != len(head) || rec[ci] != id {
 			continue
 		}
-		s, _ := strconv.ParseInt(rec[cs], 10, 64)
-		e, _ := strconv.ParseInt(rec[ce], 10, 64)
+		s, e := csvTime(rec[cs]), csvTime(rec[ce])
 		if s != st.Job.Start || e != st.Job.End {
 			return fmt.Sprintf("jobs.csv says job %d ran %d..%d, the re-run %d..%d: the code or an input changed since that run; the story is the re-run's", st.ID, s, e, st.Job.Start, st.Job.End)
 		}
 		return ""
 	}
+}
+
+// csvTime reads a Start or End cell of jobs.csv: empty (never) is -1, as
+// in sim.Job.
+func csvTime(cell string) int64 {
+	if cell == "" {
+		return -1
+	}
+	v, _ := strconv.ParseInt(cell, 10, 64)
+	return v
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"fairsim/config"
+	"fairsim/report"
 	"fairsim/sim"
 )
 
@@ -83,11 +84,38 @@ func (o RunOnce) Run(sc *config.Scenario) (err error) {
 		p = Pipeline{Log: o.Stderr, Progress: TerminalProgress(os.Stderr)}
 	}
 	start := time.Now()
-	run, res, err := p.Run(sc, "")
+	run, err := p.Build(sc)
 	if err != nil {
 		return err
 	}
-	if msg := allRejected(res); msg != "" {
+	defer run.Close()
+	// Jobs are written into the run folder as they end and then forgotten,
+	// so memory follows the running and pending jobs, not the trace;
+	// --check reads every job's allocation afterwards, so it keeps them.
+	var st *report.JobStream
+	if !o.Check {
+		if st, err = report.NewJobStream(rd.Tmp, StreamResult(run)); err != nil {
+			return err
+		}
+		run.Options.Retire = st.Retire
+	}
+	res, err := p.Simulate(run)
+	if err != nil {
+		if st != nil {
+			st.Close(&sim.Result{})
+		}
+		return err
+	}
+	if st == nil {
+		if st, err = report.NewJobStream(rd.Tmp, res); err != nil {
+			return err
+		}
+	}
+	tally, err := st.Close(res)
+	if err != nil {
+		return fmt.Errorf("%w (%s left as it was)", err, out)
+	}
+	if msg := allRejected(tally); msg != "" {
 		fmt.Fprintln(o.Stderr, "fairsim: warning:", msg)
 	}
 	if o.Check {
@@ -109,14 +137,14 @@ func (o RunOnce) Run(sc *config.Scenario) (err error) {
 			return err
 		}
 	}
-	if err := WriteRunDir(rd.Tmp, run, res); err != nil {
+	if err := writeRunSummaries(rd.Tmp, run, res, tally); err != nil {
 		return fmt.Errorf("%w (%s left as it was)", err, out)
 	}
 	if err := rd.Commit(); err != nil {
 		return err
 	}
 	if !o.Quiet {
-		WriteRunSummary(o.Stdout, res, out, time.Since(start))
+		WriteRunSummary(o.Stdout, res, tally.Metrics(res), out, time.Since(start))
 	}
 	return nil
 }
@@ -125,15 +153,11 @@ func (o RunOnce) Run(sc *config.Scenario) (err error) {
 // (a trace that fits no partition, a MaxTime below every limit): the
 // outputs are complete but empty, which the summary's zeros alone do not
 // explain. "" when some job was not rejected.
-func allRejected(r *sim.Result) string {
-	if len(r.Jobs) == 0 {
+func allRejected(t *report.JobTally) string {
+	id, why, all := t.AllRejected()
+	if !all {
 		return ""
 	}
-	for i := range r.Jobs {
-		if r.Jobs[i].State != sim.Rejected {
-			return ""
-		}
-	}
 	return fmt.Sprintf("every one of the %d jobs was rejected at submit, so nothing ran; the first (job %d): %s (jobs.csv's Reason column has each job's)",
-		len(r.Jobs), r.Jobs[0].ID, r.Jobs[0].Reason)
+		t.Jobs(), id, why)
 }

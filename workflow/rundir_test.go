@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"fairsim/report"
 	"fairsim/sim"
 	"fairsim/workload"
 )
@@ -209,7 +210,7 @@ func TestAllRejected(t *testing.T) {
 		{"all refused", []*sim.Job{rej(7, "64 CPUs, partition batch has 4"), rej(8, "y")},
 			"every one of the 2 jobs was rejected at submit, so nothing ran; the first (job 7): 64 CPUs, partition batch has 4 (jobs.csv's Reason column has each job's)"},
 	} {
-		if got := allRejected(&sim.Result{Jobs: tc.jobs}); got != tc.want {
+		if got := allRejected(report.TallyJobs(&sim.Result{Jobs: tc.jobs, Cluster: &sim.Cluster{}})); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}

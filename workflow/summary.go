@@ -18,8 +18,7 @@ import (
 // utilisation, waits, wall time, throughput and peak memory; GPU
 // utilisation and GPU-hours on a cluster with GPUs) after a run that took
 // wall and wrote its results to out.
-func WriteRunSummary(w io.Writer, r *sim.Result, out string, wall time.Duration) {
-	m := report.Compute(r)
+func WriteRunSummary(w io.Writer, r *sim.Result, m report.Metrics, out string, wall time.Duration) {
 	fmt.Fprintf(w, "\n%s: %d jobs (%d skipped records, %d rejected), %d started (%d by backfill)\n",
 		r.Scheduler, m.Jobs, r.Read.Skipped.Total(), m.Rejected, m.Started, m.Backfilled)
 	fmt.Fprintf(w, "utilisation %.1f%%, wait mean %s median %s p95 %s, bounded slowdown %.2f\n",
@@ -28,7 +27,7 @@ func WriteRunSummary(w io.Writer, r *sim.Result, out string, wall time.Duration)
 		fmt.Fprintf(w, "GPU utilisation %.1f%% of %d GPUs, %.1f GPU-hours delivered\n", 100*m.GPUUtilization, m.GPUs, m.DeliveredGPUHr)
 	}
 	fmt.Fprintf(w, "results in %s\n", out)
-	fmt.Fprintf(w, "wall %.2f s, %.0f jobs/s, peak memory %s\n", wall.Seconds(), float64(len(r.Jobs))/wall.Seconds(), peakRSS())
+	fmt.Fprintf(w, "wall %.2f s, %.0f jobs/s, peak memory %s\n", wall.Seconds(), float64(m.Jobs)/wall.Seconds(), peakRSS())
 }
 
 // roundDur prints seconds as Slurm prints durations, D-HH:MM:SS to the

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"fairsim/report"
 	"fairsim/sim"
 	"fairsim/workload"
 )
@@ -41,7 +42,7 @@ func TestRunSummaryGPULine(t *testing.T) {
 		j := &sim.Job{State: sim.Completed, Start: 0, End: 3600, Alloc: a}
 		r := &sim.Result{Cluster: c, Jobs: []*sim.Job{j}, First: 0, Last: 3600, Read: workload.NewReadStats(), Scheduler: "fifo"}
 		var b bytes.Buffer
-		WriteRunSummary(&b, r, "out", time.Second)
+		WriteRunSummary(&b, r, report.Compute(r), "out", time.Second)
 		got := ""
 		for _, l := range strings.SplitAfter(b.String(), "\n") {
 			if strings.HasPrefix(l, "GPU") {

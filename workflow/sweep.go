@@ -441,8 +441,27 @@ func WriteRunDir(out string, run *config.Run, res *sim.Result) error {
 	if err := report.WriteRun(out, res, run.Scenario); err != nil {
 		return err
 	}
+	return writeRunRest(out, run, res, nil)
+}
+
+// writeRunSummaries writes what WriteRunDir writes beside the per-job
+// files a JobStream wrote, from the stream's tally.
+func writeRunSummaries(out string, run *config.Run, res *sim.Result, t *report.JobTally) error {
+	if err := report.WriteSummaries(out, res, t, run.Scenario); err != nil {
+		return err
+	}
+	return writeRunRest(out, run, res, t)
+}
+
+// writeRunRest writes the fair-share outputs and the generated
+// association dump; t, when set, gives the accounts' usage.
+func writeRunRest(out string, run *config.Run, res *sim.Result, t *report.JobTally) error {
 	if mf := run.Multifactor; mf != nil {
-		if err := report.WriteFairshare(out, res, FairshareSeries(mf)); err != nil {
+		fs := FairshareSeries(mf)
+		if t != nil {
+			fs.Usage = t.AccountUsage()
+		}
+		if err := report.WriteFairshare(out, res, fs); err != nil {
 			return err
 		}
 	}

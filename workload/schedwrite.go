@@ -38,26 +38,32 @@ func WriteScheduleSWF(w io.Writer, jobs []ScheduledJob, names *Names, hdr *Heade
 		return err
 	}
 	for _, i := range order {
-		s := &jobs[i]
-		j := s.Job
-		j.AllocCPUs = s.Procs
-		j.Status = s.Status
-		j.CancelledPending = false
-		switch {
-		case s.Start != Unset:
-			j.Wait = s.Start - j.Submit
-			j.Runtime = Unset
-			if s.End != Unset {
-				j.Runtime = s.End - s.Start
-			}
-		case s.End != Unset:
-			j.Wait, j.Runtime = s.End-j.Submit, 0
-		default:
-			j.Wait, j.Runtime = Unset, Unset
-		}
-		if err := sw.Write(&j); err != nil {
+		if err := sw.WriteScheduled(&jobs[i]); err != nil {
 			return err
 		}
 	}
 	return sw.Flush()
+}
+
+// WriteScheduled writes one job of a simulated schedule as
+// WriteScheduleSWF does, for a caller that streams the schedule in submit
+// order itself.
+func (w *SWFWriter) WriteScheduled(s *ScheduledJob) error {
+	j := s.Job
+	j.AllocCPUs = s.Procs
+	j.Status = s.Status
+	j.CancelledPending = false
+	switch {
+	case s.Start != Unset:
+		j.Wait = s.Start - j.Submit
+		j.Runtime = Unset
+		if s.End != Unset {
+			j.Runtime = s.End - s.Start
+		}
+	case s.End != Unset:
+		j.Wait, j.Runtime = s.End-j.Submit, 0
+	default:
+		j.Wait, j.Runtime = Unset, Unset
+	}
+	return w.Write(&j)
 }

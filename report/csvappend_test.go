@@ -1,0 +1,42 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/gocarina/gocsv"
+)
+
+// TestAppendJobRowAsGocsv: a started job's row is byte for byte what
+// gocsv writes for the same JobRow (floats in shortest 'f' form, fields
+// with commas, quotes or a leading space quoted); a job that never
+// started has empty Start, Wait and Elapsed (and End while it pends),
+// where gocsv would write -1.
+func TestAppendJobRowAsGocsv(t *testing.T) {
+	ran := JobRow{JobID: 7, User: "u 1", Account: `a"b`, Partition: "batch", NCPUS: 4, Submit: 10, Eligible: 10,
+		Start: 20, End: 80, Wait: 10, Elapsed: 60, TraceRuntime: 60, Timelimit: 120, State: "COMPLETED",
+		Billing: 0.1 + 0.2, LostCoreSecs: 1e21, Reason: " lead", AllocTRES: "cpu=4,node=1", NodeList: "n[1-2]"}
+	var want bytes.Buffer
+	if err := gocsv.Marshal([]JobRow{ran}, &want); err != nil {
+		t.Fatal(err)
+	}
+	got := string(jobsHeader) + string(appendJobRow(nil, &ran))
+	if got != want.String() {
+		t.Errorf("streamed\n%s\ngocsv\n%s", got, want.String())
+	}
+	for _, tc := range []struct {
+		name       string
+		start, end int64
+		want       string // Start,End,Wait,Elapsed
+	}{
+		{"pending", -1, -1, ",,,"},
+		{"cancelled while pending at 50", -1, 50, ",50,,"},
+	} {
+		r := JobRow{JobID: 1, Start: tc.start, End: tc.end, Wait: -1, Elapsed: -1, Eligible: -1}
+		row := string(appendJobRow(nil, &r))
+		if !strings.Contains(row, ",0,-1,"+tc.want+",0,0,") {
+			t.Errorf("%s: row %q, want Submit 0, Eligible -1, then %q", tc.name, row, tc.want)
+		}
+	}
+}
