@@ -63,6 +63,7 @@ const (
 	colGrpTRESRunMins
 	colGrpWall
 	colMaxTRESPN
+	colMaxTRESMins
 	numQOSColumns
 )
 
@@ -74,7 +75,7 @@ var qosColumnNames = [numQOSColumns]string{
 	"GraceTime", "PreemptExemptTime", "MinPrioThres",
 	"GrpJobs", "GrpSubmit", "GrpTRES", "MaxJobsPU", "MaxJobsPA", "MaxSubmitPU",
 	"MaxSubmitPA", "MaxTRES", "MaxTRESPU", "MaxTRESPA", "MaxWall", "MinTRES",
-	"GrpTRESRunMins", "GrpWall", "MaxTRESPerNode",
+	"GrpTRESRunMins", "GrpWall", "MaxTRESPerNode", "MaxTRESMins",
 }
 
 // qosColumnAliases are the long format= names, accepted for hand-written files.
@@ -94,12 +95,13 @@ var qosColumnAliases = map[string]qosColumn{
 	"mintresperjob":           colMinTRES,
 	"grpwallduration":         colGrpWall,
 	"maxtrespn":               colMaxTRESPN,
+	"maxtresminsperjob":       colMaxTRESMins,
 }
 
 // ignoredQOSColumns are real sacctmgr QOS columns fairsim does not model.
 var ignoredQOSColumns = []string{
 	"ID", "Descr", "Description", "LimitFactor",
-	"MaxTRESMins", "MaxTRESRunMinsPA", "MaxTRESRunMinsPU",
+	"MaxTRESRunMinsPA", "MaxTRESRunMinsPU",
 	"MaxTRESRunMinsPerAccount", "MaxTRESRunMinsPerUser", "UsageThres", "UsageThreshold",
 }
 
@@ -142,8 +144,9 @@ func ReadQOSFile(path string) (*QOSSet, []string, error) {
 // Preempt, PreemptMode, Flags, GraceTime, PreemptExemptTime, MinPrioThres,
 // and the limits GrpJobs, GrpSubmit, MaxJobsPU, MaxJobsPA, MaxSubmitPU,
 // MaxSubmitPA (counts), GrpTRES, MaxTRES, MaxTRESPU, MaxTRESPA, MinTRES
-// (TRES lists), GrpTRESRunMins (TRES-minutes), MaxWall and GrpWall
-// (times).
+// (TRES lists), GrpTRESRunMins and MaxTRESMins (TRES-minutes), MaxWall
+// and GrpWall (times). MaxTRESRunMinsPU and MaxTRESRunMinsPA are skipped:
+// Slurm 22.05 stores them but acct_policy.c enforces neither.
 // Other real sacctmgr columns are skipped; those that hold a value in some
 // row are named in the warnings (a blank column limits nothing). An
 // unknown column is an error. A Preempt entry naming a QOS the file does
@@ -380,7 +383,7 @@ func parseQOSLine(cells []string, cols []qosColumn, headers []string, file strin
 				fail(i, "%v", err)
 			}
 			*q.Limits.count(c) = n
-		case colGrpTRES, colMaxTRES, colMaxTRESPU, colMaxTRESPA, colMinTRES, colGrpTRESRunMins, colMaxTRESPN:
+		case colGrpTRES, colMaxTRES, colMaxTRESPU, colMaxTRESPA, colMinTRES, colGrpTRESRunMins, colMaxTRESPN, colMaxTRESMins:
 			t, err := parseTRESCounts(v)
 			if err != nil {
 				fail(i, "%v", err)
@@ -680,6 +683,8 @@ func (l *QOSLimits) tres(c qosColumn) *[]TRESCount {
 		return &l.GrpTRESRunMins
 	case colMaxTRESPN:
 		return &l.MaxTRESPN
+	case colMaxTRESMins:
+		return &l.MaxTRESMins
 	}
 	return nil
 }

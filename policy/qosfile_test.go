@@ -220,7 +220,7 @@ func TestFormatQOSFileRoundTrip(t *testing.T) {
 		t.Fatalf("re-reading formatted file: %v, %v\n%s", err, warnings, out)
 	}
 	assertSameQOS(t, s, back)
-	if !strings.Contains(out, "\nhigh|300000|2.000000|||20||normal,standby|SUSPEND,GANG|OverPartQOS|00:00:00|01:00:00|500000|||||||||||||||\n") {
+	if !strings.Contains(out, "\nhigh|300000|2.000000|||20||normal,standby|SUSPEND,GANG|OverPartQOS|00:00:00|01:00:00|500000||||||||||||||||\n") {
 		t.Errorf("unexpected format:\n%s", out)
 	}
 }
@@ -314,5 +314,20 @@ func TestQOSFileTrailingField(t *testing.T) {
 	_, _, err = ParseQOSFile(strings.NewReader(head+"\n"+row+"x\n"), "q.txt")
 	if err == nil || !strings.Contains(err.Error(), "q.txt:2: 27 fields, header has 26: field 27 (x) has no column") {
 		t.Errorf("extra value: %v", err)
+	}
+}
+
+// MaxTRESMins (and its long name MaxTRESMinsPerJob) is read as a TRES
+// list of TRES-minutes.
+func TestQOSFileMaxTRESMins(t *testing.T) {
+	for _, col := range []string{"MaxTRESMins", "MaxTRESMinsPerJob"} {
+		qs, warns, err := ParseQOSFile(strings.NewReader("Name|"+col+"\nq|cpu=6000,gres/gpu=120\n"), "q.txt")
+		if err != nil || len(warns) != 0 {
+			t.Fatalf("%s: %v %q", col, err, warns)
+		}
+		want := []TRESCount{{"cpu", 6000}, {"gres/gpu", 120}}
+		if got := qs.QOS(0).Limits.MaxTRESMins; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %v, want %v", col, got, want)
+		}
 	}
 }
