@@ -32,22 +32,28 @@ func (m *Policy) invalidAssoc(j *sim.Job) string {
 	if !m.cfg.EnforceQOS || j.QOSIdx < 0 || m.cfg.QOS == nil {
 		return ""
 	}
-	if !slices.Contains(m.validQOS(j.Assoc), strings.ToLower(m.cfg.QOS.QOS(j.QOSIdx).Name)) {
+	if q, known := m.validQOS(j.Assoc); known && !slices.Contains(q, strings.ToLower(m.cfg.QOS.QOS(j.QOSIdx).Name)) {
 		return ReasonInvalidQOS
 	}
 	return ""
 }
 
 // validQOS is association a's QOS list (Tree.ValidQOS), kept per
-// association: it is asked at every submit.
-func (m *Policy) validQOS(a int) []string {
+// association: it is asked at every submit. known is false when no
+// association of the tree lists QOS (a tree built from a generator,
+// from shares, or from a listing without the QOS column): fairsim then
+// cannot tell what slurmdbd holds, and judges no QOS.
+func (m *Policy) validQOS(a int) (q []string, known bool) {
 	if m.qosOf == nil {
 		m.qosOf = map[int][]string{}
 	}
-	if q, ok := m.qosOf[a]; ok {
-		return q
+	if !m.cfg.Tree.HasQOSLists() {
+		return nil, false
 	}
-	q, _ := m.cfg.Tree.ValidQOS(a)
+	if q, ok := m.qosOf[a]; ok {
+		return q, true
+	}
+	q, _ = m.cfg.Tree.ValidQOS(a)
 	m.qosOf[a] = q
-	return q
+	return q, true
 }

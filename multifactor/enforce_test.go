@@ -77,4 +77,25 @@ User - 'u2'
 			t.Errorf("associations=%v: %d unmapped, want the job without association counted only when not refused", tc.assocs, got)
 		}
 	}
+	// A tree that lists no QOS at all (built from shares or a generator)
+	// says nothing of QOS access: no job is refused for its QOS.
+	bare := fairshare.NewTree()
+	if err := bare.AddAccount("b", "root", fairshare.Shares{Raw: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := bare.AddUser("u2", "b", fairshare.Shares{Raw: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	names := &workload.Names{}
+	m, err := New(Config{Priority: policy.DefaultParams(), FairShare: fairshare.Config{HalfLife: 86400}, CalcPeriod: 300,
+		Tree: bare, QOS: qs, DefaultQOS: "normal", EnforceAssocs: true, EnforceQOS: true}, c, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := &sim.Job{Job: workload.Job{ID: 1, CPUs: 1, Nodes: 1, TimeLimit: 60, QOS: names.QOS.ID("high"),
+		Account: names.Accounts.ID("b"), User: names.Users.ID("u2")}, Idx: 0, Part: 0, Parts: []int{0}}
+	m.Submit(j, 0)
+	if got := m.Refuse(j, 0); got != "" {
+		t.Errorf("tree without QOS lists: refused %q", got)
+	}
 }

@@ -37,6 +37,16 @@ func parseQOSList(v string) (string, error) {
 	return strings.Join(out, ","), nil
 }
 
+// HasQOSLists reports whether any association lists QOS.
+func (t *Tree) HasQOSLists() bool {
+	for _, l := range t.limits {
+		if l.QOS != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // ValidQOS is the QOS association i may use, as slurmdbd resolves an
 // association's QOS list (as_mysql_assoc.c: a list of its own, else its
 // parent's, with its + and - changes applied), sorted; ok is false when
