@@ -187,7 +187,8 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 	}
 	mc := multifactor.Config{Priority: pp, FairShare: fsCfg, CalcPeriod: conf.PriorityCalcPeriod,
 		QOS: qos, DefaultQOS: sc.DefaultQOS, Tree: tree, EnforceLimits: conf.AccountingStorageEnforce.HasLimits(),
-		EnforceSafe:     conf.AccountingStorageEnforce.Safe,
+		EnforceSafe:   conf.AccountingStorageEnforce.Safe,
+		EnforceAssocs: conf.AccountingStorageEnforce.Associations, EnforceQOS: conf.AccountingStorageEnforce.QOS,
 		FairshareSample: sample, Epoch: run.Source.Header().UnixStartTime, CPUTypeBilling: sc.Sim.Billing == "cpu_type"}
 	for _, p := range run.Cluster.Parts {
 		var w policy.TRESWeights

@@ -16,14 +16,22 @@ type submitted struct {
 	on    bool
 }
 
-// Refuse implements sim.SubmitLimiter with AccountingStorageEnforce=limits:
-// acct_policy_validate at submit. It refuses a job over GrpSubmit,
+// Refuse implements sim.SubmitLimiter: first the association and QOS
+// checks of AccountingStorageEnforce=associations and qos (invalidAssoc),
+// then with AccountingStorageEnforce=limits acct_policy_validate at
+// submit. It refuses a job over GrpSubmit,
 // MaxSubmitPA or MaxSubmitPU of its QOS, or GrpSubmitJobs or MaxSubmitJobs
 // of its associations (counting the jobs pending and running), and under
 // DenyOnLimit a job whose request breaks a Max limit on its own; an
 // accepted job is counted as submitted until Left.
 func (m *Policy) Refuse(j *sim.Job, now int64) string {
-	if !m.cfg.EnforceLimits || j.Idx < 0 {
+	if j.Idx < 0 {
+		return ""
+	}
+	if why := m.invalidAssoc(j); why != "" {
+		return why
+	}
+	if !m.cfg.EnforceLimits {
 		return ""
 	}
 	lj := m.limitJob(j, j.Part, false)

@@ -24,6 +24,11 @@ type Config struct {
 	// EnforceLimits mirrors AccountingStorageEnforce containing "limits":
 	// accrue caps and GrpTRESMins are enforced only then.
 	EnforceLimits bool
+	// EnforceAssocs and EnforceQOS mirror AccountingStorageEnforce's
+	// "associations" and "qos": a job without an association, or asking
+	// a QOS its association may not use, is refused at submit (see
+	// enforce.go).
+	EnforceAssocs, EnforceQOS bool
 	// EnforceSafe mirrors AccountingStorageEnforce containing "safe": a
 	// job starts only if it can finish within GrpTRESMins and GrpWall,
 	// and no running job is ended at them.
@@ -54,6 +59,7 @@ type Policy struct {
 	names   *workload.Names
 	cluster *sim.Cluster
 	engine  *fairshare.Engine
+	qosOf   map[int][]string // association → its QOS list (enforce.go)
 	accrue  *policy.AccrueTracker
 	limits  *policy.LimitTracker
 	begun   []policy.LimitJob // per job index: what Started counted, QOS[0] < -1 when nothing
@@ -208,7 +214,9 @@ func (m *Policy) Submit(j *sim.Job, now int64) {
 		j.Assoc = a
 	} else {
 		j.Assoc = -1
-		m.Unmapped.Add(acct + "/" + user)
+		if !m.cfg.EnforceAssocs {
+			m.Unmapped.Add(acct + "/" + user) // refused at submit otherwise
+		}
 	}
 	j.QOSIdx = m.defQOS
 	if q := m.names.QOS.Name(j.Job.QOS); q != "" {

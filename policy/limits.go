@@ -44,6 +44,8 @@ var (
 	// TRES, which _get_tres_state_reason leaves as the "unknown" one.
 	reasonPN    = [numLimTRES]string{"QOSMaxCpuPerNode", "QOSMaxMemoryPerNode", "QOSMaxUnknownPerNode", "QOSMaxBillingPerNode", "QOSMaxGRESPerNode"}
 	reasonMinPJ = [numLimTRES]string{"QOSMinCpuNotSatisfied", "QOSMinMemory", "QOSMinNode", "QOSMinBilling", "QOSMinGRES"}
+	// reasonMinsPJ: WAIT_QOS_MAX_*_MINS_PER_JOB.
+	reasonMinsPJ = [numLimTRES]string{"QOSMaxCpuMinutesPerJobLimit", "QOSMaxMemoryMinutesPerJob", "QOSMaxNodeMinutesPerJob", "QOSMaxBillingMinutesPerJob", "QOSMaxGRESMinutesPerJob"}
 )
 
 // LimitJob is a job as the QOS limits see it. QOS holds the QOS whose
@@ -180,7 +182,8 @@ const (
 	fMaxTRES     = fMaxTRESPU + numLimTRES
 	fMinTRES     = fMaxTRES + numLimTRES
 	fMaxTRESPN   = fMinTRES + numLimTRES
-	numLimFields = fMaxTRESPN + numLimTRES
+	fMaxTRESMins = fMaxTRESPN + numLimTRES
+	numLimFields = fMaxTRESMins + numLimTRES
 )
 
 // Hold returns the reason, in Slurm's words, a pending job may not start
@@ -253,6 +256,9 @@ func (t *LimitTracker) check(j *LimitJob) string {
 		if why := tresCheck(l.MaxTRESPU, fMaxTRESPU, first, &u.tres, j, reasonPU); why != "" {
 			return why
 		}
+		if why := perJobMinsCheck(l.MaxTRESMins, first, j); why != "" {
+			return why
+		}
 		if why := tresCheck(l.MaxTRES, fMaxTRES, first, nil, j, reasonPJ); why != "" {
 			return why
 		}
@@ -282,6 +288,31 @@ func tresCheck(lims []TRESCount, base int, first func(int) bool, used *LimitTRES
 		}
 		if have+j.TRES[k] > c.Count {
 			return reasons[k]
+		}
+	}
+	return ""
+}
+
+// perJobMinsCheck holds the job when one of its TRES times its time limit in
+// minutes (rounded up, as Slurm keeps time limits in minutes) exceeds a
+// MaxTRESMins that this QOS is the first to set: job_tres_time_limit
+// against max_tres_mins_pj in _qos_job_runnable_post_select (checked
+// just before MaxTRES per job), and at submit _validate_tres_time_limits.
+// A job without a time limit is not held: Slurm would give it one of
+// floor(limit / TRES) minutes at submit (_validate_time_limit), which
+// fairsim does not model.
+func perJobMinsCheck(lims []TRESCount, first func(int) bool, j *LimitJob) string {
+	if j.Wall <= 0 {
+		return ""
+	}
+	mins := uint64(j.Wall+59) / 60
+	for _, c := range lims {
+		k, ok := limTRESIndex(c.Name)
+		if !ok || !first(fMaxTRESMins+k) {
+			continue
+		}
+		if j.TRES[k] > 0 && mins > c.Count/j.TRES[k] {
+			return reasonMinsPJ[k]
 		}
 	}
 	return ""

@@ -159,3 +159,53 @@ func TestLimitQOSOrder(t *testing.T) {
 		t.Errorf("NeverRuns %q for a job that fits alone", why)
 	}
 }
+
+// QOS MaxTRESMins (per job) holds a job whose TRES times its time limit
+// in minutes exceeds the limit (acct_policy.c
+// _qos_job_runnable_post_select, job_tres_time_limit against
+// max_tres_mins_pj); nothing running matters. MaxTRESMins=cpu=100,
+// gres/gpu=120:
+//
+//	3 CPUs × 33 min = 99 ≤ 100                      runs
+//	3 CPUs × 34 min = 102 > 100                     QOSMaxCpuMinutesPerJobLimit
+//	3 CPUs × 33 min 1 s: 34 minutes (rounded up)    QOSMaxCpuMinutesPerJobLimit
+//	1 CPU, 2 GPUs × 61 min = 122 > 120              QOSMaxGRESMinutesPerJob
+//	100 CPUs, no time limit                         runs (Slurm would cap it)
+//
+// Under OverPartQOS order the first QOS that sets a TRES's MaxTRESMins
+// decides it: partition QOS b (cpu=1000) before job QOS a, so 3 × 34
+// runs; with a first (OverPartQOS), a's 100 decides.
+func TestLimitMaxTRESMinsPerJob(t *testing.T) {
+	s := limitsQOS(t,
+		func(q *QOS) { q.Limits.MaxTRESMins = []TRESCount{{"cpu", 100}, {"gres/gpu", 120}} },
+		func(q *QOS) { q.Limits.MaxTRESMins = []TRESCount{{"cpu", 1000}} },
+		func(q *QOS) {
+			q.Limits.MaxTRESMins = []TRESCount{{"cpu", 100}}
+			q.Flags = QOSOverPartQOS
+		},
+	)
+	tr := NewLimitTracker(s)
+	for _, tc := range []struct {
+		name string
+		qos  [2]int
+		tres LimitTRES
+		wall int64
+		want string
+	}{
+		{"99 cpu-min", [2]int{0, -1}, LimitTRES{LimCPU: 3}, 33 * 60, ""},
+		{"102 cpu-min", [2]int{0, -1}, LimitTRES{LimCPU: 3}, 34 * 60, "QOSMaxCpuMinutesPerJobLimit"},
+		{"33 min 1 s", [2]int{0, -1}, LimitTRES{LimCPU: 3}, 33*60 + 1, "QOSMaxCpuMinutesPerJobLimit"},
+		{"122 gpu-min", [2]int{0, -1}, LimitTRES{LimCPU: 1, LimGPU: 2}, 61 * 60, "QOSMaxGRESMinutesPerJob"},
+		{"no limit", [2]int{0, -1}, LimitTRES{LimCPU: 100}, 0, ""},
+		{"partition QOS first", QOSOrder(s, 0, 1), LimitTRES{LimCPU: 3}, 34 * 60, ""},
+		{"OverPartQOS", QOSOrder(s, 2, 1), LimitTRES{LimCPU: 3}, 34 * 60, "QOSMaxCpuMinutesPerJobLimit"},
+	} {
+		j := LimitJob{QOS: tc.qos, TRES: tc.tres, Wall: tc.wall}
+		if got := tr.Hold(&j, nil); got != tc.want {
+			t.Errorf("%s: held %q, want %q", tc.name, got, tc.want)
+		}
+		if got := tr.NeverRuns(&j); got != tc.want {
+			t.Errorf("%s: NeverRuns %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -103,6 +103,9 @@ type QOSLimits struct {
 	// of its running jobs (grp_used_tres_run_secs), in TRES-minutes.
 	GrpWall        int64
 	GrpTRESRunMins []TRESCount
+	// MaxTRESMins caps each TRES of a job times its time limit, in
+	// TRES-minutes (max_tres_mins_pj).
+	MaxTRESMins []TRESCount
 }
 
 // NoLimits are QOSLimits with nothing set.

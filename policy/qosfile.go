@@ -63,6 +63,7 @@ const (
 	colGrpTRESRunMins
 	colGrpWall
 	colMaxTRESPN
+	colMaxTRESMins
 	numQOSColumns
 )
 
@@ -74,7 +75,7 @@ var qosColumnNames = [numQOSColumns]string{
 	"GraceTime", "PreemptExemptTime", "MinPrioThres",
 	"GrpJobs", "GrpSubmit", "GrpTRES", "MaxJobsPU", "MaxJobsPA", "MaxSubmitPU",
 	"MaxSubmitPA", "MaxTRES", "MaxTRESPU", "MaxTRESPA", "MaxWall", "MinTRES",
-	"GrpTRESRunMins", "GrpWall", "MaxTRESPerNode",
+	"GrpTRESRunMins", "GrpWall", "MaxTRESPerNode", "MaxTRESMins",
 }
 
 // qosColumnAliases are the long format= names, accepted for hand-written files.
@@ -94,12 +95,13 @@ var qosColumnAliases = map[string]qosColumn{
 	"mintresperjob":           colMinTRES,
 	"grpwallduration":         colGrpWall,
 	"maxtrespn":               colMaxTRESPN,
+	"maxtresminsperjob":       colMaxTRESMins,
 }
 
 // ignoredQOSColumns are real sacctmgr QOS columns fairsim does not model.
 var ignoredQOSColumns = []string{
 	"ID", "Descr", "Description", "LimitFactor",
-	"MaxTRESMins", "MaxTRESRunMinsPA", "MaxTRESRunMinsPU",
+	"MaxTRESRunMinsPA", "MaxTRESRunMinsPU",
 	"MaxTRESRunMinsPerAccount", "MaxTRESRunMinsPerUser", "UsageThres", "UsageThreshold",
 }
 
@@ -142,8 +144,9 @@ func ReadQOSFile(path string) (*QOSSet, []string, error) {
 // Preempt, PreemptMode, Flags, GraceTime, PreemptExemptTime, MinPrioThres,
 // and the limits GrpJobs, GrpSubmit, MaxJobsPU, MaxJobsPA, MaxSubmitPU,
 // MaxSubmitPA (counts), GrpTRES, MaxTRES, MaxTRESPU, MaxTRESPA, MinTRES
-// (TRES lists), GrpTRESRunMins (TRES-minutes), MaxWall and GrpWall
-// (times).
+// (TRES lists), GrpTRESRunMins and MaxTRESMins (TRES-minutes), MaxWall
+// and GrpWall (times). MaxTRESRunMinsPU and MaxTRESRunMinsPA are skipped:
+// Slurm 22.05 stores them but acct_policy.c enforces neither.
 // Other real sacctmgr columns are skipped; those that hold a value in some
 // row are named in the warnings (a blank column limits nothing). An
 // unknown column is an error. A Preempt entry naming a QOS the file does
@@ -166,6 +169,9 @@ func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
 		lines    []int // line of each QOS, for cross-reference warnings
 		seen     = map[string]int{}
 		used     []int // per column: the first line holding a value
+		// headTrail: the header ended with '|' (sacctmgr -p); trailWarned:
+		// a row's trailing '|' without one was reported.
+		headTrail, trailWarned bool
 	)
 	for n, line := range strings.Split(string(data), "\n") {
 		lineNo := n + 1
@@ -176,6 +182,7 @@ func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
 		cells := strings.Split(line, "|")
 		if cols == nil {
 			cols, headers = parseQOSHeader(cells, filename, lineNo, &errs)
+			headTrail = len(cells) > 1 && strings.TrimSpace(cells[len(cells)-1]) == ""
 			if cols == nil {
 				break
 			}
@@ -183,10 +190,22 @@ func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
 			continue
 		}
 		if len(cells) == len(cols)+1 && strings.TrimSpace(cells[len(cols)]) == "" {
+			// sacctmgr -p ends every line with '|'. A row that does while
+			// its header does not may be one column off: say so once,
+			// with the last value and where it is read.
 			cells = cells[:len(cols)]
+			if !headTrail && !trailWarned {
+				trailWarned = true
+				warnings = append(warnings, fmt.Sprintf("%s:%d: %d fields, header has %d: the last is empty and read as sacctmgr -p's trailing '|', but the header has none; if the row lacks a field before, its values are one column off (%s)",
+					filename, lineNo, len(cols)+1, len(cols), lastValue(cells, headers)))
+			}
 		}
 		if len(cells) != len(cols) {
-			addf(&errs, filename, lineNo, "", "%d fields, header has %d", len(cells), len(cols))
+			extra := ""
+			if len(cells) > len(cols) {
+				extra = fmt.Sprintf(": field %d (%s) has no column", len(cols)+1, inputerr.Quote(clipQOS(cells[len(cols)])))
+			}
+			addf(&errs, filename, lineNo, "", "%d fields, header has %d%s", len(cells), len(cols), extra)
 			continue
 		}
 		for k, c := range cells {
@@ -237,6 +256,25 @@ func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
 		return nil, warnings, ErrorList{{File: filename, Line: 1, Msg: err.Error()}}
 	}
 	return set, warnings, nil
+}
+
+// lastValue names a row's last non-empty field and its column, as
+// "MaxSubmitPU=2 is its last value".
+func lastValue(cells, headers []string) string {
+	for k := len(cells) - 1; k >= 0; k-- {
+		if v := strings.TrimSpace(cells[k]); v != "" {
+			return fmt.Sprintf("%s=%s is its last value", headers[k], inputerr.Quote(clipQOS(v)))
+		}
+	}
+	return "it holds no value"
+}
+
+// clipQOS shortens a field quoted in a message.
+func clipQOS(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
 }
 
 func indexOfColumn(cols []qosColumn, c qosColumn) int {
@@ -345,7 +383,7 @@ func parseQOSLine(cells []string, cols []qosColumn, headers []string, file strin
 				fail(i, "%v", err)
 			}
 			*q.Limits.count(c) = n
-		case colGrpTRES, colMaxTRES, colMaxTRESPU, colMaxTRESPA, colMinTRES, colGrpTRESRunMins, colMaxTRESPN:
+		case colGrpTRES, colMaxTRES, colMaxTRESPU, colMaxTRESPA, colMinTRES, colGrpTRESRunMins, colMaxTRESPN, colMaxTRESMins:
 			t, err := parseTRESCounts(v)
 			if err != nil {
 				fail(i, "%v", err)
@@ -645,6 +683,8 @@ func (l *QOSLimits) tres(c qosColumn) *[]TRESCount {
 		return &l.GrpTRESRunMins
 	case colMaxTRESPN:
 		return &l.MaxTRESPN
+	case colMaxTRESMins:
+		return &l.MaxTRESMins
 	}
 	return nil
 }

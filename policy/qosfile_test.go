@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -219,7 +220,7 @@ func TestFormatQOSFileRoundTrip(t *testing.T) {
 		t.Fatalf("re-reading formatted file: %v, %v\n%s", err, warnings, out)
 	}
 	assertSameQOS(t, s, back)
-	if !strings.Contains(out, "\nhigh|300000|2.000000|||20||normal,standby|SUSPEND,GANG|OverPartQOS|00:00:00|01:00:00|500000|||||||||||||||\n") {
+	if !strings.Contains(out, "\nhigh|300000|2.000000|||20||normal,standby|SUSPEND,GANG|OverPartQOS|00:00:00|01:00:00|500000||||||||||||||||\n") {
 		t.Errorf("unexpected format:\n%s", out)
 	}
 }
@@ -282,4 +283,51 @@ func FuzzQOSFile(f *testing.F) {
 		}
 		assertSameQOS(t, s, back)
 	})
+}
+
+// A row one field longer than its header whose last field is empty is
+// read as sacctmgr -p's trailing '|'. When the header has no trailing
+// '|' the row may be misaligned, as in this listing: its 27 fields put
+// the "2" under MaxSubmitPU (field 22), not MaxJobsPU (field 21). It is
+// read as written, with a warning naming the line and the last value; a
+// row whose extra field holds a value is an error naming it.
+func TestQOSFileTrailingField(t *testing.T) {
+	const head = "Name|Priority|GraceTime|Preempt|PreemptExemptTime|PreemptMode|Flags|UsageThres|UsageFactor|GrpTRES|GrpTRESMins|GrpTRESRunMins|GrpJobs|GrpSubmit|GrpWall|MaxTRES|MaxTRESPerNode|MaxTRESMins|MaxWall|MaxTRESPU|MaxJobsPU|MaxSubmitPU|MaxTRESPA|MaxJobsPA|MaxSubmitPA|MinTRES"
+	const row = "normal|0|00:00:00|||cluster|||1.000000|||||||||||||2|||||"
+	qs, warns, err := ParseQOSFile(strings.NewReader(head+"\n"+row+"\n"), "q.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := qs.QOS(0)
+	if q.Limits.MaxSubmitPU != 2 || q.Limits.MaxJobsPU != -1 {
+		t.Errorf("MaxSubmitPU %d, MaxJobsPU %d; want 2 and unset (-1)", q.Limits.MaxSubmitPU, q.Limits.MaxJobsPU)
+	}
+	want := "q.txt:2: 27 fields, header has 26: the last is empty and read as sacctmgr -p's trailing '|', but the header has none; if the row lacks a field before, its values are one column off (MaxSubmitPU=2 is its last value)"
+	if !slices.Contains(warns, want) {
+		t.Errorf("warnings %q, want %q", warns, want)
+	}
+	// sacctmgr -p: header and rows all end with '|': no warning.
+	_, warns, err = ParseQOSFile(strings.NewReader(head+"|\n"+row+"\n"), "q.txt")
+	if err != nil || len(warns) != 0 {
+		t.Errorf("-p listing: %v, warnings %q; want neither", err, warns)
+	}
+	_, _, err = ParseQOSFile(strings.NewReader(head+"\n"+row+"x\n"), "q.txt")
+	if err == nil || !strings.Contains(err.Error(), "q.txt:2: 27 fields, header has 26: field 27 (x) has no column") {
+		t.Errorf("extra value: %v", err)
+	}
+}
+
+// MaxTRESMins (and its long name MaxTRESMinsPerJob) is read as a TRES
+// list of TRES-minutes.
+func TestQOSFileMaxTRESMins(t *testing.T) {
+	for _, col := range []string{"MaxTRESMins", "MaxTRESMinsPerJob"} {
+		qs, warns, err := ParseQOSFile(strings.NewReader("Name|"+col+"\nq|cpu=6000,gres/gpu=120\n"), "q.txt")
+		if err != nil || len(warns) != 0 {
+			t.Fatalf("%s: %v %q", col, err, warns)
+		}
+		want := []TRESCount{{"cpu", 6000}, {"gres/gpu", 120}}
+		if got := qs.QOS(0).Limits.MaxTRESMins; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %v, want %v", col, got, want)
+		}
+	}
 }

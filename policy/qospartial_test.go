@@ -18,10 +18,10 @@ func TestParseQOSFilePartialAndEmptyColumns(t *testing.T) {
 		warnings []string
 	}{
 		{"partial listing",
-			"Name|Preempt|MaxWall|MaxTRESMins|\nhigh|low,scavenger,Normal||cpu=4|\nlow|high,gone||\n",
+			"Name|Preempt|MaxWall|MaxTRESRunMinsPU|\nhigh|low,scavenger,Normal||cpu=4|\nlow|high,gone||\n",
 			map[string][]string{"high": {"low"}, "low": {"high"}},
 			[]string{
-				"q:2: column MaxTRESMins holds values fairsim does not model; ignored",
+				"q:2: column MaxTRESRunMinsPU holds values fairsim does not model; ignored",
 				`q:2: field Preempt: QOS "scavenger" is not in this listing; QOS high preempts no job of it`,
 				`q:2: field Preempt: QOS "normal" is not in this listing; QOS high preempts no job of it`,
 				`q:3: field Preempt: QOS "gone" is not in this listing; QOS low preempts no job of it`,

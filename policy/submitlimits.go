@@ -79,8 +79,9 @@ const (
 //     MaxTRESPU or GrpTRES;
 //   - GrpSubmit, when the QOS's pending and running jobs plus this one
 //     exceed it;
-//   - with Strict only: the time limit over MaxWall or GrpWall, the
-//     request over MaxTRES;
+//   - with Strict only: the request times the time limit over
+//     MaxTRESMins (_validate_tres_time_limits), the time limit over
+//     MaxWall or GrpWall, the request over MaxTRES;
 //   - MaxSubmitPA, MaxSubmitPU, counted as GrpSubmit per account, per user;
 //   - with Strict only: the request under MinTRES.
 //
@@ -118,6 +119,11 @@ func (t *LimitTracker) SubmitRefusal(j *LimitJob) string {
 		}
 		if l.GrpSubmit != Unset && first(fGrpSubmit) && t.grp[q].submit+1 > l.GrpSubmit {
 			return ReasonQOSGrpSubmit
+		}
+		if strict {
+			if why := perJobMinsCheck(l.MaxTRESMins, first, j); why != "" {
+				return why
+			}
 		}
 		if strict {
 			if l.MaxWall != Unset && first(fMaxWall) && j.Wall > l.MaxWall {

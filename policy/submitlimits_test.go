@@ -84,6 +84,9 @@ func TestSubmitRefusalDenyOnLimit(t *testing.T) {
 		{"MaxWall", func(q *QOS) { q.Limits.MaxWall = 3600 }, LimitJob{Wall: 7200}, "QOSMaxWallDurationPerJobLimit"},
 		// GrpWall 1 h, 2 h asked.
 		{"GrpWall", func(q *QOS) { q.Limits.GrpWall = 3600 }, LimitJob{Wall: 7200}, ReasonQOSGrpWall},
+		// MaxTRESMins cpu=100: 3 CPUs for 34 min = 102 > 100
+		// (floor(100/3) = 33 minutes allowed).
+		{"MaxTRESMins", func(q *QOS) { q.Limits.MaxTRESMins = []TRESCount{{"cpu", 100}} }, LimitJob{TRES: LimitTRES{LimCPU: 3}, Wall: 34 * 60}, "QOSMaxCpuMinutesPerJobLimit"},
 		// MinTRES cpu=4, 2 asked.
 		{"MinTRES", func(q *QOS) { q.Limits.MinTRES = []TRESCount{{"cpu", 4}} }, LimitJob{TRES: LimitTRES{LimCPU: 2}}, "QOSMinCpuNotSatisfied"},
 	}

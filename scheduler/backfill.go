@@ -91,11 +91,10 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	for i, r := range jobs {
 		b.reach = append(b.reach, 0)
 		x := candOf(c, r)
-		if c.Parts[x.part].FreeCores >= x.j.CPUs {
-			if s.tryAlloc(c, &x, nil) == sim.FitsNow {
-				last = i
-				b.reach[i] = s.planLimit(c, &x)
-			}
+		if c.Parts[x.part].FreeCores >= x.j.CPUs && s.tryAlloc(c, &x, nil) == sim.FitsNow ||
+			s.bfMayPreempt(v, plan, &x) {
+			last = i
+			b.reach[i] = s.planLimit(c, &x)
 		}
 	}
 	if last < 0 {
@@ -179,7 +178,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			horizon = min(horizon, reach+res)
 		}
 		nowOnly := s.noReserve(v, &x)
-		key := planKey{keyOf(&x), tl, horizon, nowOnly}
+		key := planKey{keyOf(&x), tl, horizon, nowOnly, s.preemptKey(&x)}
 		key.shape.limit = 0
 		if f, ok := b.failed[key]; ok && f.gen == b.gen0 {
 			if f.counted {
@@ -187,7 +186,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			}
 			continue
 		}
-		t, counted := s.planJob(v, &x, tl, nowOnly, horizon)
+		t, counted := s.planJobPreempt(v, plan, &x, tl, nowOnly, horizon)
 		if counted {
 			tested++
 		}
@@ -227,6 +226,7 @@ type planKey struct {
 	shape   shapeKey
 	tl, hor int64
 	nowOnly bool
+	preempt int // bfpreempt.go preemptKey
 }
 
 type planFail struct {

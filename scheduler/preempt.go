@@ -87,23 +87,38 @@ func (s *Slurm) canPreempt(c *sim.Cluster, now int64, p *cand, v *sim.Holding) (
 	return false, 0, 0 // OFF
 }
 
-// preemptFor tries to make room for record x by preempting lower-priority
+// preemptFor is the main scheduler's preemption: preemptOn on the nodes
+// the pass has not taken out of play, and the preemptor's start when its
+// victims are all suspended.
+func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) (preempted, started bool) {
+	preempted, fits, _ := s.preemptOn(view, plan, x)
+	if fits {
+		if err := plan.Start(x.j, x.part, s.alloc, sim.ByMain); err != nil {
+			panic("slurm: " + err.Error()) // TryAlloc and Start disagree: a bug
+		}
+		return true, true
+	}
+	return preempted, false
+}
+
+// preemptOn tries to make room for record x by preempting lower-priority
 // running jobs (slurmctld's preemption through the select plugin's
 // will-run test, select_p_job_test with PREEMPT_MODE). Candidates overlap
 // j's partition and are taken lowest plugin priority first (partition
 // PriorityTier or QOS Priority, then fewer nodes, then most recently
 // started), or youngest first under preempt_youngest_first
 // (preempt.c _sort_by_youngest), until j would fit; a job to be suspended
-// frees only its cores. When every victim is to be suspended, the
-// preemptor starts at once on their cores (node_scheduler.c
-// _preempt_jobs counts no job to wait for when the gang scheduler
-// suspends) and started is true. Otherwise the victims are cancelled or
+// frees only its cores. Nodes marked in s.mask are out of play. When
+// every victim is to be suspended, they are suspended and the preemptor
+// can start at once on their cores (node_scheduler.c _preempt_jobs counts
+// no job to wait for when the gang scheduler suspends): fits is true and
+// s.alloc is its allocation, for the caller to start. Otherwise the victims are cancelled or
 // requeued, after their grace time if any, those to be suspended are left
 // running, and the preemptor starts in a later pass, once its victims
-// have left, as in Slurm.
-func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) (preempted, started bool) {
+// have left, as in Slurm; use lists the nodes it was fitted on.
+func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, fits bool, use []int) {
 	if s.P.PreemptType != "preempt/partition_prio" && s.P.PreemptType != "preempt/qos" {
-		return false, false
+		return false, false, nil
 	}
 	c := view.Cluster()
 	type victim struct {
@@ -138,7 +153,7 @@ func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) (preempted, 
 		cands = append(cands, victim{v, prio<<16 + int64(len(v.Alloc)), act, grace})
 	}
 	if len(cands) == 0 {
-		return false, false
+		return false, false, nil
 	}
 	slices.SortFunc(cands, func(a, b victim) int {
 		if s.P.PreemptYoungestFirst {
@@ -171,7 +186,6 @@ func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) (preempted, 
 		}
 	}
 	need := 0
-	var use []int
 	for i, cd := range cands {
 		for _, sl := range cd.v.Alloc {
 			if c.InPartition(x.part, sl.Node) && !s.mask[sl.Node] {
@@ -191,7 +205,7 @@ func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) (preempted, 
 		}
 	}
 	if need == 0 {
-		return false, false
+		return false, false, nil
 	}
 	// Only the candidates on nodes the preemptor would take are preempted
 	// (cons_tres keeps the preemptees "whose resources are actually used").
@@ -212,13 +226,10 @@ func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) (preempted, 
 		}
 		s.memo.reset() // the map changed: the failed fit is no longer known
 		if s.tryAlloc(c, x, s.mask) == sim.FitsNow {
-			if err := plan.Start(x.j, x.part, s.alloc, sim.ByMain); err != nil {
-				panic("slurm: " + err.Error()) // TryAlloc and Start disagree: a bug
-			}
-			return true, true
+			return true, true, use
 		}
 		plan.Pass(view.Now() + 1)
-		return true, false
+		return true, false, use
 	}
 	freed := false
 	for _, cd := range victims {
@@ -231,5 +242,5 @@ func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) (preempted, 
 	if freed {
 		plan.Pass(view.Now() + 1)
 	}
-	return true, false
+	return true, false, use
 }

@@ -45,6 +45,7 @@ type Slurm struct {
 
 	bfVersion uint64
 	bf        backfillState
+	bfp       bfPreempt
 	memo      fitMemo
 }
 

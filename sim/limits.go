@@ -1,5 +1,7 @@
 package sim
 
+import "strings"
+
 // SubmitLimiter is a Policy that enforces the limits Slurm checks when a
 // job is submitted (acct_policy_validate, and the submit counts of
 // acct_policy_add_job_submit / acct_policy_remove_job_submit).
@@ -40,13 +42,21 @@ func (s *Simulator) refusedAtSubmit(j *Job) bool {
 	if why == "" {
 		return false
 	}
-	s.reject(j, RefusedClass+why, why)
+	class := RefusedClass
+	if strings.HasPrefix(why, "Invalid") {
+		class = InvalidClass // InvalidAccount, InvalidQOS: not a limit
+	}
+	s.reject(j, class+why, why)
 	return true
 }
 
 // RefusedClass prefixes the Result.Rejected class of a job refused at
-// submit over a limit.
-const RefusedClass = "over a limit: "
+// submit over a limit; InvalidClass that of a job refused for its
+// association or QOS (AccountingStorageEnforce=associations, qos).
+const (
+	RefusedClass = "over a limit: "
+	InvalidClass = "invalid account or QOS: "
+)
 
 // left tells the policy a job has reached its final state.
 func (s *Simulator) left(j *Job) {

@@ -26,7 +26,7 @@ var dumpIgnored = map[string]bool{
 	"maxtresminsperjob": true,
 	"maxtresrunmins":    true, "maxwall": true, "maxwallduration": true,
 	"maxwalldurationperjob": true, "minpriothresh": true, "minpriothreshold": true,
-	"organization": true, "qos": true, "wckeys": true,
+	"organization": true, "wckeys": true,
 }
 
 // dumpOpts is one parsed "Object - 'name':Key=Value:..." line.
@@ -292,6 +292,14 @@ func (d *dumpReader) options(n int, s string) (o dumpOpts, ok bool) {
 			} else {
 				o.prio = nil
 			}
+		case lk == "qos":
+			q, err := parseQOSList(val)
+			if err != nil {
+				d.errorf(n, key, "%v", err)
+				ok = false
+				continue
+			}
+			o.limits.QOS = q
 		case lk == "partition":
 			if strings.ContainsAny(val, ", \t") {
 				d.errorf(n, key, "%q: one partition name per User line", clip(val))

@@ -204,6 +204,7 @@ func FuzzDump(f *testing.F) {
 		"Cluster - 'c'\nAccount - 'a':Fairshare=parent\nParent - 'a'\nUser - 'u':Fairshare=parent\n",
 		"Cluster - 'c'\nAccount - 'a\\\n':x=\"y:z\"#\n",
 		"QOS - 'q'\nCluster - c:Fairshare=2147483647\nUser - u:Priority=4294967295\n",
+		"Cluster - 'c':QOS='normal,high'\nParent - 'root'\nAccount - 'a':QOS='+x,-high'\nParent - 'a'\nUser - 'u':QOS='-x'\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -223,6 +224,9 @@ func FuzzDump(f *testing.F) {
 		}
 		users := 0
 		for i := 1; i < tr.Len(); i++ {
+			if qs, ok := tr.ValidQOS(i); !ok && len(qs) > 0 {
+				t.Fatalf("association %d: QOS %v without a list", i, qs)
+			}
 			if j, ok := tr.LookupExact(tr.Account(i), tr.User(i), tr.Partition(i)); !ok || j != i {
 				t.Fatalf("lookup round trip failed for %d", i)
 			}

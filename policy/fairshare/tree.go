@@ -102,6 +102,10 @@ type Limits struct {
 	GrpWall                     int64
 	// MaxTRESPerNode caps a job's TRES divided by its node count.
 	MaxTRESPerNode string
+	// QOS is the association's QOS list as written, lower case: names
+	// ("normal,high"), or changes to its parent's list ("+high,-low");
+	// "" inherits the parent's (see Tree.ValidQOS).
+	QOS string
 }
 
 // NoLimits is a Limits with nothing set.

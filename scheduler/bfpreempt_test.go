@@ -1,0 +1,90 @@
+package scheduler
+
+import (
+	"testing"
+
+	"fairsim/policy"
+	"fairsim/sim"
+)
+
+// Preemption from the backfill pass (backfill.c _try_sched with
+// slurm_find_preemptable_jobs; job_test.c _will_run_test "Test with all
+// preemptable jobs gone" answers now; _start_job → select_nodes →
+// _preempt_jobs). Two 4-core nodes; partition hi (PriorityTier 2) and lo
+// (tier 1) both hold them; preempt/partition_prio, bf_resolution 60.
+//
+// At now=100 job 1 (lo) runs on n1:4 until its limit 1000; n2 is free.
+//
+//	job 2 (hi, 8 CPUs, limit 600, prio 300): free now are 4 cores (n2):
+//	    planJob alone would expect it at 1000 when job 1 ends. With job 1
+//	    gone, n1 + n2 give 8 cores: it fits, so job 1 (the only
+//	    candidate, on n1, used) is requeued (REQUEUE, no grace). The
+//	    start fails with "nodes busy" (the victim must leave first): the
+//	    nodes n1, n2 are reserved from now, [100/60·60, (101+600)/60·60]
+//	    = [60, 660], and job 2 is expected at 101, in the pass asked for
+//	    at 101.
+//	job 3 (lo, 2 CPUs, limit 5000, prio 200): both nodes are reserved
+//	    until 660; the next record of the map begins at 660, where both
+//	    nodes are free (job 1 is gone in the view): expected at 660.
+func TestBackfillPreemptRequeue(t *testing.T) {
+	state := func() *fake {
+		hi := part("hi")
+		hi.PriorityTier = 2
+		f := newFake(t, 100, []sim.NodeSpec{nodes("n", 2, 4, 4000)}, []sim.PartitionSpec{part("lo"), hi})
+		f.run(1, 0, 1000, "lo", "n1:4")
+		f.pend(2, 8, 600, 300, "hi")
+		f.pend(3, 2, 5000, 200, "lo")
+		return f
+	}
+	prm := DefaultParams()
+	prm.PreemptType, prm.PreemptMode = "preempt/partition_prio", policy.PreemptRequeue
+	state().pass(NewSlurm(prm), sim.PassBackfill,
+		"preempt 1 requeue", "pend 2 Resources (preemption in progress)", "expect 2 101", "expect 3 660", "pass 101")
+
+	// Without preemption the same pass only plans: job 2 at 1000 on both
+	// nodes, reserved over [1000/60·60, 1600/60·60] = [960, 1560]; job 3
+	// (limit 5000) at the end of that record, 1560.
+	prm.PreemptType = "preempt/none"
+	state().pass(NewSlurm(prm), sim.PassBackfill, "expect 2 1000", "expect 3 1560")
+}
+
+// PreemptMode=SUSPEND,GANG: the victims are suspended and the preemptor
+// starts at once, by backfill (node_scheduler.c _preempt_jobs counts no
+// job to wait for when the gang scheduler suspends). One 4-core node:
+// job 1 (lo) holds n1:4 until 1000; job 2 (hi, 4 CPUs) gets n1's 4 cores
+// now, job 1 keeps its memory (suspended, not ended).
+func TestBackfillPreemptSuspend(t *testing.T) {
+	hi := part("hi")
+	hi.PriorityTier = 2
+	f := newFake(t, 100, []sim.NodeSpec{nodes("n", 1, 4, 4000)}, []sim.PartitionSpec{part("lo"), hi})
+	f.run(1, 0, 1000, "lo", "n1:4")
+	f.pend(2, 4, 600, 300, "hi")
+	prm := DefaultParams()
+	prm.PreemptType, prm.PreemptMode = "preempt/partition_prio", policy.PreemptSuspend|policy.PreemptGang
+	p := f.pass(NewSlurm(prm), sim.PassBackfill, "start 2 hi n1:4 backfill")
+	if p.Actions[0].Kind != sim.ActSuspend || p.Actions[0].Job.ID != 1 {
+		t.Errorf("first action %+v, want job 1 suspended", p.Actions[0])
+	}
+}
+
+// The candidates are only those on nodes free of backfill reservations
+// over the preemptor's run (backfill.c _start_job adds the reserved nodes
+// to the job's excluded nodes). Two 4-core nodes, each holding a lo job
+// until 1000. Job 2 (hi, 8 CPUs, prio 300, limit 600) preempts both
+// (tier 2 over 1; equal rank and start: job order) and reserves n1, n2 over [60, 660]; job 3 (hi, 4 CPUs,
+// prio 200) would preempt too, but every candidate is gone already and
+// both nodes are reserved: it is expected at 660, and nothing more is
+// preempted.
+func TestBackfillPreemptHonoursReservations(t *testing.T) {
+	hi := part("hi")
+	hi.PriorityTier = 2
+	f := newFake(t, 100, []sim.NodeSpec{nodes("n", 2, 4, 4000)}, []sim.PartitionSpec{part("lo"), hi})
+	f.run(1, 0, 1000, "lo", "n1:4")
+	f.run(4, 0, 1000, "lo", "n2:4")
+	f.pend(2, 8, 600, 300, "hi")
+	f.pend(3, 4, 600, 200, "hi")
+	prm := DefaultParams()
+	prm.PreemptType, prm.PreemptMode = "preempt/partition_prio", policy.PreemptCancel
+	f.pass(NewSlurm(prm), sim.PassBackfill,
+		"preempt 1 cancel", "preempt 4 cancel", "pend 2 Resources (preemption in progress)", "expect 2 101", "expect 3 660", "pass 101")
+}
