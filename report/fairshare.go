@@ -176,9 +176,11 @@ func UsageVsSharePlot(path string, r *sim.Result, snaps *FSSeries) error {
 		return fmt.Errorf("no fair-share snapshots")
 	}
 	names, usage := topAccounts(r, snaps)
+	// Summed in the ranked order, not the map's, so the figure is the
+	// same bytes run after run.
 	total := 0.0
-	for _, u := range usage {
-		total += u
+	for _, a := range names {
+		total += usage[a]
 	}
 	shares := map[string]float64{}
 	for _, row := range snaps.rowsAt(snaps.Len()-1, nil) {
