@@ -287,7 +287,9 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	}
 	// Single node, best fit (only when one node could hold the job).
 	best := -1
-	if req.CPUs <= part.MaxNodeCores {
+	if req.CPUs <= part.MaxNodeCores && c.fl.levels != nil {
+		best = c.bestFitLevels(req, p)
+	} else if req.CPUs <= part.MaxNodeCores {
 		for wi, w := range c.freeBits {
 			w &= c.playWord(wi)
 			for w != 0 {
@@ -318,6 +320,9 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	// Spread: most usable cores first, then allocation order. The free
 	// list is in allocation order, so bucketing by usable cores keeps that
 	// order within a bucket without sorting.
+	if c.fl.levels != nil {
+		return c.spreadLevels(req, p, dst)
+	}
 	b := c.bucket(req, p, 1)
 	left := req.CPUs
 	start := len(dst)

@@ -163,6 +163,9 @@ func (c *Cluster) checkCounters(running, suspended []*Job) error {
 			return fmt.Errorf("partition %s: FreeCores %d, recount %d", c.Parts[p].Name, c.Parts[p].FreeCores, partFree[p])
 		}
 	}
+	if err := c.fl.check(c.Nodes); err != nil {
+		return err
+	}
 	set := 0
 	for _, w := range c.freeBits {
 		set += bits.OnesCount64(w)
