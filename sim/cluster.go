@@ -159,7 +159,8 @@ type Cluster struct {
 	// the slices before it.
 	seen    []uint32
 	seenGen uint32
-	fl      freeLevels // nodes by free cores (freelevel.go)
+	fl      freeLevels  // nodes by free cores (freelevel.go)
+	sh      shadowState // for a will-run shadow (shadow.go)
 }
 
 // NodeSpec describes a group of identical nodes for NewCluster.
@@ -413,6 +414,7 @@ func (c *Cluster) Speed(n int) float64 { return c.Types[c.Nodes[n].Type].Speed }
 // take and give move resources in and out of use, keeping the free-node
 // set and the per-partition free-core counts in step.
 func (c *Cluster) take(n, cores int, mem int64, g GresTake) {
+	c.touch(n)
 	nd := &c.Nodes[n]
 	c.fl.move(nd.rank, nd.FreeCores, nd.FreeCores-cores)
 	nd.FreeCores -= cores
@@ -433,6 +435,7 @@ func (c *Cluster) take(n, cores int, mem int64, g GresTake) {
 }
 
 func (c *Cluster) give(n, cores int, mem int64, g GresTake) {
+	c.touch(n)
 	nd := &c.Nodes[n]
 	if !nd.State.Usable() {
 		// A drained or failed node keeps what its jobs give back.

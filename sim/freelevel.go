@@ -223,3 +223,19 @@ func (f *freeLevels) check(nodes []Node) error {
 	}
 	return nil
 }
+
+// clone is a copy of the index with its own levels (the CPU types'
+// bitmaps, which never change, are shared).
+func (f *freeLevels) clone() freeLevels {
+	if f.levels == nil {
+		return freeLevels{}
+	}
+	g := freeLevels{count: slices.Clone(f.count), typeRank: f.typeRank}
+	g.levels = make([][]uint64, len(f.levels))
+	g.pend = make([][]uint64, len(f.pend))
+	for k := range f.levels {
+		g.levels[k] = slices.Clone(f.levels[k])
+		g.pend[k] = make([]uint64, len(f.pend[k]))
+	}
+	return g
+}

@@ -76,6 +76,7 @@ func (c *Cluster) holdFree(n int) {
 // give, those its jobs return), a node coming back frees what it held.
 // Running jobs are not touched: the simulator ends those of a failed node.
 func (c *Cluster) SetNodeState(n int, st NodeState) {
+	c.touch(n)
 	nd := &c.Nodes[n]
 	was := nd.State.Usable()
 	nd.State = st

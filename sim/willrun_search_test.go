@@ -13,7 +13,10 @@ import (
 // allocation, same fit. Random clusters (node weights that make
 // allocation order differ from index order, two overlapping partitions,
 // a drained node), random holders, and random requests and nodes in
-// play; the cursor is left where each test put it, as in a pass.
+// play; the cursor is left where each test put it, as in a pass. Between
+// tests, as in a pass, a job starts now (the cluster takes its
+// allocation and Insert adds its release, which the shadow follows) or a
+// node leaves or re-enters service (the shadow must notice).
 func TestWillRunSearchMatchesSequential(t *testing.T) {
 	build := func(rng *rand.Rand) (*Cluster, []Holding) {
 		var specs []NodeSpec
@@ -74,6 +77,25 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 				}
 			}
 			until := 1000 + int64(rng.IntN(25000))
+			switch rng.IntN(6) {
+			case 0: // a start now, released at a random end
+				sreq := Request{CPUs: 1 + rng.IntN(8), Type: -1, MemPerCPU: 300}
+				if a, fit := c.TryAlloc(&sreq, 0, nil); fit == FitsNow {
+					c.Occupy(a)
+					cs.Occupy(a)
+					h := Holding{Job: &Job{Idx: 100 + q}, Alloc: slices.Clone(a), End: 1000 + int64(rng.IntN(20000))}
+					k, _ := slices.BinarySearchFunc(fast.Holdings(), h, func(a, b Holding) int { return int(a.End - b.End) })
+					fast.Insert(k, h)
+					seq.Insert(k, h)
+				}
+			case 1: // a node changes state
+				n, st := rng.IntN(len(c.Nodes)), NodeUp
+				if rng.IntN(2) == 0 {
+					st = NodeDrain
+				}
+				c.SetNodeState(n, st)
+				cs.SetNodeState(n, st)
+			}
 			wrSequential = true
 			wa, wt, wf := cs.WillRun(&req, p, avail, &seq, until, nil)
 			want := fmt.Sprintf("%v at %d: %s", wf, wt, allocString(cs, wa))
@@ -84,14 +106,14 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 				t.Fatalf("round %d request %d (%+v in %d): search %s, sequential %s", round, q, req, p, got, want)
 			}
 		}
-		fast.Rewind()
 		busy := 0
-		for _, h := range hs {
+		for _, h := range fast.Holdings() {
 			busy += h.Alloc.Cores()
 		}
-		// Rewound, the cluster is the present one again.
+		// The cluster is the present one: the tests moved only the
+		// shadow.
 		if c.FreeCores+busy+c.DownCores != c.TotalCores || c.FreeCores != cs.FreeCores {
-			t.Fatalf("round %d: rewind left %d free + %d busy + %d down of %d", round, c.FreeCores, busy, c.DownCores, c.TotalCores)
+			t.Fatalf("round %d: tests left %d free + %d busy + %d down of %d", round, c.FreeCores, busy, c.DownCores, c.TotalCores)
 		}
 	}
 }
