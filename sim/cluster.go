@@ -414,7 +414,7 @@ func (c *Cluster) Speed(n int) float64 { return c.Types[c.Nodes[n].Type].Speed }
 // take and give move resources in and out of use, keeping the free-node
 // set and the per-partition free-core counts in step.
 func (c *Cluster) take(n, cores int, mem int64, g GresTake) {
-	c.touch(n)
+	c.record(n, delta{int32(n), true, cores, mem, g})
 	nd := &c.Nodes[n]
 	c.fl.move(nd.rank, nd.FreeCores, nd.FreeCores-cores)
 	nd.FreeCores -= cores
@@ -435,7 +435,7 @@ func (c *Cluster) take(n, cores int, mem int64, g GresTake) {
 }
 
 func (c *Cluster) give(n, cores int, mem int64, g GresTake) {
-	c.touch(n)
+	c.record(n, delta{int32(n), false, cores, mem, g})
 	nd := &c.Nodes[n]
 	if !nd.State.Usable() {
 		// A drained or failed node keeps what its jobs give back.

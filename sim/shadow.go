@@ -12,26 +12,72 @@ import "slices"
 // where either copy changed since (dirty nodes), and a start of the pass
 // is applied to it directly (Releases.Insert).
 
-// shadowState is what a cluster keeps for its shadow: whether take and
-// give record dirty nodes, the nodes they touched since the shadow last
-// matched the cluster, and changes counted to tell whether it still does.
+// shadowState is what a cluster keeps for its shadows: whether take
+// and give record dirty nodes (those touched since the shadows last
+// matched the cluster whole) and, on the cluster itself, a journal of
+// its changes since the shadows last caught up, which they replay; a
+// change a replay could not follow (a node changing state) breaks it.
 type shadowState struct {
 	track     bool
 	dirty     []int32
 	dirtyMark []bool
-	// gen counts take, give and node-state changes: a shadow made when
-	// it had a value matches the cluster while it still has it.
-	gen uint64
-	// owner is the Releases whose shadow follows the dirty nodes.
+	// journaled says take and give append to journal (the cluster
+	// itself, not a shadow); broken that the journal misses a change.
+	journaled bool
+	broken    bool
+	journal   []delta
+	// owner is the Releases whose shadows follow the cluster.
 	owner *Releases
 }
 
-// touch records a change of node n's free resources or state.
+// delta is one take (or give) of the cluster's, for shadows to replay.
+type delta struct {
+	node  int32
+	take  bool
+	cores int
+	mem   int64
+	gres  GresTake
+}
+
+// record notes a take or give on node n for the shadows.
+func (c *Cluster) record(n int, d delta) {
+	if !c.sh.track {
+		return
+	}
+	c.mark(n)
+	if c.sh.journaled && !c.sh.broken {
+		if len(c.sh.journal) >= max(1<<16, 4*len(c.Nodes)) {
+			c.sh.broken = true // a whole copy is cheaper than the replay
+			c.sh.journal = c.sh.journal[:0]
+			return
+		}
+		c.sh.journal = append(c.sh.journal, d)
+	}
+}
+
+// touch notes a change of node n's state: shadows must copy the node.
 func (c *Cluster) touch(n int) {
-	c.sh.gen++
-	if c.sh.track && !c.sh.dirtyMark[n] {
+	if c.sh.track {
+		c.mark(n)
+		c.sh.broken = true
+	}
+}
+
+func (c *Cluster) mark(n int) {
+	if !c.sh.dirtyMark[n] {
 		c.sh.dirtyMark[n] = true
 		c.sh.dirty = append(c.sh.dirty, int32(n))
+	}
+}
+
+// replay applies the cluster's journal to shadow sh.
+func (c *Cluster) replay(sh *Cluster) {
+	for _, d := range c.sh.journal {
+		if d.take {
+			sh.take(int(d.node), d.cores, d.mem, d.gres)
+		} else {
+			sh.give(int(d.node), d.cores, d.mem, d.gres)
+		}
 	}
 }
 
@@ -57,15 +103,23 @@ func (c *Cluster) newShadow() *Cluster {
 	sh.fl = c.fl.clone()
 	sh.buckets = make([][]int, len(c.buckets))
 	sh.sh = shadowState{track: true, dirtyMark: make([]bool, len(c.Nodes))}
+	sh.FreeCores, sh.FreeGPUs, sh.DownCores, sh.DownGPUs = c.FreeCores, c.FreeGPUs, c.DownCores, c.DownGPUs
 	return sh
 }
 
 // copyShared copies c's fields into sh except those sh owns (free
-// resources, scratch, dirty tracking), which it keeps: what a site
-// event or a reservation replaced since reaches the shadow too.
+// resources and their counters, scratch, dirty tracking), which it
+// keeps: what a site event or a reservation replaced since reaches the
+// shadow too. Partitions are copied but for their free cores.
 func (sh *Cluster) copyShared(c *Cluster) {
 	own := *sh
 	*sh = *c
+	sh.FreeCores, sh.FreeGPUs, sh.DownCores, sh.DownGPUs = own.FreeCores, own.FreeGPUs, own.DownCores, own.DownGPUs
+	for p := range own.Parts {
+		free := own.Parts[p].FreeCores
+		own.Parts[p] = c.Parts[p]
+		own.Parts[p].FreeCores = free
+	}
 	sh.Nodes, sh.Parts, sh.freeBits, sh.fl, sh.buckets = own.Nodes, own.Parts, own.freeBits, own.fl, own.buckets
 	sh.gleft, sh.willRunGiven, sh.except, sh.exceptFn = own.gleft, own.willRunGiven, nil, nil
 	sh.play, sh.playIdx, sh.playRank, sh.playT, sh.playTIdx = own.play, own.playIdx, own.playRank, own.playT, own.playTIdx
@@ -86,6 +140,7 @@ func (c *Cluster) syncShadow(sh *Cluster) {
 	}
 	sh.sh.clearDirty()
 	copy(sh.Parts, c.Parts)
+	sh.FreeCores, sh.FreeGPUs, sh.DownCores, sh.DownGPUs = c.FreeCores, c.FreeGPUs, c.DownCores, c.DownGPUs
 }
 
 // syncNode copies node n's present state from c into sh.

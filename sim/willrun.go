@@ -1,6 +1,9 @@
 package sim
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // Releases are the holders a will-run test gives back, sorted by End,
 // each with its nodes as bitmap words: a pass tests many jobs against
@@ -22,11 +25,45 @@ type Releases struct {
 	// shs are the shadows, each at its own cursor: a test takes the
 	// nearest, as a pass's tests ask for a few far-apart states over and
 	// over (jobs that start now or soon, jobs that wait for most running
-	// jobs). They matched c when c's change count was gen, and fresh says
-	// their cursors are over the current h.
+	// jobs). fresh says they are c's present (but for c's journal) with
+	// their cursors over h.
 	shs   []relShadow
-	gen   uint64
 	fresh bool
+	keys  []relKey // per holder: what tells it apart in the next Reset
+	// arena holds copies of the holders' allocations, which the next
+	// Reset still reads (the caller's may be reused by then); the two
+	// sides alternate by pass.
+	arena [2][]Slice
+	side  int
+}
+
+// relKey identifies a holder across passes with its allocation: the
+// same job (Idx), run (Start) and expected end.
+type relKey struct {
+	idx        int
+	start, end int64
+}
+
+func keyOf(h *Holding) relKey {
+	k := relKey{idx: -1, start: h.Start, end: h.End}
+	if h.Job != nil {
+		k.idx = h.Job.Idx
+	}
+	return k
+}
+
+// keep copies a into the current side of the arena.
+func (r *Releases) keep(a Alloc) Alloc {
+	buf := r.arena[r.side]
+	k := len(buf)
+	buf = append(buf, a...)
+	r.arena[r.side] = buf
+	return buf[k:len(buf):len(buf)]
+}
+
+// before is the holders' order, (End, job index), as a key.
+func (k relKey) before(o relKey) bool {
+	return k.end < o.end || k.end == o.end && k.idx < o.idx
 }
 
 // relShadow is a shadow of the cluster with the first cur holders given
@@ -49,9 +86,28 @@ type nodeWord struct {
 
 // Reset makes r the holders h, which must be sorted by End (the caller's
 // order among equal ends is kept).
+//
+// Shadows that followed the cluster since the last Reset keep their
+// states: each keeps the holders both lists share given back as they
+// were (the old key at its cursor splits them), takes back those that
+// left, and gives back those that came before that key.
 func (r *Releases) Reset(h []Holding) {
-	r.fresh = false
+	if r.following() {
+		r.catchUp()
+		r.carry(h)
+	} else {
+		r.fresh = false
+	}
+	r.keys = r.keys[:0]
+	for i := range h {
+		r.keys = append(r.keys, keyOf(&h[i]))
+	}
 	r.h = append(r.h[:0], h...)
+	r.side ^= 1
+	r.arena[r.side] = r.arena[r.side][:0]
+	for i := range r.h {
+		r.h[i].Alloc = r.keep(r.h[i].Alloc)
+	}
 	r.spans = r.spans[:0]
 	r.words = r.words[:0]
 	r.cores = r.cores[:0]
@@ -61,8 +117,9 @@ func (r *Releases) Reset(h []Holding) {
 	}
 }
 
-// ready makes r's shadows those of c, at the present (cursor 0) when c
-// changed in a way r did not follow, or r was reset.
+// ready makes r's shadows those of c: caught up with its journal, or
+// back at the present (cursor 0) when c changed in a way the journal
+// misses, or r's shadows did not follow it.
 func (r *Releases) ready(c *Cluster) {
 	switch {
 	case len(r.shs) == 0 || r.c != c || c.sh.owner != r:
@@ -74,23 +131,87 @@ func (r *Releases) ready(c *Cluster) {
 			r.shs = append(r.shs, relShadow{c: c.newShadow()})
 		}
 		c.sh.owner = r
-		c.sh.track = true
+		c.sh.track, c.sh.journaled = true, true
 		if c.sh.dirtyMark == nil {
 			c.sh.dirtyMark = make([]bool, len(c.Nodes))
 		}
 		c.sh.clearDirty()
-	case !r.fresh || c.sh.gen != r.gen:
+	case r.following():
+		r.catchUp()
+		return
+	default:
 		for i := range r.shs {
 			c.syncShadow(r.shs[i].c)
 		}
 		c.sh.clearDirty()
-	default:
-		return
 	}
 	for i := range r.shs {
 		r.shs[i].cur = 0
 	}
-	r.gen, r.fresh = c.sh.gen, true
+	c.sh.journal, c.sh.broken = c.sh.journal[:0], false
+	r.fresh = true
+}
+
+// following reports whether the shadows are c's present but for c's
+// journal, which holds every change since.
+func (r *Releases) following() bool {
+	return len(r.shs) > 0 && r.fresh && r.c.sh.owner == r && !r.c.sh.broken
+}
+
+// catchUp replays the cluster's journal on every shadow.
+func (r *Releases) catchUp() {
+	c := r.c
+	if len(c.sh.journal) == 0 {
+		return
+	}
+	for i := range r.shs {
+		c.replay(r.shs[i].c)
+	}
+	c.sh.journal = c.sh.journal[:0]
+}
+
+// carry moves the shadows from the holders of r to those of h. A
+// shadow's cursor in h is where h's keys reach the old key at its
+// cursor; a holder of both lists (same key) is given back or taken as
+// its place in h says, one that left is taken back where it was given
+// back, one that came is given back before the cursor.
+func (r *Releases) carry(h []Holding) {
+	for si := range r.shs {
+		s := &r.shs[si]
+		cut := len(h)
+		if s.cur < len(r.keys) {
+			split := r.keys[s.cur]
+			cut = 0
+			for cut < len(h) && keyOf(&h[cut]).before(split) {
+				cut++
+			}
+		}
+		i := 0
+		for j := range h {
+			k := keyOf(&h[j])
+			for i < len(r.keys) && r.keys[i].before(k) {
+				if i < s.cur {
+					r.moveAlloc(s.c, r.h[i].Alloc, true) // left
+				}
+				i++
+			}
+			given := j < cut
+			was := false
+			if i < len(r.keys) && r.keys[i] == k && slices.Equal(r.h[i].Alloc, h[j].Alloc) {
+				was = i < s.cur // in both lists
+				i++
+			}
+			if given != was {
+				r.moveAlloc(s.c, h[j].Alloc, was)
+			}
+		}
+		for ; i < len(r.keys); i++ {
+			if i < s.cur {
+				r.moveAlloc(s.c, r.h[i].Alloc, true)
+			}
+		}
+		s.cur = cut
+	}
 }
 
 // at is a shadow with the first k holders given back: the one whose
@@ -117,7 +238,13 @@ func (r *Releases) at(k int) *Cluster {
 func abs(x int) int { return max(x, -x) }
 
 func (r *Releases) move(c *Cluster, i int, take bool) {
-	for _, s := range r.h[i].Alloc {
+	r.moveAlloc(c, r.h[i].Alloc, take)
+}
+
+// moveAlloc gives an allocation back in shadow c, or takes it again, on
+// the nodes in service.
+func (r *Releases) moveAlloc(c *Cluster, a Alloc, take bool) {
+	for _, s := range a {
 		n := s.Node
 		if c.downBits[n>>6]&(1<<(n&63)) != 0 {
 			continue
@@ -158,26 +285,21 @@ func (r *Releases) coresOn(i int, set []uint64) int {
 	return k
 }
 
-// Insert puts h at position k (which keeps the End order). A caller
-// that has just started h's job (the cluster took h.Alloc, and nothing
-// else changed since the last test) keeps the shadow: in its future
-// state h is given back already when k is before the cursor, and
-// otherwise takes its allocation there too.
+// Insert puts h at position k (which keeps the End order), for a job
+// the caller has just started. Shadows following the cluster replay
+// its start, and give it back where k is before their cursor.
 func (r *Releases) Insert(k int, h Holding) {
-	if r.fresh && r.c.sh.gen == r.gen+uint64(len(h.Alloc)) {
+	if r.following() {
+		r.catchUp()
 		for i := range r.shs {
-			if sh := &r.shs[i]; k < sh.cur {
-				sh.cur++
-			} else {
-				for _, s := range h.Alloc {
-					sh.c.take(s.Node, s.Cores, s.MemMB, s.Gres)
-				}
+			if s := &r.shs[i]; k < s.cur {
+				r.moveAlloc(s.c, h.Alloc, false)
+				s.cur++
 			}
 		}
-		r.gen = r.c.sh.gen
-	} else {
-		r.fresh = false
 	}
+	r.keys = slices.Insert(r.keys, k, keyOf(&h))
+	h.Alloc = r.keep(h.Alloc)
 	sp := r.wordsOf(h.Alloc)
 	r.cores = append(r.cores, 0)
 	copy(r.cores[k+1:], r.cores[k:])
