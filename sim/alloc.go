@@ -141,6 +141,12 @@ func (c *Cluster) playWord(wi int) uint64 {
 	return c.play[wi]
 }
 
+// mayOut reports whether out could be true for some node: placements
+// skip asking it node by node when not.
+func (c *Cluster) mayOut() bool {
+	return c.except != nil || c.exceptFn != nil || c.resvFrom != nil || c.resvWin != nil || c.allocResv != 0
+}
+
 func (c *Cluster) out(n int) bool {
 	return (c.except != nil && c.except[n]) || (c.exceptFn != nil && c.exceptFn(n)) ||
 		(c.resvFrom != nil && c.resvFrom[n] < c.allocEnd) ||

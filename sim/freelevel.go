@@ -107,6 +107,7 @@ func (c *Cluster) typeWord(req *Request, wi int) uint64 {
 func (c *Cluster) bestFitLevels(req *Request, p int) int {
 	part := &c.Parts[p]
 	f := &c.fl
+	outs := c.mayOut()
 	for k := max(req.CPUs, 1); k < len(f.levels); k++ {
 		if f.count[k] == 0 {
 			continue
@@ -117,7 +118,7 @@ func (c *Cluster) bestFitLevels(req *Request, p int) int {
 				b := bits.TrailingZeros64(w)
 				w &= w - 1
 				n := c.byRank[wi*64+b]
-				if c.out(n) || c.Nodes[n].FreeMem < c.memFor(req, n, req.CPUs, 0) {
+				if outs && c.out(n) || c.Nodes[n].FreeMem < c.memFor(req, n, req.CPUs, 0) {
 					continue
 				}
 				return n
@@ -138,6 +139,7 @@ func (c *Cluster) spreadLevels(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	part := &c.Parts[p]
 	f := &c.fl
 	defer f.clearPend()
+	outs := c.mayOut()
 	left := req.CPUs
 	start := len(dst)
 	for k := len(f.levels) - 1; k > 0; k-- {
@@ -153,7 +155,7 @@ func (c *Cluster) spreadLevels(req *Request, p int, dst Alloc) (Alloc, Fit) {
 				b := bits.TrailingZeros64(w)
 				w &= w - 1
 				n := c.byRank[wi*64+b]
-				if c.out(n) {
+				if outs && c.out(n) {
 					continue
 				}
 				switch u := c.coresWithMem(req, n); {
