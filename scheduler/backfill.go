@@ -114,10 +114,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	b.ns.reset(b.words, now/res*res, (now+s.P.BfWindow)/res*res, b.usable)
 	b.hs = v.Holdings(b.hs[:0])
 	slices.SortFunc(b.hs, byRelease)
-	b.rel.Reset(b.hs)
-	// Will-run tests leave the cluster at a future state of b.rel's
-	// cursor: the present comes back before a start and at the end.
-	defer b.rel.Rewind()
+	b.rel.Reset(b.hs) // will-run tests move its shadows, never the cluster
 
 	tested, started := 0, 0
 	// The cost model (off by default): a cycle tests at most budget jobs
@@ -199,7 +196,6 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		case t < 0:
 			continue
 		case t <= now:
-			b.rel.Rewind()
 			if err := plan.Start(j, x.part, s.alloc, sim.ByBackfill); err != nil {
 				panic("slurm backfill: " + err.Error())
 			}

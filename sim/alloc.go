@@ -141,6 +141,12 @@ func (c *Cluster) playWord(wi int) uint64 {
 	return c.play[wi]
 }
 
+// mayOut reports whether out could be true for some node: placements
+// skip asking it node by node when not.
+func (c *Cluster) mayOut() bool {
+	return c.except != nil || c.exceptFn != nil || c.resvFrom != nil || c.resvWin != nil || c.allocResv != 0
+}
+
 func (c *Cluster) out(n int) bool {
 	return (c.except != nil && c.except[n]) || (c.exceptFn != nil && c.exceptFn(n)) ||
 		(c.resvFrom != nil && c.resvFrom[n] < c.allocEnd) ||
@@ -287,7 +293,9 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	}
 	// Single node, best fit (only when one node could hold the job).
 	best := -1
-	if req.CPUs <= part.MaxNodeCores {
+	if req.CPUs <= part.MaxNodeCores && c.fl.levels != nil {
+		best = c.bestFitLevels(req, p)
+	} else if req.CPUs <= part.MaxNodeCores {
 		for wi, w := range c.freeBits {
 			w &= c.playWord(wi)
 			for w != 0 {
@@ -318,6 +326,9 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	// Spread: most usable cores first, then allocation order. The free
 	// list is in allocation order, so bucketing by usable cores keeps that
 	// order within a bucket without sorting.
+	if c.fl.levels != nil {
+		return c.spreadLevels(req, p, dst)
+	}
 	b := c.bucket(req, p, 1)
 	left := req.CPUs
 	start := len(dst)

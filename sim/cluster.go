@@ -75,7 +75,10 @@ type Partition struct {
 	member []bool // indexed by node
 	// memberBits is member as a bitmap by node index, for will-run tests.
 	memberBits []uint64
-	shapes     []shape // classes of identical nodes, for Capacity
+	// rankBits is member as a bitmap by allocation rank, for placement
+	// over the free-level index.
+	rankBits []uint64
+	shapes   []shape // classes of identical nodes, for Capacity
 }
 
 // Cluster is the hardware: CPU types, nodes and partitions.
@@ -151,6 +154,13 @@ type Cluster struct {
 	rankIsIndex bool
 	exceptFn    func(int) bool
 	partIndex   map[string]int
+	// seen/seenGen mark the nodes of the allocation Plan.Start checks, so
+	// finding a node allocated twice is one look per slice, not a scan of
+	// the slices before it.
+	seen    []uint32
+	seenGen uint32
+	fl      freeLevels  // nodes by free cores (freelevel.go)
+	sh      shadowState // for a will-run shadow (shadow.go)
 }
 
 // NodeSpec describes a group of identical nodes for NewCluster.
@@ -355,6 +365,7 @@ func (c *Cluster) index() error {
 		}
 	}
 	c.buckets = make([][]int, c.maxCores+1)
+	c.indexLevels()
 	c.FreeCores = c.TotalCores
 	c.FreeGPUs = c.GPUs
 	// A node that allocates nothing holds all its resources for good, so
@@ -403,7 +414,9 @@ func (c *Cluster) Speed(n int) float64 { return c.Types[c.Nodes[n].Type].Speed }
 // take and give move resources in and out of use, keeping the free-node
 // set and the per-partition free-core counts in step.
 func (c *Cluster) take(n, cores int, mem int64, g GresTake) {
+	c.record(n, delta{int32(n), true, cores, mem, g})
 	nd := &c.Nodes[n]
+	c.fl.move(nd.rank, nd.FreeCores, nd.FreeCores-cores)
 	nd.FreeCores -= cores
 	nd.FreeMem -= mem
 	if g != 0 {
@@ -422,12 +435,14 @@ func (c *Cluster) take(n, cores int, mem int64, g GresTake) {
 }
 
 func (c *Cluster) give(n, cores int, mem int64, g GresTake) {
+	c.record(n, delta{int32(n), false, cores, mem, g})
 	nd := &c.Nodes[n]
 	if !nd.State.Usable() {
 		// A drained or failed node keeps what its jobs give back.
 		c.hold(n, cores, mem, g)
 		return
 	}
+	c.fl.move(nd.rank, nd.FreeCores, nd.FreeCores+cores)
 	nd.FreeCores += cores
 	nd.FreeMem += mem
 	if g != 0 {
@@ -507,4 +522,19 @@ func HeaderCluster(maxNodes, maxProcs int, cpuType string, memPerCore int64) (*C
 	}
 	parts := []PartitionSpec{{Partition: Partition{Name: "batch", Default: true, MaxTime: Unlimited, DefaultTime: Unlimited}}}
 	return NewCluster([]CPUType{t}, specs, parts, t.Name, false)
+}
+
+// markGen starts a new marking of nodes in seen: a node is marked when
+// its seen entry equals the generation returned.
+func (c *Cluster) markGen() uint32 {
+	if len(c.seen) != len(c.Nodes) {
+		c.seen = make([]uint32, len(c.Nodes))
+		c.seenGen = 0
+	}
+	c.seenGen++
+	if c.seenGen == 0 { // wrapped: old marks could match again
+		clear(c.seen)
+		c.seenGen = 1
+	}
+	return c.seenGen
 }

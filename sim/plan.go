@@ -73,15 +73,15 @@ func (p *Plan) Start(j *Job, part int, a Alloc, by StartKind) error {
 	if part < 0 || part >= len(c.Parts) || len(j.Parts) > 0 && !slices.Contains(j.Parts, part) || len(j.Parts) == 0 && part != j.Part {
 		return fmt.Errorf("job %d: partition %d is not one it was submitted to", j.ID, part)
 	}
-	for i, sl := range a {
+	seen := c.markGen()
+	for _, sl := range a {
 		if sl.Node < 0 || sl.Node >= len(c.Nodes) || !c.InPartition(part, sl.Node) {
 			return fmt.Errorf("job %d: node %d is not in partition %s", j.ID, sl.Node, c.Parts[part].Name)
 		}
-		for _, prev := range a[:i] {
-			if prev.Node == sl.Node {
-				return fmt.Errorf("job %d: node %s allocated twice", j.ID, c.Nodes[sl.Node].Name)
-			}
+		if c.seen[sl.Node] == seen {
+			return fmt.Errorf("job %d: node %s allocated twice", j.ID, c.Nodes[sl.Node].Name)
 		}
+		c.seen[sl.Node] = seen
 		nd := &c.Nodes[sl.Node]
 		if sl.Cores <= 0 || sl.Cores > nd.FreeCores || sl.MemMB > nd.FreeMem || sl.MemMB < 0 {
 			return fmt.Errorf("job %d: node %s has %d CPUs and %d MB free, %d and %d asked",

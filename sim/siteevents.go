@@ -76,6 +76,7 @@ func (c *Cluster) holdFree(n int) {
 // give, those its jobs return), a node coming back frees what it held.
 // Running jobs are not touched: the simulator ends those of a failed node.
 func (c *Cluster) SetNodeState(n int, st NodeState) {
+	c.touch(n)
 	nd := &c.Nodes[n]
 	was := nd.State.Usable()
 	nd.State = st
@@ -162,6 +163,9 @@ func (c *Cluster) checkCounters(running, suspended []*Job) error {
 		if partFree[p] != c.Parts[p].FreeCores {
 			return fmt.Errorf("partition %s: FreeCores %d, recount %d", c.Parts[p].Name, c.Parts[p].FreeCores, partFree[p])
 		}
+	}
+	if err := c.fl.check(c.Nodes); err != nil {
+		return err
 	}
 	set := 0
 	for _, w := range c.freeBits {

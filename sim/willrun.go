@@ -1,25 +1,80 @@
 package sim
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // Releases are the holders a will-run test gives back, sorted by End,
 // each with its nodes as bitmap words: a pass tests many jobs against
 // the same holders, and asking of each holder whether it has a node in
 // play is then a few word ANDs instead of a walk over its slices.
 //
-// Releases also carry a cursor (see moveTo): a future state of the
-// cluster in which the first cur holders have given their resources
-// back on every node in service. Will-run tests of one pass share it, so
-// a test moves the cluster only between the states it asks for, not from
-// now each time. The cluster is in that state until Rewind.
+// Releases also carry cursors (see at): shadows of the cluster
+// (shadow.go) in future states, in which the first cur holders have
+// given their resources back on every node in service. Will-run tests
+// of one pass share them, so a test moves a shadow only from the nearest
+// state it holds, not from now each time. The cluster itself stays at
+// the present.
 type Releases struct {
 	h     []Holding
 	spans []relSpan // per holder: its words in words
 	words []nodeWord
 	cores []int // per holder: its cores
 	c     *Cluster
-	cur   int
+	// shs are the shadows, each at its own cursor: a test takes the
+	// nearest, as a pass's tests ask for a few far-apart states over and
+	// over (jobs that start now or soon, jobs that wait for most running
+	// jobs). fresh says they are c's present (but for c's journal) with
+	// their cursors over h.
+	shs   []relShadow
+	fresh bool
+	keys  []relKey // per holder: what tells it apart in the next Reset
+	// arena holds copies of the holders' allocations, which the next
+	// Reset still reads (the caller's may be reused by then); the two
+	// sides alternate by pass.
+	arena [2][]Slice
+	side  int
 }
+
+// relKey identifies a holder across passes with its allocation: the
+// same job (Idx), run (Start) and expected end.
+type relKey struct {
+	idx        int
+	start, end int64
+}
+
+func keyOf(h *Holding) relKey {
+	k := relKey{idx: -1, start: h.Start, end: h.End}
+	if h.Job != nil {
+		k.idx = h.Job.Idx
+	}
+	return k
+}
+
+// keep copies a into the current side of the arena.
+func (r *Releases) keep(a Alloc) Alloc {
+	buf := r.arena[r.side]
+	k := len(buf)
+	buf = append(buf, a...)
+	r.arena[r.side] = buf
+	return buf[k:len(buf):len(buf)]
+}
+
+// before is the holders' order, (End, job index), as a key.
+func (k relKey) before(o relKey) bool {
+	return k.end < o.end || k.end == o.end && k.idx < o.idx
+}
+
+// relShadow is a shadow of the cluster with the first cur holders given
+// back.
+type relShadow struct {
+	c   *Cluster
+	cur int
+}
+
+// wrShadows is how many shadows a Releases keeps.
+const wrShadows = 2
 
 type relSpan struct{ lo, hi int32 }
 
@@ -31,9 +86,28 @@ type nodeWord struct {
 
 // Reset makes r the holders h, which must be sorted by End (the caller's
 // order among equal ends is kept).
+//
+// Shadows that followed the cluster since the last Reset keep their
+// states: each keeps the holders both lists share given back as they
+// were (the old key at its cursor splits them), takes back those that
+// left, and gives back those that came before that key.
 func (r *Releases) Reset(h []Holding) {
-	r.Rewind()
+	if r.following() {
+		r.catchUp()
+		r.carry(h)
+	} else {
+		r.fresh = false
+	}
+	r.keys = r.keys[:0]
+	for i := range h {
+		r.keys = append(r.keys, keyOf(&h[i]))
+	}
 	r.h = append(r.h[:0], h...)
+	r.side ^= 1
+	r.arena[r.side] = r.arena[r.side][:0]
+	for i := range r.h {
+		r.h[i].Alloc = r.keep(r.h[i].Alloc)
+	}
 	r.spans = r.spans[:0]
 	r.words = r.words[:0]
 	r.cores = r.cores[:0]
@@ -43,31 +117,134 @@ func (r *Releases) Reset(h []Holding) {
 	}
 }
 
-// Rewind gives the cluster back its present state: a pass calls it
-// before it changes the cluster (a start) and when it ends.
-func (r *Releases) Rewind() {
-	if r.c != nil {
-		r.moveTo(0)
+// ready makes r's shadows those of c: caught up with its journal, or
+// back at the present (cursor 0) when c changed in a way the journal
+// misses, or r's shadows did not follow it.
+func (r *Releases) ready(c *Cluster) {
+	switch {
+	case len(r.shs) == 0 || r.c != c || c.sh.owner != r:
+		// A first test, another cluster, or another Releases took over
+		// c's dirty nodes: whole copies.
+		r.c = c
+		r.shs = r.shs[:0]
+		for range wrShadows {
+			r.shs = append(r.shs, relShadow{c: c.newShadow()})
+		}
+		c.sh.owner = r
+		c.sh.track, c.sh.journaled = true, true
+		if c.sh.dirtyMark == nil {
+			c.sh.dirtyMark = make([]bool, len(c.Nodes))
+		}
+		c.sh.clearDirty()
+	case r.following():
+		r.catchUp()
+		return
+	default:
+		for i := range r.shs {
+			c.syncShadow(r.shs[i].c)
+		}
+		c.sh.clearDirty()
 	}
+	for i := range r.shs {
+		r.shs[i].cur = 0
+	}
+	c.sh.journal, c.sh.broken = c.sh.journal[:0], false
+	r.fresh = true
 }
 
-// moveTo moves the cursor to k: holders before k given back, the others
-// not, on every node in service (a node out of service keeps what its
-// jobs give back, as in a run).
-func (r *Releases) moveTo(k int) {
-	for r.cur < k {
-		r.move(r.cur, false)
-		r.cur++
-	}
-	for r.cur > k {
-		r.cur--
-		r.move(r.cur, true)
-	}
+// following reports whether the shadows are c's present but for c's
+// journal, which holds every change since.
+func (r *Releases) following() bool {
+	return len(r.shs) > 0 && r.fresh && r.c.sh.owner == r && !r.c.sh.broken
 }
 
-func (r *Releases) move(i int, take bool) {
+// catchUp replays the cluster's journal on every shadow.
+func (r *Releases) catchUp() {
 	c := r.c
-	for _, s := range r.h[i].Alloc {
+	if len(c.sh.journal) == 0 {
+		return
+	}
+	for i := range r.shs {
+		c.replay(r.shs[i].c)
+	}
+	c.sh.journal = c.sh.journal[:0]
+}
+
+// carry moves the shadows from the holders of r to those of h. A
+// shadow's cursor in h is where h's keys reach the old key at its
+// cursor; a holder of both lists (same key) is given back or taken as
+// its place in h says, one that left is taken back where it was given
+// back, one that came is given back before the cursor.
+func (r *Releases) carry(h []Holding) {
+	for si := range r.shs {
+		s := &r.shs[si]
+		cut := len(h)
+		if s.cur < len(r.keys) {
+			split := r.keys[s.cur]
+			cut = 0
+			for cut < len(h) && keyOf(&h[cut]).before(split) {
+				cut++
+			}
+		}
+		i := 0
+		for j := range h {
+			k := keyOf(&h[j])
+			for i < len(r.keys) && r.keys[i].before(k) {
+				if i < s.cur {
+					r.moveAlloc(s.c, r.h[i].Alloc, true) // left
+				}
+				i++
+			}
+			given := j < cut
+			was := false
+			if i < len(r.keys) && r.keys[i] == k && slices.Equal(r.h[i].Alloc, h[j].Alloc) {
+				was = i < s.cur // in both lists
+				i++
+			}
+			if given != was {
+				r.moveAlloc(s.c, h[j].Alloc, was)
+			}
+		}
+		for ; i < len(r.keys); i++ {
+			if i < s.cur {
+				r.moveAlloc(s.c, r.h[i].Alloc, true)
+			}
+		}
+		s.cur = cut
+	}
+}
+
+// at is a shadow with the first k holders given back: the one whose
+// cursor is nearest, moved there (a node out of service keeps what its
+// jobs give back, as in a run).
+func (r *Releases) at(k int) *Cluster {
+	s := &r.shs[0]
+	for i := 1; i < len(r.shs); i++ {
+		if abs(r.shs[i].cur-k) < abs(s.cur-k) {
+			s = &r.shs[i]
+		}
+	}
+	for s.cur < k {
+		r.move(s.c, s.cur, false)
+		s.cur++
+	}
+	for s.cur > k {
+		s.cur--
+		r.move(s.c, s.cur, true)
+	}
+	return s.c
+}
+
+func abs(x int) int { return max(x, -x) }
+
+func (r *Releases) move(c *Cluster, i int, take bool) {
+	r.moveAlloc(c, r.h[i].Alloc, take)
+}
+
+// moveAlloc gives an allocation back in shadow c, or takes it again, on
+// the nodes in service.
+func (r *Releases) moveAlloc(c *Cluster, a Alloc, take bool) {
+	for _, s := range a {
 		n := s.Node
 		if c.downBits[n>>6]&(1<<(n&63)) != 0 {
 			continue
@@ -108,9 +285,21 @@ func (r *Releases) coresOn(i int, set []uint64) int {
 	return k
 }
 
-// Insert puts h at position k (which keeps the End order).
+// Insert puts h at position k (which keeps the End order), for a job
+// the caller has just started. Shadows following the cluster replay
+// its start, and give it back where k is before their cursor.
 func (r *Releases) Insert(k int, h Holding) {
-	r.Rewind()
+	if r.following() {
+		r.catchUp()
+		for i := range r.shs {
+			if s := &r.shs[i]; k < s.cur {
+				r.moveAlloc(s.c, h.Alloc, false)
+				s.cur++
+			}
+		}
+	}
+	r.keys = slices.Insert(r.keys, k, keyOf(&h))
+	h.Alloc = r.keep(h.Alloc)
 	sp := r.wordsOf(h.Alloc)
 	r.cores = append(r.cores, 0)
 	copy(r.cores[k+1:], r.cores[k:])
@@ -155,8 +344,8 @@ func (r *Releases) inPlay(i int, play []uint64) bool {
 // earliest time, from now (c.Now) on, at which req fits partition p when
 // the holders in rel give their cores, memory and GRES back at their
 // ends; and the allocation the simulator's placement would make then.
-// The cluster is left in a future state of rel's cursor (rel.Rewind
-// restores it); WillRun itself starts from any cursor.
+// The cluster stays at the present; rel's shadows are left at future
+// states of their cursors, and WillRun starts from any.
 //
 // As _will_run_test does, holders on nodes in play (avail's usable
 // nodes of p) are removed in batches: the first batch runs to the first
@@ -171,16 +360,14 @@ func (r *Releases) inPlay(i int, play []uint64) bool {
 // A test is skipped when the free cores on the nodes in play of the
 // type asked are fewer than the job's CPUs: placement could not succeed.
 func (c *Cluster) WillRun(req *Request, p int, avail []uint64, rel *Releases, until int64, dst Alloc) (Alloc, int64, Fit) {
-	rel.c = c
-	monotone := !wrSequential && len(req.Gres) == 0 && c.resvFrom == nil
-	if !monotone {
-		rel.Rewind()
+	if !wrSequential && len(req.Gres) == 0 && c.resvFrom == nil {
+		rel.ready(c)
+		c.setPlay(req, p, avail)
+		defer func() { c.play = nil }()
+		return c.willRunMonotone(req, p, rel, until, dst)
 	}
 	c.setPlay(req, p, avail)
 	defer func() { c.play = nil }()
-	if monotone {
-		return c.willRunMonotone(req, p, rel, until, dst)
-	}
 	now := c.Now
 	part := &c.Parts[p]
 	a, fit := dst, NotNow
@@ -298,16 +485,7 @@ func (c *Cluster) setPlay(req *Request, p int, avail []uint64) {
 			}
 		}
 	}
-	// Only nodes with a free core add to playFree.
-	c.playFree = 0
-	for wi, w := range c.freeBits {
-		w &= c.playRank[wi]
-		for w != 0 {
-			b := bits.TrailingZeros64(w)
-			w &= w - 1
-			c.playFree += c.Nodes[c.byRank[wi*64+b]].FreeCores
-		}
-	}
+	c.playFree = c.freeCoresIn(c.playRank)
 	c.playT = c.playRank
 	if !c.rankIsIndex || len(c.playT) != words {
 		if len(c.playTIdx) != words {
@@ -339,17 +517,14 @@ type wrPoint struct {
 // does, keeps those the free cores in play could pass (a suffix, as free
 // cores only grow), and finds the first that fits by probing the first,
 // then galloping and bisecting: the same answer as testing them in
-// order, with the cluster moved only between the states probed, and the
+// order, with a shadow moved only between the states probed, and the
 // tests listed only as far as the search looks. On nodes in play the
 // cursor's state is the test's own; placement looks at no other node.
+// The test of now runs on the cluster itself, later ones on rel's
+// shadows, with the same nodes in play.
 func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until int64, dst Alloc) (Alloc, int64, Fit) {
 	now := c.Now
-	defer func() { c.Now = now }()
-	// playFree is at the cursor; the tests count from now.
 	w := wrWalk{c: c, rel: rel, req: req, until: until, window: wrWindow0, more: true, free: c.playFree}
-	for k := 0; k < rel.cur; k++ {
-		w.free -= rel.coresOn(k, c.playT)
-	}
 	w.pts = c.wrPts[:0]
 	if w.free >= req.CPUs {
 		w.pts = append(w.pts, wrPoint{0, now, true})
@@ -358,12 +533,16 @@ func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until int6
 	best := -1
 	fits := func(k int) bool {
 		pt := w.pts[k]
-		rel.moveTo(pt.cut)
-		c.Now = max(pt.last, now+1)
+		var a Alloc
+		var fit Fit
 		if pt.now {
-			c.Now = now
+			a, fit = c.TryAlloc(req, p, c.wrProbe[:0])
+		} else {
+			sh := rel.at(pt.cut)
+			sh.play, sh.Now = c.play, max(pt.last, now+1)
+			a, fit = sh.TryAlloc(req, p, c.wrProbe[:0])
+			sh.play = nil
 		}
-		a, fit := c.TryAlloc(req, p, c.wrProbe[:0])
 		c.wrProbe = a[:0]
 		if fit != FitsNow {
 			return false
@@ -506,4 +685,33 @@ func (c *Cluster) willRunMove(a Alloc, take bool) {
 			}
 		}
 	}
+}
+
+// freeCoresIn is the free cores of the nodes in rank (a bitmap by
+// allocation rank): through the free-level index, a popcount per level.
+func (c *Cluster) freeCoresIn(rank []uint64) int {
+	total := 0
+	if f := &c.fl; f.levels != nil {
+		for k := 1; k < len(f.levels); k++ {
+			if f.count[k] == 0 {
+				continue
+			}
+			n := 0
+			for wi, w := range f.levels[k] {
+				n += bits.OnesCount64(w & rank[wi])
+			}
+			total += k * n
+		}
+		return total
+	}
+	// Only nodes with a free core count.
+	for wi, w := range c.freeBits {
+		w &= rank[wi]
+		for w != 0 {
+			b := bits.TrailingZeros64(w)
+			w &= w - 1
+			total += c.Nodes[c.byRank[wi*64+b]].FreeCores
+		}
+	}
+	return total
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -13,7 +14,13 @@ import (
 // allocation, same fit. Random clusters (node weights that make
 // allocation order differ from index order, two overlapping partitions,
 // a drained node), random holders, and random requests and nodes in
-// play; the cursor is left where each test put it, as in a pass.
+// play; the cursor is left where each test put it, as in a pass. Between
+// tests, as in a pass, a job starts now (the cluster takes its
+// allocation and Insert adds its release, which the shadow follows) or a
+// node leaves or re-enters service (the shadows must notice). Each round
+// is four passes over the same clusters: between them holders end, and
+// others change their expected end, which the shadows carry over
+// (Reset) instead of starting from the present.
 func TestWillRunSearchMatchesSequential(t *testing.T) {
 	build := func(rng *rand.Rand) (*Cluster, []Holding) {
 		var specs []NodeSpec
@@ -52,46 +59,91 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 		c, hs := build(rng)
 		cs, hss := build(rand.New(rand.NewPCG(15, uint64(round))))
 		var fast, seq Releases
-		fast.Reset(hs)
-		seq.Reset(hss)
-		for q := range 30 {
-			req := Request{CPUs: 1 + rng.IntN(60), Type: -1, MemPerCPU: int64(rng.IntN(3)) * 400}
-			switch rng.IntN(4) {
-			case 0:
-				req.Nodes = 1
-				req.CPUs = 1 + rng.IntN(12)
-			case 1:
-				req.Nodes = 2 + rng.IntN(3)
-				req.CPUs = req.Nodes * (1 + rng.IntN(8))
-			case 2:
-				req.Exclusive = true
-			}
-			p := rng.IntN(2)
-			avail := make([]uint64, 1)
-			for n := range c.Nodes {
-				if rng.IntN(5) > 0 {
-					avail[0] |= 1 << n
+		for pass := range 4 {
+			fast.Reset(hs)
+			seq.Reset(hss)
+			for q := range 30 {
+				req := Request{CPUs: 1 + rng.IntN(60), Type: -1, MemPerCPU: int64(rng.IntN(3)) * 400}
+				switch rng.IntN(4) {
+				case 0:
+					req.Nodes = 1
+					req.CPUs = 1 + rng.IntN(12)
+				case 1:
+					req.Nodes = 2 + rng.IntN(3)
+					req.CPUs = req.Nodes * (1 + rng.IntN(8))
+				case 2:
+					req.Exclusive = true
+				}
+				p := rng.IntN(2)
+				avail := make([]uint64, 1)
+				for n := range c.Nodes {
+					if rng.IntN(5) > 0 {
+						avail[0] |= 1 << n
+					}
+				}
+				until := 1000 + int64(rng.IntN(25000))
+				switch rng.IntN(6) {
+				case 0: // a start now, released at a random end
+					sreq := Request{CPUs: 1 + rng.IntN(8), Type: -1, MemPerCPU: 300}
+					if a, fit := c.TryAlloc(&sreq, 0, nil); fit == FitsNow {
+						c.Occupy(a)
+						cs.Occupy(a)
+						h := Holding{Job: &Job{Idx: 100 + q}, Alloc: slices.Clone(a), End: 1000 + int64(rng.IntN(20000))}
+						k, _ := slices.BinarySearchFunc(fast.Holdings(), h, func(a, b Holding) int { return int(a.End - b.End) })
+						fast.Insert(k, h)
+						seq.Insert(k, h)
+						// The caller may reuse the allocation's memory
+						// once Insert returns; the next pass needs it.
+						for i := range h.Alloc {
+							h.Alloc[i] = Slice{Node: len(c.Nodes) - 1, Cores: 1}
+						}
+					}
+				case 1: // a node changes state, in one pass of four
+					if pass != 2 {
+						break
+					}
+					n, st := rng.IntN(len(c.Nodes)), NodeUp
+					if rng.IntN(2) == 0 {
+						st = NodeDrain
+					}
+					c.SetNodeState(n, st)
+					cs.SetNodeState(n, st)
+				}
+				wrSequential = true
+				wa, wt, wf := cs.WillRun(&req, p, avail, &seq, until, nil)
+				want := fmt.Sprintf("%v at %d: %s", wf, wt, allocString(cs, wa))
+				wrSequential = false
+				ga, gt, gf := c.WillRun(&req, p, avail, &fast, until, nil)
+				got := fmt.Sprintf("%v at %d: %s", gf, gt, allocString(c, ga))
+				if got != want {
+					t.Fatalf("round %d request %d (%+v in %d): search %s, sequential %s", round, q, req, p, got, want)
 				}
 			}
-			until := 1000 + int64(rng.IntN(25000))
-			wrSequential = true
-			wa, wt, wf := cs.WillRun(&req, p, avail, &seq, until, nil)
-			want := fmt.Sprintf("%v at %d: %s", wf, wt, allocString(cs, wa))
-			wrSequential = false
-			ga, gt, gf := c.WillRun(&req, p, avail, &fast, until, nil)
-			got := fmt.Sprintf("%v at %d: %s", gf, gt, allocString(c, ga))
-			if got != want {
-				t.Fatalf("round %d request %d (%+v in %d): search %s, sequential %s", round, q, req, p, got, want)
+			busy := 0
+			for _, h := range fast.Holdings() {
+				busy += h.Alloc.Cores()
 			}
-		}
-		fast.Rewind()
-		busy := 0
-		for _, h := range hs {
-			busy += h.Alloc.Cores()
-		}
-		// Rewound, the cluster is the present one again.
-		if c.FreeCores+busy+c.DownCores != c.TotalCores || c.FreeCores != cs.FreeCores {
-			t.Fatalf("round %d: rewind left %d free + %d busy + %d down of %d", round, c.FreeCores, busy, c.DownCores, c.TotalCores)
+			// The cluster is the present one: the tests moved only the
+			// shadow.
+			if c.FreeCores+busy+c.DownCores != c.TotalCores || c.FreeCores != cs.FreeCores {
+				t.Fatalf("round %d: tests left %d free + %d busy + %d down of %d", round, c.FreeCores, busy, c.DownCores, c.TotalCores)
+			}
+			// Between passes: a quarter of the holders end, a sixth of the
+			// others are expected to end later.
+			hs = hs[:0]
+			for _, h := range fast.Holdings() {
+				switch rng.IntN(12) {
+				case 0, 1, 2:
+					c.apply(h.Alloc, false)
+					cs.apply(h.Alloc, false)
+					continue
+				case 3, 4:
+					h.End += int64(rng.IntN(5000))
+				}
+				hs = append(hs, h)
+			}
+			slices.SortStableFunc(hs, func(a, b Holding) int { return cmp.Or(cmp.Compare(a.End, b.End), cmp.Compare(a.Job.Idx, b.Job.Idx)) })
+			hss = slices.Clone(hs)
 		}
 	}
 }
