@@ -103,7 +103,8 @@ func (s *Slurm) planJobPreempt(v *sim.View, plan *sim.Plan, x *cand, tl int64, n
 	}
 	b := &s.bf
 	c := v.Cluster()
-	b.rel.Rewind() // the node view reads the present
+	// The will-run tests moved only the releases' shadows: the cluster
+	// itself, which preemptOn reads, is the present.
 	copy(b.avail, b.base)
 	b.ns.availOver(b.avail, b.base, now, now+tl)
 	if count(b.avail) < max(x.req.Nodes, 1) {
