@@ -22,7 +22,7 @@ func TestBinMeans(t *testing.T) {
 // has them.
 func TestHeadlineDurations(t *testing.T) {
 	for _, tc := range []struct{ name, v, want string }{
-		{"wait_mean_s", "7368.7925", "02:02:49"},     // 2 h 2 min 48.79 s, rounded
+		{"wait_mean_s", "7368.7925", "02:02:49"},      // 2 h 2 min 48.79 s, rounded
 		{"wait_max_s", "825032.000000", "9-13:10:32"}, // 9 d = 777600 s, + 47432 s = 13:10:32
 		{"makespan_s", "59", "00:00:59"},
 		{"utilization", "0.324657", "0.324657"},
