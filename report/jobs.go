@@ -2,18 +2,13 @@ package report
 
 import (
 	"bufio"
-	"cmp"
 	"encoding/csv"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/gocarina/gocsv"
 
 	"fairsim/sim"
-	"fairsim/slurmconf"
 )
 
 // JobRow is one line of jobs.csv. Times are seconds since the trace epoch;
@@ -69,14 +64,16 @@ type JobRow struct {
 // JobRows converts a result's jobs to rows, in arrival order.
 func JobRows(r *sim.Result) []JobRow {
 	rows := make([]JobRow, len(r.Jobs))
+	x := newHostIndex(r.Cluster)
 	for i, j := range r.Jobs {
-		rows[i] = jobRow(r, j)
+		rows[i] = jobRow(r, x, j)
 	}
 	return rows
 }
 
 // jobRow is job j's row of jobs.csv.
-func jobRow(r *sim.Result, j *sim.Job) JobRow {
+// x is the cluster's node names in hostlist order.
+func jobRow(r *sim.Result, x *hostIndex, j *sim.Job) JobRow {
 	nm := r.Names
 	row := JobRow{JobID: j.ID, User: nm.Users.Name(j.User), Group: nm.Groups.Name(j.Group),
 		Account: nm.Accounts.Name(j.Account), Partition: r.Cluster.Parts[max(j.Part, 0)].Name,
@@ -97,55 +94,11 @@ func jobRow(r *sim.Result, j *sim.Job) JobRow {
 		row.GPUs = r.Cluster.AllocGPUs(j.Alloc)
 		tres := r.Cluster.JobTRES(j)
 		row.AllocTRES = tres.SacctString()
-		row.NodeList = NodeList(r.Cluster, j.Alloc)
+		if len(j.Alloc) > 0 {
+			row.NodeList = x.list(j.Alloc)
+		}
 	}
 	return row
-}
-
-// NodeList is an allocation's nodes as a Slurm hostlist expression,
-// sorted as slurmctld prints a job's node list (bitmap2node_name sorts its
-// hostlist: by prefix, names without a number first, then by number), so
-// the order of placement does not show.
-func NodeList(c *sim.Cluster, a sim.Alloc) string {
-	if len(a) == 0 {
-		return ""
-	}
-	type host struct {
-		name, prefix string
-		single       bool
-		width, num   int
-	}
-	hosts := make([]host, 0, len(a))
-	for _, s := range a {
-		name := c.Nodes[s.Node].Name
-		i := len(name)
-		for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
-			i--
-		}
-		h := host{name: name, prefix: name[:i], single: i == len(name) || len(name)-i > 9}
-		if !h.single {
-			h.width = len(name) - i
-			h.num, _ = strconv.Atoi(name[i:])
-		}
-		hosts = append(hosts, h)
-	}
-	slices.SortFunc(hosts, func(x, y host) int {
-		switch {
-		case x.prefix != y.prefix:
-			return strings.Compare(x.prefix, y.prefix)
-		case x.single != y.single:
-			if x.single {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Or(cmp.Compare(x.width, y.width), cmp.Compare(x.num, y.num), strings.Compare(x.name, y.name))
-	})
-	names := make([]string, len(hosts))
-	for i, h := range hosts {
-		names[i] = h.name
-	}
-	return slurmconf.Compress(slices.Compact(names))
 }
 
 func round6(v float64) float64 {

@@ -26,6 +26,7 @@ type JobStream struct {
 	jobs  *bufio.Writer
 	swf   *workload.SWFWriter
 	row   []byte
+	hosts *hostIndex       // node names in hostlist order, made at the first row
 	next  int              // arrival index of the next row
 	held  map[int]*sim.Job // retired before an earlier job
 	group []workload.ScheduledJob
@@ -91,7 +92,10 @@ func (s *JobStream) drain() {
 func (s *JobStream) write(j *sim.Job) {
 	s.next++
 	s.tally.Add(s.r, j)
-	row := jobRow(s.r, j)
+	if s.hosts == nil {
+		s.hosts = newHostIndex(s.r.Cluster)
+	}
+	row := jobRow(s.r, s.hosts, j)
 	s.row = appendJobRow(s.row[:0], &row)
 	if _, err := s.jobs.Write(s.row); err != nil && s.err == nil {
 		s.err = fmt.Errorf("jobs.csv: %w", err)

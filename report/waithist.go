@@ -14,6 +14,11 @@ import (
 // adds each value once per job, in ascending order. The zero value is
 // empty.
 type WaitHist struct {
+	// small counts the waits that are whole seconds under smallWaits,
+	// most of any trace's, by index: an increment instead of a map
+	// update per job. It is made at the denseFrom-th wait, so the many
+	// small sets (a sweep's accounts) stay small; counts holds the rest.
+	small  []int32
 	counts map[float64]int
 	n      int
 	keys   []float64 // distinct values, ascending (nil when stale)
@@ -22,13 +27,27 @@ type WaitHist struct {
 
 // Add counts one wait.
 func (h *WaitHist) Add(w float64) {
+	h.n++
+	h.keys, h.cum = nil, nil
+	if isSmall(w) {
+		if h.small == nil && h.n >= denseFrom {
+			h.small = make([]int32, smallWaits)
+		}
+		if h.small != nil {
+			h.small[int(w)]++
+			return
+		}
+	}
 	if h.counts == nil {
 		h.counts = map[float64]int{}
 	}
 	h.counts[w]++
-	h.n++
-	h.keys, h.cum = nil, nil
 }
+
+const (
+	smallWaits = 1 << 16 // waits counted by index: under 18 hours
+	denseFrom  = 4096    // waits counted before small is made (256 KiB)
+)
 
 // N is how many waits were added.
 func (h *WaitHist) N() int { return h.n }
@@ -38,14 +57,21 @@ func (h *WaitHist) index() {
 		return
 	}
 	h.keys = make([]float64, 0, len(h.counts))
+	for w, k := range h.small {
+		if k > 0 {
+			h.keys = append(h.keys, float64(w))
+		}
+	}
 	for k := range h.counts {
-		h.keys = append(h.keys, k)
+		if !isSmall(k) || h.small == nil || h.small[int(k)] == 0 {
+			h.keys = append(h.keys, k) // not listed from small already
+		}
 	}
 	slices.Sort(h.keys)
 	h.cum = make([]int, len(h.keys))
 	c := 0
 	for i, k := range h.keys {
-		c += h.counts[k]
+		c += h.count(k)
 		h.cum[i] = c
 	}
 }
@@ -61,11 +87,21 @@ func (h *WaitHist) sum() float64 {
 	h.index()
 	var s float64
 	for _, k := range h.keys {
-		for range h.counts[k] {
+		for range h.count(k) {
 			s += k
 		}
 	}
 	return s
+}
+
+func isSmall(w float64) bool { return w >= 0 && w < smallWaits && w == float64(int(w)) }
+
+// count is how many waits equal w.
+func (h *WaitHist) count(w float64) int {
+	if h.small != nil && isSmall(w) {
+		return int(h.small[int(w)]) + h.counts[w]
+	}
+	return h.counts[w]
 }
 
 // quantile is Quantile over the sorted waits.
