@@ -95,6 +95,7 @@ func schedParams(c *slurmconf.Config) scheduler.Params {
 	p.BfWindow = sp.BfWindowMin * 60
 	p.BfResolution = max(sp.BfResolutionSec, 1)
 	p.BfMaxJobTest = int(sp.BfMaxJobTest)
+	p.BfNodeSpaceSize = int(sp.BfNodeSpaceSize)
 	p.BfMaxJobStart = int(sp.BfMaxJobStart)
 	p.BfMaxJobUser = int(sp.BfMaxJobUser)
 	p.BfMaxJobAssoc = int(sp.BfMaxJobAssoc)

@@ -167,10 +167,15 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		}
 		// Past the longest limit of the later records that could start
 		// now, a reservation protects nothing: search no further.
-		// The last record of the queue still gets its estimate.
+		// The last record of the queue still gets its estimate. But
+		// while the reservations Slurm would make up to the last such
+		// record could fill the map (bf_node_space_size: two records
+		// each at most, one more for an empty first record), each is
+		// searched and made as Slurm does, since a full map ends the
+		// cycle.
 		horizon := now + s.P.BfWindow
 		reach := horizon
-		if i+1 < len(b.reach) {
+		if i+1 < len(b.reach) && !b.ns.mayFill(s.nodeSpaceSize(), last-i+1) {
 			reach = now + b.reach[i+1]
 			horizon = min(horizon, reach+res)
 		}
@@ -205,9 +210,12 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		case t/res*res > reach:
 			continue // no job left in this pass could collide with it
 		default:
+			plan.Expect(j, t)
+			if b.ns.full(s.nodeSpaceSize()) {
+				return // backfill.c: "table size limit reached"
+			}
 			b.nodesOf(s.alloc)
 			b.ns.add(t/res*res, (t+tl)/res*res, res, b.nodes)
-			plan.Expect(j, t)
 			arrRej = 0
 			if arr != 0 {
 				b.arrResv[arr]++
@@ -308,11 +316,20 @@ func (s *Slurm) started(v *sim.View, plan *sim.Plan, x *cand) {
 	k, _ := slices.BinarySearchFunc(b.rel.Holdings(), h, byRelease)
 	b.rel.Insert(k, h)
 	s.memo.reset()
-	if (x.req.Exclusive || v.Cluster().Parts[x.part].Exclusive) && !s.preemptible() {
+	if (x.req.Exclusive || v.Cluster().Parts[x.part].Exclusive) && !s.preemptible() && !b.ns.full(s.nodeSpaceSize()) {
 		res := s.P.BfResolution
 		b.nodesOf(a.Alloc)
 		b.ns.add(0, a.ExpectedEnd/res*res, res, b.nodes)
 	}
+}
+
+// nodeSpaceSize is bf_node_space_size: records a cycle's map may make,
+// bf_max_job_test unless set (backfill.c).
+func (s *Slurm) nodeSpaceSize() int {
+	if s.P.BfNodeSpaceSize > 0 {
+		return s.P.BfNodeSpaceSize
+	}
+	return s.P.BfMaxJobTest
 }
 
 // preemptible reports whether running jobs may be preempted at all.

@@ -37,9 +37,14 @@
 //     now at all, and only within the longest time limit of the records
 //     after it; records past that get no estimate (Slurm estimates every
 //     record it tests). The schedule is the same: such reservations
-//     could delay no start.
-//   - Records with identical bitmaps are not merged, and
-//     bf_node_space_size is not enforced.
+//     could delay no start. That holds only while the map cannot fill:
+//     bf_node_space_size (default bf_max_job_test) bounds the records a
+//     cycle makes, counted as node_space_recs counts them (two a
+//     reservation at most, merges give none back), and a full map ends
+//     the cycle. Once the reservations left could fill it, every one is
+//     searched over bf_window and made as Slurm makes it, with
+//     _add_reservation's merge of the first two equal neighbouring
+//     records.
 //   - Job arrays: every task is a queue record of its own. The tasks
 //     of one array (workload.Job.ArrayJobID, from sacct's JobID 123_4 or
 //     a pending 123_[5-9]; SWF has no arrays) get at most
@@ -53,11 +58,9 @@
 //     bf_one_resv_per_job, bf_job_part_count_reserve).
 //   - A QOS NoReserve job is planned with a one-minute limit whether or
 //     not preemption is enabled (Slurm: only with PreemptMode set).
-//   - Backfill never preempts: backfill.c passes preemptee candidates to
-//     the will-run test (preemptable jobs count as removable) and starts
-//     a job that fits by preempting; here only the main pass preempts
-//     (preemptFor), and backfill plans around preemptable jobs as if
-//     they ran to their limits.
+//   - Backfill preempts as backfill.c does (bfpreempt.go), but its later
+//     start estimates still count preemptable jobs as running to their
+//     limits.
 //   - Preemption: cons_tres's reordering of candidates
 //     (preempt_reorder_count, preempt_strict_order) and gang
 //     time-slicing are not modelled; see preempt.go.

@@ -90,11 +90,14 @@ func TestBackfillExclusiveMultiNode(t *testing.T) {
 // limit-held ones are skipped for free. n1 is full until 1000, n2 has one
 // free core. 600 jobs of user 1 (8 CPUs) wait; user 2's job (1 CPU, limit
 // 300) comes last. With bf_max_job_user=10 only 10 of user 1's records are
-// tested (none can start: both nodes are busy, and their reservations at
-// 1000 lie past user 2's run, [100, 400], so none is made); user 2's is
-// the 11th test and starts. Counting queue positions, the pass ended after
-// 500 records and user 2 waited. Likewise with 600 held records and
-// bf_max_job_test=5.
+// tested (none can start: both nodes are busy). The first is expected at
+// 1000 and reserves both nodes over [960, 1980) (1000 and 2000 rounded
+// down to bf_resolution), each next one from the last one's end rounded
+// down: 1980, 2940, ... 9660. Those reservations lie past user 2's run,
+// [100, 400]; user 2's is the 11th test and starts. (The queue could fill
+// the 500-record map, so every reservation is made as Slurm makes it.)
+// Counting queue positions, the pass ended after 500 records and user 2
+// waited. Likewise with 600 held records and bf_max_job_test=5.
 func TestBackfillMaxJobTestCounting(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -112,9 +115,14 @@ func TestBackfillMaxJobTestCounting(t *testing.T) {
 			for id := int64(10); id < 610; id++ {
 				j := f.pend(id, 8, 1000, uint32(10000-id), "p")
 				j.User = 1
-				if tc.held {
+				switch {
+				case tc.held:
 					f.hold[id] = "AssocGrpCpuLimit"
 					want = append(want, "pend "+itoa(id)+" AssocGrpCpuLimit")
+				case id == 10:
+					want = append(want, "expect 10 1000")
+				case id < 20:
+					want = append(want, "expect "+itoa(id)+" "+itoa(1980+960*(id-11)))
 				}
 			}
 			j := f.pend(700, 1, 300, 1, "p")

@@ -1,6 +1,9 @@
 package scheduler
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // nodeSpace is backfill.c's node_space map: consecutive time records on
 // the bf_resolution grid over bf_window, each holding the nodes no
@@ -13,7 +16,11 @@ import "math/bits"
 type nodeSpace struct {
 	words int
 	recs  []nsRec
-	pool  [][]uint64 // bitmaps of records dropped by reset, for reuse
+	pool  [][]uint64 // bitmaps of records dropped by reset or merged, for reuse
+	// made counts the records made this pass, the first included, as
+	// backfill.c's node_space_recs: a merge does not lower it, and
+	// bf_node_space_size bounds it.
+	made int
 }
 
 type nsRec struct {
@@ -48,6 +55,7 @@ func (m *nodeSpace) reset(words int, begin, end int64, avail []uint64) {
 	b := m.bitmap()
 	copy(b, avail)
 	m.recs = append(m.recs, nsRec{begin, max(end, begin), b})
+	m.made = 1
 }
 
 // availOver ANDs into dst the nodes free of reservations in every record
@@ -103,41 +111,79 @@ func (m *nodeSpace) overlaps(nodes []uint64, start, end int64) bool {
 	return false
 }
 
-// add reserves nodes over [start, end) (backfill.c _add_reservation):
-// start no earlier than the map, at least one slot long.
+// add reserves nodes over [start, end) as backfill.c _add_reservation
+// does: start no earlier than the map, at least one slot long. The record
+// holding start is split there, even at its beginning (the map's first
+// record then keeps an empty record before the reservation, as Slurm's
+// does); the record holding end is split there; the nodes are cleared in
+// the records between; and then the first two neighbouring records with
+// equal bitmaps, from the last record ending before start to the one
+// after the reservation, are merged into one. Every split counts in made;
+// a merge gives nothing back.
 func (m *nodeSpace) add(start, end, res int64, nodes []uint64) {
 	start = max(start, m.recs[0].begin)
 	end = max(end, start+res)
-	m.split(start)
-	m.split(end)
+	oneBefore, first := 0, -1
 	for i := range m.recs {
 		r := &m.recs[i]
-		if r.begin >= end {
+		if r.end > start {
+			m.splitAt(i, start)
+			first = i + 1
 			break
 		}
-		if r.begin >= start {
-			for w := range nodes {
-				r.avail[w] &^= nodes[w]
+		if r.end == start {
+			first = i + 1
+			break
+		}
+		oneBefore = i
+	}
+	oneAfter := -1 // the record after the reservation's last
+	for k := first; first >= 0 && k < len(m.recs); k++ {
+		r := &m.recs[k]
+		if end < r.end {
+			m.splitAt(k, end)
+			r = &m.recs[k]
+		}
+		for w := range nodes {
+			r.avail[w] &^= nodes[w]
+		}
+		if end == r.end {
+			if k+1 < len(m.recs) {
+				oneAfter = k + 1
 			}
+			break
+		}
+	}
+	for i := oneBefore; i != oneAfter && i+1 < len(m.recs); i++ {
+		if slices.Equal(m.recs[i].avail, m.recs[i+1].avail) {
+			m.recs[i].end = m.recs[i+1].end
+			m.pool = append(m.pool, m.recs[i+1].avail)
+			m.recs = slices.Delete(m.recs, i+1, i+2)
+			break
 		}
 	}
 }
 
-// split makes t a record boundary when it falls inside a record.
-func (m *nodeSpace) split(t int64) {
-	for i := range m.recs {
-		r := m.recs[i]
-		if r.begin < t && t < r.end {
-			b := m.bitmap()
-			copy(b, r.avail)
-			m.recs = append(m.recs, nsRec{})
-			copy(m.recs[i+2:], m.recs[i+1:])
-			m.recs[i].end = t
-			m.recs[i+1] = nsRec{t, r.end, b}
-			return
-		}
-	}
+// splitAt ends record i at t and puts a copy of it over [t, its end)
+// after it; t may be the record's beginning (Slurm then keeps the empty
+// record).
+func (m *nodeSpace) splitAt(i int, t int64) {
+	r := m.recs[i]
+	b := m.bitmap()
+	copy(b, r.avail)
+	m.recs = slices.Insert(m.recs, i+1, nsRec{t, r.end, b})
+	m.recs[i].end = t
+	m.made++
 }
+
+// mayFill reports whether k more reservations could fill the map.
+func (m *nodeSpace) mayFill(limit, k int) bool {
+	return limit > 0 && m.made+2*k+1 >= limit
+}
+
+// full reports whether the map has made limit records: backfill.c ends
+// the cycle rather than add a reservation then (bf_node_space_size).
+func (m *nodeSpace) full(limit int) bool { return limit > 0 && m.made >= limit }
 
 func and(dst, src []uint64) {
 	for w := range dst {

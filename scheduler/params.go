@@ -28,6 +28,7 @@ type Params struct {
 	BfMinAgeReserve   int64 // bf_min_age_reserve
 	BfMinPrioReserve  uint32
 	BfMaxJobArrayResv int // bf_max_job_array_resv: reservations per job array a pass
+	BfNodeSpaceSize   int // bf_node_space_size: records of a cycle's map; 0 = BfMaxJobTest
 
 	// The backfill cycle's cost model (backfill.c _attempt_backfill),
 	// off while BfTestsPerSec is 0: see BackfillBudget.
@@ -53,7 +54,7 @@ func DefaultParams() Params {
 	return Params{
 		SchedInterval: 60, BatchSchedDelay: 3, DefaultQueueDepth: 100,
 		BackfillEnabled: true, BfInterval: 30, BfWindow: 1440 * 60, BfResolution: 60,
-		BfMaxJobTest: 500, BfMaxJobArrayResv: 20,
+		BfMaxJobTest: 500, BfMaxJobArrayResv: 20, BfNodeSpaceSize: 500,
 		SchedMinInterval: 2, BfMaxTime: 30, BfYieldInterval: 2000000, BfYieldSleep: 500000,
 		PreemptType: "preempt/none", PreemptMode: policy.PreemptOff, PreemptExemptTime: -1,
 	}

@@ -37,6 +37,7 @@ type SchedulerParameters struct {
 	BfMaxJobPart          int64 // per partition
 	BfMaxJobUserPart      int64 // per user and partition
 	BfMaxJobArrayResv     int64 // reservations per job array; default 20
+	BfNodeSpaceSize       int64 // records of a cycle's map; default BfMaxJobTest
 	BfJobPartCountReserve int64 // only the top N jobs per partition reserve; 0 = all
 	BfYieldIntervalUsec   int64 // testing between lock yields, MICROseconds; default 2000000
 	BfYieldSleepUsec      int64 // length of a yield, MICROseconds; default 500000
@@ -69,6 +70,7 @@ func DefaultSchedulerParameters(messageTimeout uint16) SchedulerParameters {
 		BfResolutionSec:      60,
 		BfMaxJobTest:         500,
 		BfMaxJobArrayResv:    20,
+		BfNodeSpaceSize:      500,
 		BfYieldIntervalUsec:  2000000,
 		BfYieldSleepUsec:     500000,
 	}
@@ -116,6 +118,8 @@ var schedOpts = []schedOpt{
 		valid: between(1, 43200)},
 	{name: "bf_max_job_test", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobTest },
 		valid: between(1, 1000000)},
+	{name: "bf_node_space_size", field: func(p *SchedulerParameters) *int64 { return &p.BfNodeSpaceSize },
+		valid: between(2, 2000000)},
 	{name: "bf_resolution", field: func(p *SchedulerParameters) *int64 { return &p.BfResolutionSec },
 		valid: between(1, 3600)},
 	{name: "bf_max_job_array_resv", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobArrayResv },
@@ -164,7 +168,7 @@ var schedFlags = []struct {
 var schedIgnored = map[string]bool{
 	"allow_zero_lic": false, "batch_sched_delay_max": false, "bb_array_stage_cnt": false,
 	"bf_allow_magnetic_slot": true, "bf_busy_nodes": true, "bf_hetjob_immediate": false,
-	"bf_hetjob_prio": false, "bf_ignore_newly_avail_nodes": true, "bf_node_space_size": true,
+	"bf_hetjob_prio": false, "bf_ignore_newly_avail_nodes": true,
 	"bf_topopt_enable": true, "bf_topopt_iterations": false,
 	"bf_yield_rpc_cnt": false, "bf_yield_rpc_count": false,
 	"build_queue_timeout": false, "correspond_after_task_cnt": false,
@@ -222,8 +226,11 @@ func parseSchedulerParameters(raw string, msgTimeout uint16, warn func(string, .
 	}
 	for _, o := range schedOpts {
 		f := o.field(&p)
-		if o.name == "bf_max_time" {
+		switch o.name {
+		case "bf_max_time":
 			*f = p.BfIntervalSec // Slurm's default, and its fallback
+		case "bf_node_space_size":
+			*f = p.BfMaxJobTest // likewise (backfill.c _load_config)
 		}
 		s, ok := given[o.name]
 		if !ok {

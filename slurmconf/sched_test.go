@@ -67,6 +67,11 @@ func TestSchedulerParameters(t *testing.T) {
 		{"bf_yield_sleep=20000000", func(p *SchedulerParameters) int64 { return p.BfYieldSleepUsec }, 500000,
 			"bf_yield_sleep=20000000 is out of range; Slurm ignores it and uses 500000"},
 		{"bf_max_job_array_resv=5", func(p *SchedulerParameters) int64 { return p.BfMaxJobArrayResv }, 5, ""},
+		// bf_node_space_size: 2..2,000,000 records, else bf_max_job_test.
+		{"bf_node_space_size=1000", func(p *SchedulerParameters) int64 { return p.BfNodeSpaceSize }, 1000, ""},
+		{"bf_node_space_size=1", func(p *SchedulerParameters) int64 { return p.BfNodeSpaceSize }, 500,
+			"bf_node_space_size=1 is out of range; Slurm ignores it and uses 500"},
+		{"bf_max_job_test=50", func(p *SchedulerParameters) int64 { return p.BfNodeSpaceSize }, 50, ""},
 		{"BF_WINDOW=100", func(p *SchedulerParameters) int64 { return p.BfWindowMin }, 100, ""}, // case-insensitive
 		{"bf_window=60x", func(p *SchedulerParameters) int64 { return p.BfWindowMin }, 60,
 			`bf_window=60x: Slurm reads only the leading number 60 and ignores "x"`},
