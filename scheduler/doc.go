@@ -26,8 +26,9 @@
 // and _user_part counted as _job_exceeds_max_bf_param counts them. What
 // still differs:
 //
-//   - Placement is the simulator's best fit (sim.TryAlloc), not
-//     cons_tres's node selection (topology, sockets, --spread-job).
+//   - Placement (sim.TryAlloc) follows cons_tres's _eval_nodes only for
+//     CPU-only jobs without a node count; the rest is the simulator's best
+//     fit, and there is no topology, socket or --spread-job selection.
 //   - The will-run test has no wall-clock cut-off (Slurm's stops after
 //     2 s) and no bf_window_scale (the window always doubles).
 //   - Running jobs are never in the map (bf_running_job_reserve is not

@@ -250,10 +250,11 @@ func gresSig(gs []NodeGres) string {
 //   - exclusive jobs take idle nodes in partition order (Weight, index);
 //   - jobs with a node count take the nodes with the fewest free cores that
 //     still fit (best fit), ties by partition order;
-//   - other jobs go on the single node with the fewest free cores that
-//     holds them all (best fit); when no node can, they spread over the
-//     nodes with the most free cores first, so they use as few nodes as
-//     possible, unless they asked for one node.
+//   - other jobs (CPUs without a node count, or -N1) are placed as
+//     cons_tres's _eval_nodes places them (evalnodes.go): the lowest-Weight,
+//     then tightest sufficient set of consecutive usable nodes, in it the
+//     single node with the fewest usable CPUs that holds the job, else the
+//     set's nodes in node order, each giving all it can.
 //
 // It reports NotNow when nothing fits; Short tells which resource is short.
 // It formats nothing, so failed tests in a pass cost no allocation.
@@ -291,61 +292,7 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	if len(req.Gres) > 0 {
 		return c.allocGres(req, p, dst)
 	}
-	// Single node, best fit (only when one node could hold the job).
-	best := -1
-	if req.CPUs <= part.MaxNodeCores && c.fl.levels != nil {
-		best = c.bestFitLevels(req, p)
-	} else if req.CPUs <= part.MaxNodeCores {
-		for wi, w := range c.freeBits {
-			w &= c.playWord(wi)
-			for w != 0 {
-				b := bits.TrailingZeros64(w)
-				w &= w - 1
-				n := c.byRank[wi*64+b]
-				nd := &c.Nodes[n]
-				if nd.FreeCores < req.CPUs || !part.member[n] || !c.typeOK(req, n) || c.out(n) {
-					continue
-				}
-				if nd.FreeMem < c.memFor(req, n, req.CPUs, 0) {
-					continue
-				}
-				if best < 0 || nd.FreeCores < c.Nodes[best].FreeCores { // ties: the first in allocation order
-					best = n
-				}
-			}
-		}
-	}
-	if best >= 0 {
-		return append(dst, Slice{best, req.CPUs, c.memFor(req, best, req.CPUs, 0), 0}), FitsNow
-	}
-	if req.Nodes == 1 {
-		// One node asked (-N1 is min = max = 1): wait for one, as
-		// Capacity assumes, rather than spread.
-		return dst, NotNow
-	}
-	// Spread: most usable cores first, then allocation order. The free
-	// list is in allocation order, so bucketing by usable cores keeps that
-	// order within a bucket without sorting.
-	if c.fl.levels != nil {
-		return c.spreadLevels(req, p, dst)
-	}
-	b := c.bucket(req, p, 1)
-	left := req.CPUs
-	start := len(dst)
-	for k := len(b) - 1; k > 0 && left > 0; k-- {
-		for _, n := range b[k] {
-			take := min(left, k)
-			dst = append(dst, Slice{n, take, c.memFor(req, n, take, 0), 0})
-			left -= take
-			if left == 0 {
-				break
-			}
-		}
-	}
-	if left == 0 {
-		return dst, FitsNow
-	}
-	return dst[:start], NotNow
+	return c.evalNodes(req, p, dst)
 }
 
 // allocGres is TryAllocExcept's single-node and spread placement for a

@@ -69,9 +69,12 @@ func bestFitCluster(t *testing.T) *Cluster {
 	}, partSpec("p"), x)
 }
 
-// TestTryAllocBestFit: a job that one node can hold goes on the node with
-// the fewest free cores that holds it, ties by Weight then index; one
-// that no node can hold spreads over the nodes with the most free cores.
+// TestTryAllocBestFit: cons_tres's _eval_nodes (sim/evalnodes.go). The
+// Weight-1 nodes n2, n3, n4 are one set of consecutive nodes, n1 (Weight
+// 2) another; the lower Weight's set is used first. In it, a job that one
+// node can hold goes on the node with the fewest free cores that holds
+// it, the first in node order among ties; one that no node can hold takes
+// the set's nodes in node order, each giving all it has.
 func TestTryAllocBestFit(t *testing.T) {
 	any := func(cpus int) Request { return Request{CPUs: cpus, Type: -1} }
 	runAllocCases(t, bestFitCluster, []allocCase{
@@ -84,12 +87,13 @@ func TestTryAllocBestFit(t *testing.T) {
 		{name: "fewest free cores", used: []usage{{"n3", 6, 0}, {"n4", 1, 0}}, req: any(2), want: "n3:2/0"},
 		{name: "fewest free cores 3", used: []usage{{"n3", 6, 0}, {"n4", 1, 0}}, req: any(3), want: "n2:3/0"},
 		{name: "fewest free cores 5", used: []usage{{"n3", 6, 0}, {"n4", 1, 0}}, req: any(5), want: "n4:5/0"},
-		// 12 > 8 cores: spread, most free first (8: n3, n4, n1 in
-		// allocation order; then 4: n2): n3 gives 8, n4 the last 4.
-		{name: "spread over the biggest", req: any(12), want: "n3:8/0 n4:4/0"},
-		// Free: n1 5, n2 4, n3 6, n4 4. No node has 7: n3 6, then n1 1.
+		// 12 > 8 cores: the Weight-1 set (n2 4 + n3 8 + n4 8 = 20)
+		// holds it; in node order n2 gives 4, n3 the last 8.
+		{name: "spread in node order", req: any(12), want: "n2:4/0 n3:8/0"},
+		// Free: n1 5, n2 4, n3 6, n4 4. No node has 7; the Weight-1 set
+		// (14) holds it: n2 4, then n3 the last 3.
 		{name: "spread when no node has room", used: []usage{{"n1", 3, 0}, {"n3", 2, 0}, {"n4", 4, 0}},
-			req: any(7), want: "n3:6/0 n1:1/0"},
+			req: any(7), want: "n2:4/0 n3:3/0"},
 		// Free: n1 5, n2 4, n3 6, n4 4 (19 cores); 20 cannot fit now.
 		{name: "not enough free", used: []usage{{"n1", 3, 0}, {"n3", 2, 0}, {"n4", 4, 0}}, req: any(20), fit: NotNow},
 		{name: "more than the partition", req: any(29), fit: NotNow},
@@ -155,13 +159,15 @@ func memCluster(t *testing.T) *Cluster {
 func TestTryAllocMemory(t *testing.T) {
 	mem := func(cpus int, per int64) Request { return Request{CPUs: cpus, MemPerCPU: per, Type: -1} }
 	runAllocCases(t, memCluster, []allocCase{
-		// 4 x 2000: m3 has the fewest free cores (4) and 16000 MB.
-		{name: "per CPU, best fit", req: mem(4, 2000), want: "m3:4/8000"},
+		// 4 x 2000: usable cores m1 8000/2000 = 4, m2 8, m3 4; the best
+		// fit counts usable cores, and m1 comes first of the two 4s.
+		{name: "per CPU, best fit", req: mem(4, 2000), want: "m1:4/8000"},
 		// 6 x 2000 = 12000: m3 has 4 cores, m1 8000 MB; m2 holds it.
 		{name: "per CPU, memory rules m1 out", req: mem(6, 2000), want: "m2:6/12000"},
 		// 8 x 3000: no node holds 24000 with 8 cores. Usable cores:
-		// m1 8000/3000 = 2, m2 16000/3000 = 5, m3 min(4, 5) = 4: m2 5, m3 3.
-		{name: "per CPU, spread by usable cores", req: mem(8, 3000), want: "m2:5/15000 m3:3/9000"},
+		// m1 8000/3000 = 2, m2 16000/3000 = 5, m3 min(4, 5) = 4; in node
+		// order m1 2, m2 5, m3 the last 1.
+		{name: "per CPU, spread by usable cores", req: mem(8, 3000), want: "m1:2/6000 m2:5/15000 m3:1/3000"},
 		// 16 x 5000: usable m1 1, m2 3, m3 3 = 7 < 16.
 		{name: "per CPU, short", req: mem(16, 5000), fit: NotNow},
 		// Share of the node: 4 on m3 (fewest free) = 16000; 6 on m1 (m1
@@ -171,9 +177,10 @@ func TestTryAllocMemory(t *testing.T) {
 		// m1: a job took 1 core and 7000 MB (7 cores, 1000 MB left: its
 		// share of 1000 per core allows 1 core); m2: 4 cores and 8000 MB
 		// used (4 cores, 8000 MB = 4 shares left); m3 full. 5 CPUs: no
-		// single node (m1 lacks the memory for 5 x 1000), so m2 4 and m1 1.
+		// single node (m1 lacks the memory for 5 x 1000), so in node
+		// order m1 1 and m2 4.
 		{name: "share, over-used node", used: []usage{{"m1", 1, 7000}, {"m2", 4, 8000}, {"m3", 4, 16000}},
-			req: mem(5, -1), want: "m2:4/8000 m1:1/1000"},
+			req: mem(5, -1), want: "m1:1/1000 m2:4/8000"},
 		// 6 would need 2 cores of m1's 1000 MB: 11 cores free, 5 usable.
 		{name: "share, over-used node short", used: []usage{{"m1", 1, 7000}, {"m2", 4, 8000}, {"m3", 4, 16000}},
 			req: mem(6, -1), fit: NotNow},

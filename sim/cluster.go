@@ -115,6 +115,10 @@ type Cluster struct {
 	byRank     []int    // node index by allocation rank
 	buckets    [][]int  // scratch: candidate nodes by usable cores
 	gleft      []int    // scratch: per-job GRES a placement still needs
+	// evNodes, evAvail and evSets are evalNodes' scratch: the nodes a
+	// job could use with their usable CPUs, and their consecutive sets.
+	evNodes, evAvail []int
+	evSets           []consecSet
 	// resvFrom is, per node, the start of a maintenance reservation that
 	// holds it (nil when the run has none): a placement that would still
 	// run then leaves the node out (allocEnd is the placement's end).

@@ -133,9 +133,10 @@ func TestNodeDrain(t *testing.T) {
 // eligible at 20 + 121 = 141 (job_mgr.c batch_requeue_fini), not at once.
 func TestDrainThenDown(t *testing.T) {
 	c := twoNodes(t)
-	_, by := simulate(t, c, countingSched(t), nil, []tj{{id: 1, cpus: 2, run: 1000}, {id: 2, cpus: 4, run: 2000}},
+	_, by := simulate(t, c, countingSched(t), nil, []tj{{id: 1, cpus: 4, run: 1000}, {id: 2, cpus: 4, run: 2000}},
 		Options{Events: []SiteEvent{nodeEv(c, t, 10, NodeDrain, "n1"), nodeEv(c, t, 20, NodeDown, "n1"), nodeEv(c, t, 30, NodeUp, "n1")}})
-	// Job 1 on n1 (2 cores), job 2 on n2. Killed at 20, requeued; n1 back
+	// Job 1 on n1 (all 4 cores), job 2 on n2 (with 2 cores, job 2 would
+	// fill n1's, the lower Weight, first). Killed at 20, requeued; n1 back
 	// at 30; job 1 eligible at 141, runs 141..1141 on n1.
 	checkJobs(t, c, by, []want{{1, Completed, 141, 1141, "n1", 1}, {2, Completed, 0, 2000, "n2", 0}})
 }
