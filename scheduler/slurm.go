@@ -212,7 +212,11 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 				continue // limit-held jobs do not block their partition
 			}
 		} else {
-			if s.tryAlloc(c, &x, s.mask) == sim.FitsNow {
+			mask := s.mask
+			if nFailed == 0 {
+				mask = nil // nothing out of play: placement may take its fast path
+			}
+			if s.tryAlloc(c, &x, mask) == sim.FitsNow {
 				if err := plan.Start(j, p, s.alloc, sim.ByMain); err != nil {
 					panic("slurm: " + err.Error()) // TryAlloc and Start disagree: a bug
 				}

@@ -119,6 +119,15 @@ type Cluster struct {
 	// job could use with their usable CPUs, and their consecutive sets.
 	evNodes, evAvail []int
 	evSets           []consecSet
+	// memTight counts the nodes whose free memory is less than their
+	// free cores' share of it (FreeMem×Cores < FreeCores×MemMB): while
+	// none is, a request for a core's share of memory can use every free
+	// core, and placement reads free cores from the free-level index.
+	memTight int
+	// contig marks, by allocation rank, the nodes that follow the node
+	// of the rank before in index order with the same Weight: the links
+	// of cons_tres's consecutive node sets.
+	contig []uint64
 	// resvFrom is, per node, the start of a maintenance reservation that
 	// holds it (nil when the run has none): a placement that would still
 	// run then leaves the node out (allocEnd is the placement's end).
@@ -369,6 +378,18 @@ func (c *Cluster) index() error {
 		}
 	}
 	c.buckets = make([][]int, c.maxCores+1)
+	c.contig = make([]uint64, len(c.freeBits))
+	for r := 1; r < len(c.byRank); r++ {
+		a, b := &c.Nodes[c.byRank[r-1]], &c.Nodes[c.byRank[r]]
+		if c.byRank[r] == c.byRank[r-1]+1 && a.Weight == b.Weight {
+			c.contig[r>>6] |= 1 << (r & 63)
+		}
+	}
+	for i := range c.Nodes {
+		if c.Nodes[i].memTight() {
+			c.memTight++
+		}
+	}
 	c.indexLevels()
 	c.FreeCores = c.TotalCores
 	c.FreeGPUs = c.GPUs
@@ -420,6 +441,7 @@ func (c *Cluster) Speed(n int) float64 { return c.Types[c.Nodes[n].Type].Speed }
 func (c *Cluster) take(n, cores int, mem int64, g GresTake) {
 	c.record(n, delta{int32(n), true, cores, mem, g})
 	nd := &c.Nodes[n]
+	defer c.retight(nd, nd.memTight())
 	c.fl.move(nd.rank, nd.FreeCores, nd.FreeCores-cores)
 	nd.FreeCores -= cores
 	nd.FreeMem -= mem
@@ -446,6 +468,7 @@ func (c *Cluster) give(n, cores int, mem int64, g GresTake) {
 		c.hold(n, cores, mem, g)
 		return
 	}
+	defer c.retight(nd, nd.memTight())
 	c.fl.move(nd.rank, nd.FreeCores, nd.FreeCores+cores)
 	nd.FreeCores += cores
 	nd.FreeMem += mem
@@ -461,6 +484,24 @@ func (c *Cluster) give(n, cores int, mem int64, g GresTake) {
 	}
 	if nd.FreeCores > 0 {
 		c.freeBits[nd.rank/64] |= 1 << (nd.rank % 64)
+	}
+}
+
+// memTight reports whether the node's free memory is less than its free
+// cores' share of it.
+func (nd *Node) memTight() bool {
+	return nd.FreeMem*int64(nd.Cores) < int64(nd.FreeCores)*nd.MemMB
+}
+
+// retight counts node nd in memTight again after a change; was is what
+// it was before.
+func (c *Cluster) retight(nd *Node, was bool) {
+	if now := nd.memTight(); now != was {
+		if now {
+			c.memTight++
+		} else {
+			c.memTight--
+		}
 	}
 }
 

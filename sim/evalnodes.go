@@ -45,6 +45,9 @@ type consecSet struct {
 func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	part := &c.Parts[p]
 	outs := c.mayOut()
+	if evalFast && !outs && c.freeIsUsable(req) {
+		return c.evalSets(req, p, dst)
+	}
 	nodes, avail, sets := c.evNodes[:0], c.evAvail[:0], c.evSets[:0]
 	defer func() { c.evNodes, c.evAvail, c.evSets = nodes[:0], avail[:0], sets[:0] }()
 	last := -2
@@ -75,42 +78,13 @@ func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 			last = n
 		}
 	}
-	start := len(dst)
-	remCPUs, remMax := req.CPUs, req.CPUs
-	remNodes := 1
-	maxNodes := req.CPUs
-	if req.Nodes == 1 {
-		maxNodes = 1
-	}
-	done := false
-	for maxNodes > 0 && !done {
-		best := -1
-		bestSuff := false
-		for i := range sets {
-			s := &sets[i]
-			if s.nodes == 0 {
-				continue
-			}
-			suff := s.cpus >= remCPUs && s.nodes >= remNodes
-			nb := best < 0 || s.weight < sets[best].weight
-			if !nb && s.weight == sets[best].weight &&
-				(suff && !bestSuff || suff && s.cpus < sets[best].cpus || !suff && s.cpus > sets[best].cpus) {
-				nb = true
-			}
-			if nb {
-				best, bestSuff = i, suff
-			}
-		}
-		if best < 0 {
-			break
-		}
-		s := &sets[best]
-		if remNodes <= 1 {
+	return c.evalDrive(req, dst, sets, func(s *consecSet, e *evalRem, dst Alloc) Alloc {
+		if e.nodes <= 1 {
 			fit := -1
 			for i := s.first; i < s.end; i++ {
-				if avail[i] >= remCPUs && (fit < 0 || avail[i] < avail[fit]) {
+				if avail[i] >= e.cpus && (fit < 0 || avail[i] < avail[fit]) {
 					fit = i
-					if avail[i] == remCPUs {
+					if avail[i] == e.cpus {
 						break
 					}
 				}
@@ -123,30 +97,180 @@ func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 				}
 			}
 		}
-		for i := s.first; i < s.end; i++ {
-			if maxNodes == 0 || remNodes <= 0 && remCPUs <= 0 {
-				break
+		for i := s.first; i < s.end && !e.full(); i++ {
+			if avail[i] > 0 {
+				dst = e.take(c, req, dst, nodes[i], avail[i])
+				avail[i] = 0
 			}
-			u := avail[i]
-			if u <= 0 || maxNodes == 1 && u < remCPUs {
-				continue
-			}
-			// _cpus_to_use: min_rem_nodes is at most 1 here, so no
-			// CPUs are kept back for later nodes.
-			u = min(u, max(remMax, 1))
-			n := nodes[i]
-			dst = append(dst, Slice{n, u, c.memFor(req, n, u, 0), 0})
-			avail[i] = 0
-			remCPUs -= u
-			remMax -= u
-			remNodes--
-			maxNodes--
 		}
-		done = remNodes <= 0 && remCPUs <= 0
-		s.cpus, s.nodes = 0, 0
+		return dst
+	})
+}
+
+// evalRem is what _eval_nodes still looks for: CPUs (rem_cpus, and
+// rem_max_cpus for _cpus_to_use), nodes (rem_nodes) and the nodes it may
+// still take (max_nodes).
+type evalRem struct{ cpus, max, nodes, maxNodes int }
+
+// full reports whether the nodes are all taken or the job is placed.
+func (e *evalRem) full() bool { return e.maxNodes == 0 || e.nodes <= 0 && e.cpus <= 0 }
+
+// take adds node n with its u usable CPUs, unless it cannot be the last
+// node while only one more is allowed. _cpus_to_use: min_rem_nodes is at
+// most 1 here, so no CPUs are kept back for later nodes.
+func (e *evalRem) take(c *Cluster, req *Request, dst Alloc, n, u int) Alloc {
+	if e.maxNodes == 1 && u < e.cpus {
+		return dst
+	}
+	u = min(u, max(e.max, 1))
+	e.cpus -= u
+	e.max -= u
+	e.nodes--
+	e.maxNodes--
+	return append(dst, Slice{n, u, c.memFor(req, n, u, 0), 0})
+}
+
+// evalDrive is _eval_nodes' loop over the sets: the best set left
+// (bestSet), filled by fill, is spent, until the job is placed or no set
+// is left.
+func (c *Cluster) evalDrive(req *Request, dst Alloc, sets []consecSet, fill func(*consecSet, *evalRem, Alloc) Alloc) (Alloc, Fit) {
+	start := len(dst)
+	e := evalRem{cpus: req.CPUs, max: req.CPUs, nodes: 1, maxNodes: req.CPUs}
+	if req.Nodes == 1 {
+		e.maxNodes = 1
+	}
+	done := false
+	for e.maxNodes > 0 && !done {
+		best := bestSet(sets, e.cpus, e.nodes)
+		if best < 0 {
+			break
+		}
+		dst = fill(&sets[best], &e, dst)
+		done = e.nodes <= 0 && e.cpus <= 0
+		sets[best].cpus, sets[best].nodes = 0, 0
 	}
 	if !done {
 		return dst[:start], NotNow
 	}
 	return dst, FitsNow
+}
+
+// evalFast lets evalNodes find the sets from bitmaps when it can (off in
+// the test that both ways place alike).
+var evalFast = true
+
+// freeIsUsable reports whether req can use every free core of every node
+// (UsableCores is FreeCores) and the free-level index gives them: no
+// memory asked, or a core's share of it while no node's free memory is
+// short of its free cores' share; and the type asked, if any, indexed.
+func (c *Cluster) freeIsUsable(req *Request) bool {
+	if c.fl.levels == nil || req.MemPerNode > 0 || req.MemPerGPU > 0 ||
+		req.Type >= 0 && len(c.fl.typeRank) == 0 {
+		return false
+	}
+	return req.MemPerCPU == 0 || req.MemPerCPU == MemCoreShare && c.memTight == 0
+}
+
+// evalSets is evalNodes when freeIsUsable holds, with the same result:
+// the consecutive sets are runs of the usable bitmap linked by c.contig,
+// each set's CPUs are counted a free-level at a time (popcounts), and
+// only the nodes of the sets chosen are visited.
+func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
+	part := &c.Parts[p]
+	f := &c.fl
+	sets := c.evSets[:0]
+	defer func() { c.evSets = sets[:0] }()
+	usable := func(wi int) uint64 {
+		return c.freeBits[wi] & part.rankBits[wi] & c.playWord(wi) & c.typeWord(req, wi)
+	}
+	var carry uint64 // the last rank of the word before is usable
+	for wi := range c.freeBits {
+		u := usable(wi)
+		cont := u & (u<<1 | carry) & c.contig[wi] // ranks continuing the rank before's set
+		carry = u >> 63
+		for rem := u; rem != 0; {
+			b := bits.TrailingZeros64(rem)
+			t := 0
+			if b < 63 {
+				t = bits.TrailingZeros64(^(cont >> (b + 1)))
+			}
+			mask := (^uint64(0) >> (63 - (b + t))) &^ (1<<b - 1) // ranks b..b+t
+			rem &^= mask
+			r := wi*64 + b
+			if cont&(1<<b) == 0 || len(sets) == 0 {
+				sets = append(sets, consecSet{first: r, end: r, weight: c.Nodes[c.byRank[r]].Weight})
+			}
+			s := &sets[len(sets)-1]
+			s.end = r + t + 1
+			s.nodes += t + 1
+			for k := 1; k < len(f.levels); k++ {
+				if f.count[k] > 0 {
+					s.cpus += k * bits.OnesCount64(f.levels[k][wi]&mask)
+				}
+			}
+		}
+	}
+	return c.evalDrive(req, dst, sets, func(s *consecSet, e *evalRem, dst Alloc) Alloc {
+		only := -1 // the one node a job that fits on one takes
+		if e.nodes <= 1 {
+			only = c.fewestHolding(s, e.cpus, usable)
+		}
+		for r := s.first; r < s.end && !e.full(); r++ {
+			if only < 0 || r == only { // a set's ranks are all usable
+				n := c.byRank[r]
+				dst = e.take(c, req, dst, n, c.Nodes[n].FreeCores)
+			}
+		}
+		return dst
+	})
+}
+
+// fewestHolding is the rank of set s's node with the fewest free cores
+// that still hold need, the first in order among equals (-1: none): the
+// lowest free level at or above need with a node of s.
+func (c *Cluster) fewestHolding(s *consecSet, need int, usable func(int) uint64) int {
+	f := &c.fl
+	for k := max(need, 1); k < len(f.levels); k++ {
+		if f.count[k] == 0 {
+			continue
+		}
+		for wi := s.first >> 6; wi <= (s.end-1)>>6; wi++ {
+			w := f.levels[k][wi] & usable(wi)
+			lo, hi := wi*64, wi*64+64
+			if s.first > lo {
+				w &^= 1<<(s.first-lo) - 1
+			}
+			if s.end < hi {
+				w &= 1<<(s.end-lo) - 1
+			}
+			if w != 0 {
+				return lo + bits.TrailingZeros64(w)
+			}
+		}
+	}
+	return -1
+}
+
+// bestSet is _eval_nodes' choice among the sets left: the lowest Weight;
+// among equal weights the first sufficient, then a sufficient one with
+// strictly fewer CPUs, and while none is sufficient the one with the
+// most CPUs (-1: no set left).
+func bestSet(sets []consecSet, remCPUs, remNodes int) int {
+	best, bestSuff := -1, false
+	for i := range sets {
+		s := &sets[i]
+		if s.nodes == 0 {
+			continue
+		}
+		suff := s.cpus >= remCPUs && s.nodes >= remNodes
+		nb := best < 0 || s.weight < sets[best].weight
+		if !nb && s.weight == sets[best].weight &&
+			(suff && !bestSuff || suff && s.cpus < sets[best].cpus || !suff && s.cpus > sets[best].cpus) {
+			nb = true
+		}
+		if nb {
+			best, bestSuff = i, suff
+		}
+	}
+	return best
 }

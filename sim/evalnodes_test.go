@@ -1,6 +1,10 @@
 package sim
 
-import "testing"
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
 
 // refCluster is the cluster of the recorded reference runs
 // (scenarios/testdata/slurm-ref/main): n1..n4 with 8 CPUs and 16000 MB,
@@ -106,5 +110,88 @@ func TestEvalNodes(t *testing.T) {
 				t.Errorf("got %q (%s), want %q (%s)", allocString(c, got), fit, tc.want, tc.fit)
 			}
 		})
+	}
+}
+
+// TestEvalSetsMatchesScan places random requests on random clusters both
+// ways: through evalSets (the sets found from bitmaps and the free-level
+// index) and through evalNodes' walk over every usable node. Nodes have
+// 1-8 cores and Weights 1-3 scattered over their indices (so sets break
+// at weight changes and index gaps), some partitions hold a subset, part
+// of the cores are busy (with their share of memory, or sometimes more,
+// which makes memory short and sends share requests to the walk), and a
+// will-run test's nodes in play are sometimes a random subset.
+func TestEvalSetsMatchesScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	defer func() { evalFast = true }()
+	for trial := range 300 {
+		nn := 1 + rng.IntN(150)
+		var specs []NodeSpec
+		var names, some []string
+		for i := range nn {
+			cores := 1 + rng.IntN(8)
+			name := fmt.Sprintf("n%03d", i)
+			names = append(names, name)
+			if rng.IntN(2) == 0 {
+				some = append(some, name)
+			}
+			specs = append(specs, nodeGroup("broadwell", cores, int64(cores)*1000, 1+rng.IntN(3), name))
+		}
+		if len(some) == 0 {
+			some = names[:1]
+		}
+		c := newTestCluster(t, "broadwell", false, specs, partSpec("all"), partSpec("some", some...))
+		for n := range c.Nodes {
+			nd := &c.Nodes[n]
+			k := rng.IntN(nd.Cores + 1)
+			mem := int64(k) * nd.MemMB / int64(nd.Cores)
+			if trial%4 == 3 && k < nd.Cores && rng.IntN(4) == 0 {
+				mem += 500 // more than its share: memory binds
+			}
+			c.take(n, k, mem, 0)
+		}
+		tight := 0
+		for n := range c.Nodes {
+			if c.Nodes[n].memTight() {
+				tight++
+			}
+		}
+		if tight != c.memTight {
+			t.Fatalf("trial %d: memTight %d, recount %d", trial, c.memTight, tight)
+		}
+		for range 20 {
+			req := Request{CPUs: 1 + rng.IntN(c.TotalCores), Type: -1}
+			switch rng.IntN(3) {
+			case 0:
+				req.MemPerCPU = MemCoreShare
+			case 1:
+				req.CPUs = 1 + rng.IntN(8)
+				req.MemPerCPU = MemCoreShare
+			}
+			if rng.IntN(5) == 0 {
+				req.Nodes = 1
+				req.CPUs = 1 + rng.IntN(8)
+			}
+			p := rng.IntN(2)
+			var avail []uint64
+			if rng.IntN(2) == 0 {
+				avail = make([]uint64, (nn+63)/64)
+				for n := range nn {
+					if rng.IntN(3) > 0 {
+						avail[n>>6] |= 1 << (n & 63)
+					}
+				}
+				c.setPlay(&req, p, avail)
+			}
+			evalFast = true
+			fast, ffit := c.TryAllocExcept(&req, p, nil, nil)
+			evalFast = false
+			slow, sfit := c.TryAllocExcept(&req, p, nil, nil)
+			c.play = nil
+			if ffit != sfit || allocString(c, fast) != allocString(c, slow) {
+				t.Fatalf("trial %d, %+v on %s (play %v): sets %v %q, walk %v %q", trial, req, c.Parts[p].Name,
+					avail != nil, ffit, allocString(c, fast), sfit, allocString(c, slow))
+			}
+		}
 	}
 }

@@ -104,6 +104,7 @@ func (c *Cluster) newShadow() *Cluster {
 	sh.buckets = make([][]int, len(c.buckets))
 	sh.sh = shadowState{track: true, dirtyMark: make([]bool, len(c.Nodes))}
 	sh.FreeCores, sh.FreeGPUs, sh.DownCores, sh.DownGPUs = c.FreeCores, c.FreeGPUs, c.DownCores, c.DownGPUs
+	sh.memTight = c.memTight
 	return sh
 }
 
@@ -115,6 +116,7 @@ func (sh *Cluster) copyShared(c *Cluster) {
 	own := *sh
 	*sh = *c
 	sh.FreeCores, sh.FreeGPUs, sh.DownCores, sh.DownGPUs = own.FreeCores, own.FreeGPUs, own.DownCores, own.DownGPUs
+	sh.memTight = own.memTight
 	for p := range own.Parts {
 		free := own.Parts[p].FreeCores
 		own.Parts[p] = c.Parts[p]
@@ -141,12 +143,14 @@ func (c *Cluster) syncShadow(sh *Cluster) {
 	sh.sh.clearDirty()
 	copy(sh.Parts, c.Parts)
 	sh.FreeCores, sh.FreeGPUs, sh.DownCores, sh.DownGPUs = c.FreeCores, c.FreeGPUs, c.DownCores, c.DownGPUs
+	sh.memTight = c.memTight
 }
 
 // syncNode copies node n's present state from c into sh.
 func (sh *Cluster) syncNode(c *Cluster, n int) {
 	nd := &sh.Nodes[n]
 	old, g := nd.FreeCores, nd.Gres
+	defer sh.retight(nd, nd.memTight())
 	*nd = c.Nodes[n]
 	if len(g) > 0 {
 		copy(g, c.Nodes[n].Gres)

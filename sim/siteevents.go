@@ -116,8 +116,12 @@ func (c *Cluster) checkCounters(running, suspended []*Job) error {
 	}
 	free, down, freeGPU, downGPU := 0, 0, 0, 0
 	partFree := make([]int, len(c.Parts))
+	tight := 0
 	for n := range c.Nodes {
 		nd := &c.Nodes[n]
+		if nd.memTight() {
+			tight++
+		}
 		if !nd.State.Usable() && (nd.FreeCores != 0 || nd.FreeMem != 0) {
 			return fmt.Errorf("node %s is %s with %d cores and %d MB free", nd.Name, nd.State, nd.FreeCores, nd.FreeMem)
 		}
@@ -158,6 +162,8 @@ func (c *Cluster) checkCounters(running, suspended []*Job) error {
 		return fmt.Errorf("FreeGPUs %d, recount %d", c.FreeGPUs, freeGPU)
 	case downGPU != c.DownGPUs:
 		return fmt.Errorf("DownGPUs %d, recount %d", c.DownGPUs, downGPU)
+	case tight != c.memTight:
+		return fmt.Errorf("memTight %d, recount %d", c.memTight, tight)
 	}
 	for p := range c.Parts {
 		if partFree[p] != c.Parts[p].FreeCores {
