@@ -3,6 +3,7 @@ package scheduler
 import (
 	"cmp"
 	"slices"
+	"sort"
 
 	"fairsim/sim"
 )
@@ -35,8 +36,66 @@ func sortedQueue(v *sim.View, buf []*sim.Job) []*sim.Job {
 // FIFO starts jobs strictly in arrival order and stops at the first one
 // that does not fit: no job ever overtakes another.
 type FIFO struct {
-	queue []*sim.Job
+	line  arrivalLine
 	alloc sim.Alloc
+}
+
+// arrivalLine is the pending jobs in arrival order, kept across passes:
+// the jobs that joined the pending list since the last pass (EligSeq past
+// seq) are inserted, and entries of jobs that left it (started,
+// cancelled, or joined again after a requeue) are dropped as they are
+// met. FIFO looks only at the head of the line, so a pass costs the jobs
+// it starts and the jobs that joined, not a sort of a line that can hold
+// tens of thousands of jobs.
+type arrivalLine struct {
+	q    []lineEntry
+	head int    // q[:head] are spent
+	seq  uint64 // the largest EligSeq taken in
+	dead int    // entries past head no longer valid
+}
+
+type lineEntry struct {
+	j   *sim.Job
+	seq uint64 // j.EligSeq when it joined
+}
+
+func (e lineEntry) valid() bool { return e.j.State == sim.Pending && e.j.EligSeq == e.seq }
+
+// sync takes in the jobs that joined the pending list since the last pass.
+func (l *arrivalLine) sync(v *sim.View) {
+	pend := v.Pending()
+	k := len(pend)
+	for k > 0 && pend[k-1].EligSeq > l.seq {
+		k-- // the list is in EligSeq order: the newcomers are its tail
+	}
+	for _, j := range pend[k:] {
+		e := lineEntry{j, j.EligSeq}
+		i := len(l.q)
+		if i > l.head && byArrival(l.q[i-1].j, j) > 0 {
+			i = l.head + sort.Search(len(l.q)-l.head, func(k int) bool { return byArrival(l.q[l.head+k].j, j) > 0 })
+		}
+		l.q = slices.Insert(l.q, i, e)
+		l.seq = max(l.seq, j.EligSeq)
+	}
+	for l.head < len(l.q) && !l.q[l.head].valid() {
+		l.q[l.head] = lineEntry{}
+		l.head++
+	}
+	if l.head > len(l.q)/2 || l.dead > len(l.q)/2 {
+		l.compact()
+	}
+}
+
+// compact drops the spent and invalid entries.
+func (l *arrivalLine) compact() {
+	q := l.q[:0]
+	for _, e := range l.q[l.head:] {
+		if e.j != nil && e.valid() {
+			q = append(q, e)
+		}
+	}
+	clear(l.q[len(q):])
+	l.q, l.head, l.dead = q, 0, 0
 }
 
 // Name implements sim.Scheduler.
@@ -48,10 +107,22 @@ func (*FIFO) Triggers() sim.Triggers { return sim.Triggers{SubmitDelay: 0, OnEnd
 // Schedule implements sim.Scheduler.
 func (f *FIFO) Schedule(v *sim.View, _ sim.PassKind) *sim.Plan {
 	p := v.Plan()
-	f.queue = sortedQueue(v, f.queue)
-	for _, j := range f.queue {
+	c := v.Cluster()
+	f.line.sync(v)
+	for i := f.line.head; i < len(f.line.q); i++ {
+		e := f.line.q[i]
+		if !e.valid() {
+			f.line.dead++
+			continue
+		}
+		j := e.j
+		// A job of a DOWN or INACTIVE partition waits without being in
+		// line: nothing can start it (job_scheduler.c skips it too).
+		if !c.Parts[j.Part].State.Schedules() {
+			continue
+		}
 		var fit sim.Fit
-		f.alloc, fit = v.Cluster().TryAlloc(&j.Req, j.Part, f.alloc[:0])
+		f.alloc, fit = c.TryAlloc(&j.Req, j.Part, f.alloc[:0])
 		if fit != sim.FitsNow {
 			break
 		}
