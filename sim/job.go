@@ -108,7 +108,7 @@ type Job struct {
 	waits       []waitSpan // time per pending reason
 
 	gen     uint32
-	pendIdx int // position in the pending list, -1 when not there
+	pendIdx int // -1 when not in the pending list; else its position when the list was last compacted
 	runIdx  int // position in the running list, -1 when not running
 	origin  int // the trace's line
 	// planMark says what the current pass's plan did to the job (View.mark).

@@ -776,7 +776,20 @@ func (s *Simulator) wantPass(t int64) {
 // returns it.
 func (s *Simulator) pendingList() []*Job {
 	if s.holes > 0 {
+		// Jobs mostly leave from the front (the oldest start first): then
+		// the list is cut there instead of copied, or a queue of tens of
+		// thousands costs its length at every pass.
 		k := 0
+		for k < len(s.pend) && s.pend[k].pendIdx < 0 {
+			k++
+		}
+		if k == s.holes {
+			clear(s.pend[:k])
+			s.pend = s.pend[k:]
+			s.holes = 0
+			return s.pend
+		}
+		k = 0
 		for _, j := range s.pend {
 			if j.pendIdx >= 0 {
 				j.pendIdx = k
