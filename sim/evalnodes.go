@@ -4,7 +4,8 @@ import "math/bits"
 
 // consecSet is one of cons_tres's sets of consecutive nodes: nodes with
 // consecutive indices, all of one Weight, each with a CPU the job could
-// use. first and end index Cluster.evNodes.
+// use. first and end index Cluster.evNodes in evalNodes' walk, and are
+// allocation ranks in evalSets.
 type consecSet struct {
 	first, end  int
 	cpus, nodes int
