@@ -199,6 +199,9 @@ func (sc *Scenario) Resolve() error {
 		}
 		sc.Sim.CompletingSeconds = &d
 	}
+	if sc.Sim.DecayThreadDelay < 0 {
+		return fmt.Errorf("%s: sim.decay_thread_delay %d: want 0 or more seconds", sc.file, sc.Sim.DecayThreadDelay)
+	}
 	if *sc.Sim.CompletingSeconds < 0 {
 		return fmt.Errorf("%s: sim.completing_seconds %d: want 0 or more seconds", sc.file, *sc.Sim.CompletingSeconds)
 	}
@@ -311,7 +314,8 @@ func (sc *Scenario) Build() (*Run, error) {
 	}
 	run.Options = sim.Options{MissingLimit: sc.Sim.MissingTimeLimit, FailImpossible: sc.Sim.FailImpossible,
 		IgnoreDependencies: sc.Sim.IgnoreDependencies, SampleInterval: sample,
-		ControllerUptime: uptime, CompletingTime: *sc.Sim.CompletingSeconds, RequeueDelay: requeue}
+		ControllerUptime: uptime, CompletingTime: *sc.Sim.CompletingSeconds, RequeueDelay: requeue,
+		DecayThreadDelay: sc.Sim.DecayThreadDelay}
 	if sc.Trace != nil {
 		run.Options.File = sc.Trace.File
 	}

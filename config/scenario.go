@@ -253,6 +253,13 @@ type SimSpec struct {
 	// their phase against the workload. A bare number is minutes, as in
 	// Slurm ("00:00:03" is 3 s). fairsim capture sets it from BOOT_TIME.
 	ControllerUptime string `yaml:"controller_uptime"`
+	// DecayThreadDelay is how many seconds after the controller's start
+	// its decay thread first ticks (PriorityCalcPeriod's phase is the
+	// start plus this): slurmctld loads the priority plugin, which starts
+	// the thread, after setting BOOT_TIME. Default 0; fairsim capture
+	// writes 1, what a real 22.05 controller showed in every reference
+	// run.
+	DecayThreadDelay int64 `yaml:"decay_thread_delay"`
 	// CompletingSeconds is how long, in seconds, an ended job's nodes stay
 	// COMPLETING before its resources are free and the pass its end
 	// triggers runs (the epilog complete message). Default 1 under the

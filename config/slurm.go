@@ -68,8 +68,9 @@ func (sc *Scenario) slurmConfig() (*slurmconf.Config, error) {
 	return slurmconf.ParseIn(name, text, dir)
 }
 
-// usesSlurm reports whether the scenario runs Slurm's policy.
-func (sc *Scenario) usesSlurm() bool { return sc.Scheduler == "slurm" }
+// usesSlurm reports whether the scenario runs Slurm's policy: under the
+// slurm scheduler, or over the trace's recorded schedule.
+func (sc *Scenario) usesSlurm() bool { return sc.Scheduler == "slurm" || sc.Scheduler == "recorded" }
 
 // schedParams turns SchedulerParameters and preemption settings into the
 // scheduler's parameters.
@@ -209,6 +210,10 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 	}
 	run.Policy = mf
 	run.Multifactor = mf
+	if sc.Scheduler == "recorded" {
+		run.Scheduler = &scheduler.Recorded{NodesOf: recordedNodes(run.Cluster, run.Source.Names())}
+		return nil
+	}
 	p := schedParams(conf)
 	p.BfTestsPerSec = sc.Sim.BackfillTestsPerSecond
 	s := scheduler.NewSlurm(p)
@@ -506,4 +511,37 @@ func (sc *Scenario) cpuTypes(used map[string]bool) ([]sim.CPUType, error) {
 		types = append(types, t)
 	}
 	return types, nil
+}
+
+// recordedNodes resolves the node lists a trace says its jobs ran on
+// (sacct's NodeList) to the cluster's node indices, once per list; a list
+// naming a node the cluster lacks, or none, resolves to nil.
+func recordedNodes(c *sim.Cluster, names *workload.Names) func(j *sim.Job) []int {
+	idx := make(map[string]int, len(c.Nodes))
+	for i := range c.Nodes {
+		idx[c.Nodes[i].Name] = i
+	}
+	memo := map[int32][]int{}
+	return func(j *sim.Job) []int {
+		if j.AllocNodeList <= 0 || names == nil {
+			return nil
+		}
+		if ns, ok := memo[j.AllocNodeList]; ok {
+			return ns
+		}
+		var ns []int
+		hosts, err := slurmconf.Expand(names.NodeLists.Name(j.AllocNodeList - 1))
+		if err == nil {
+			for _, h := range hosts {
+				n, ok := idx[h]
+				if !ok {
+					ns = nil
+					break
+				}
+				ns = append(ns, n)
+			}
+		}
+		memo[j.AllocNodeList] = ns
+		return ns
+	}
 }

@@ -16,6 +16,8 @@ var factories = map[string]func() sim.Scheduler{
 	// slurm with Slurm's default parameters; config builds it with the
 	// scenario's SchedulerParameters and preemption settings.
 	"slurm": func() sim.Scheduler { return NewSlurm(DefaultParams()) },
+	// The trace's own schedule, under Slurm's policy layer.
+	"recorded": func() sim.Scheduler { return &Recorded{} },
 }
 
 // New returns the scheduler registered under name.

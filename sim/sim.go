@@ -62,6 +62,12 @@ type Options struct {
 	// this many seconds after its end (the epilog complete message,
 	// proc_req.c _slurm_rpc_epilog_complete). 0 releases at the end.
 	CompletingTime int64
+	// DecayThreadDelay is how long after the controller's start
+	// (BOOT_TIME) its decay thread first ticks: slurmctld starts the
+	// thread when it loads the priority plugin, after setting its boot
+	// time. 1 s on a real 22.05 controller (the reference runs), 0 by
+	// default, where the controller's start is itself a model.
+	DecayThreadDelay int64
 	// RequeueDelay is how long a requeued job waits before it is
 	// eligible again: job_mgr.c batch_requeue_fini sets its begin time to
 	// now + the credential lifetime + 1 (AuthInfo cred_expire, default
@@ -215,8 +221,8 @@ func (s *Simulator) Run() (*Result, error) {
 		}
 		return nil, fmt.Errorf("%s: the trace has no jobs", s.opt.File)
 	}
-	if s.opt.ControllerUptime < 0 || s.opt.CompletingTime < 0 {
-		return nil, fmt.Errorf("controller uptime %d s and completing time %d s: want 0 or more", s.opt.ControllerUptime, s.opt.CompletingTime)
+	if s.opt.ControllerUptime < 0 || s.opt.CompletingTime < 0 || s.opt.DecayThreadDelay < 0 {
+		return nil, fmt.Errorf("controller uptime %d s, completing time %d s and decay thread delay %d s: want 0 or more", s.opt.ControllerUptime, s.opt.CompletingTime, s.opt.DecayThreadDelay)
 	}
 	t0 := s.first
 	s.arm(t0-s.opt.ControllerUptime, t0)
@@ -320,12 +326,13 @@ func (s *Simulator) Run() (*Result, error) {
 // + 1) unless its first bf_interval has not passed by then.
 func (s *Simulator) arm(start, t0 int64) {
 	if s.pol != nil && s.pol.CalcPeriod() > 0 {
-		first := onGrid(start, s.pol.CalcPeriod(), t0, 0)
-		s.heap.push(Event{T: first, Kind: EvCalc})
-		// The decay thread ticks first at the controller's start
-		// (_decay_thread runs its loop at once), so a controller up
+		// The decay thread ticks first once the priority plugin has
+		// loaded (_decay_thread runs its loop at once), so a controller up
 		// before t0 has ticked already.
-		if cp, ok := s.pol.(CalcPhaser); ok && first-s.pol.CalcPeriod() >= start {
+		ds := start + s.opt.DecayThreadDelay
+		first := onGrid(ds, s.pol.CalcPeriod(), t0, 0)
+		s.heap.push(Event{T: first, Kind: EvCalc})
+		if cp, ok := s.pol.(CalcPhaser); ok && first-s.pol.CalcPeriod() >= ds {
 			cp.LastCalc(first - s.pol.CalcPeriod())
 		}
 	}

@@ -107,12 +107,17 @@ func firstSubmit(sacct []byte) (time.Time, bool) {
 	return first, !first.IsZero()
 }
 
+// captureDecayDelay is sim.decay_thread_delay as capture writes it: the
+// decay thread ticked 1 s after BOOT_TIME in every reference run (sshare
+// over their recorded schedules then matches in every column).
+const captureDecayDelay = 1
+
 // yaml is the scenario keys the phase sets, for captureScenarioYAML.
 func (ph capturePhase) yaml() string {
 	var b strings.Builder
 	if ph.uptime > 0 {
-		fmt.Fprintf(&b, "# slurmctld's BOOT_TIME was %s before the first submission: its timers'\n# phase (scontrol show config).\nsim:\n  controller_uptime: %q\n",
-			slurmtime.Format(ph.uptime), slurmtime.Format(ph.uptime))
+		fmt.Fprintf(&b, "# slurmctld's BOOT_TIME was %s before the first submission: its timers'\n# phase (scontrol show config). Its decay thread starts once the priority\n# plugin has loaded, %d s after the boot on a real 22.05 controller.\nsim:\n  controller_uptime: %q\n  decay_thread_delay: %d\n",
+			slurmtime.Format(ph.uptime), captureDecayDelay, slurmtime.Format(ph.uptime), captureDecayDelay)
 	}
 	if ph.assocAfter {
 		b.WriteString("# sacctmgr list transactions: associations were added after slurmctld's\n# start and after its last PriorityCalcPeriod tick before the first submission.\nfairshare:\n  assoc_added_after_start: true\n")

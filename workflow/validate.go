@@ -185,11 +185,13 @@ func Validate(sc *config.Scenario, o ValidateOptions) (*Validation, error) {
 		}
 	}
 	for _, f := range o.Sshare {
-		c, err := checkSshare(sc, f)
-		if err != nil {
-			return nil, err
+		for _, recorded := range []bool{false, true} {
+			c, err := checkSshare(sc, f, recorded)
+			if err != nil {
+				return nil, err
+			}
+			v.Shares = append(v.Shares, c)
 		}
-		v.Shares = append(v.Shares, c)
 	}
 	if o.Out != "" {
 		if err := v.writeFiles(o.Out); err != nil {

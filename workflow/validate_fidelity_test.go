@@ -92,20 +92,30 @@ func TestReferenceFidelity(t *testing.T) {
 		// LevelFS).
 		waveRaw, waveNorm float64
 		endRaw, endNorm   float64
+		// The same on the recorded schedule (scheduler.Recorded).
+		recWave, recWaveNorm float64
+		recEnd, recEndNorm   float64
 	}{
 		// Fairshare (remade with the captured phase): the same start
 		// order as the controller (no pair the other way round; tau-b
 		// below 1 only by same-second ties), the wave snapshot exact.
-		// The end snapshot follows fairsim's schedule, a second or two
-		// off per job (TestReferenceSshareModel holds the model itself
-		// to 1e-6 on the recorded schedule).
-		{"fairshare", "run1", 0.995, 3, 2, 0, 0, 1e-6, 7, 0.065},
-		{"fairshare", "run2", 0.995, 4, 2, 0, 0, 1e-6, 14, 0.07},
-		{"fairshare", "run3", 0.993, 1, 0, 0, 0, 1e-6, 17, 0.101},
+		// The end snapshot on fairsim's schedule follows it, a second
+		// or two off per job (the decay thread's phase a second later,
+		// sim.decay_thread_delay, moved these floors); on the recorded
+		// schedule every column matches (as TestReferenceSshareModel
+		// and TestReferenceSshareRecorded hold it).
+		{"fairshare", "run1", 0.995, 3, 2, 0, 0, 1e-6, 3, 0.092, 1e-6, 1e-6, 1e-6, 1e-6},
+		{"fairshare", "run2", 0.995, 4, 2, 0, 0, 1e-6, 19, 0.053, 1e-6, 1e-6, 1e-6, 1e-6},
+		{"fairshare", "run3", 0.993, 1, 0, 0, 0, 1e-6, 80, 0.037, 1e-6, 1e-6, 1e-6, 1e-6},
 		// Not reached yet: floors at today's figures (see the gap above).
-		{"main", "run1", 0.88, 12, 11, 53, 54, 0.282, 138, 0.439},
-		{"main", "run2", 0.95, 33, 10, 16, 8, 0.339, 28, 0.042},
-		{"main", "run3", 0.86, 34, 10, 63, 65, 0.206, 65, 0.454},
+		// On the recorded schedule: main's captures predate
+		// capture's BOOT_TIME, and its hand-set phase fits run1's wave
+		// snapshot exactly but not runs 2 and 3; sacct -X does not say
+		// how a multi-node job's CPUs were spread, so some jobs do not
+		// fit where the controller put them and start late.
+		{"main", "run1", 0.88, 12, 11, 53, 54, 0.282, 138, 0.439, 0, 1e-6, 15, 0.004},
+		{"main", "run2", 0.95, 33, 10, 16, 8, 0.339, 28, 0.042, 94, 9.73, 14, 0.064},
+		{"main", "run3", 0.86, 34, 10, 63, 65, 0.206, 65, 0.454, 25, 0.821, 80, 0.027},
 	}
 	for _, c := range cases {
 		t.Run(c.workload+"/"+c.run, func(t *testing.T) {
@@ -143,8 +153,14 @@ func TestReferenceFidelity(t *testing.T) {
 			}
 			for _, sc := range v.Shares {
 				raw, norm := c.endRaw, c.endNorm
-				if strings.HasSuffix(sc.File, "sshare-wave.txt") {
+				wave := strings.HasSuffix(sc.File, "sshare-wave.txt")
+				switch {
+				case wave && sc.Recorded:
+					raw, norm = c.recWave, c.recWaveNorm
+				case wave:
 					raw, norm = c.waveRaw, c.waveNorm
+				case sc.Recorded:
+					raw, norm = c.recEnd, c.recEndNorm
 				}
 				var gotNorm float64
 				for i, col := range sshareCompared {
@@ -156,7 +172,7 @@ func TestReferenceFidelity(t *testing.T) {
 					}
 				}
 				gotRaw := sc.MaxDiff[slices.Index(sshareCompared, "RawUsage")]
-				t.Logf("%s: RawUsage off by %g, normalised columns by %g", filepath.Base(sc.File), gotRaw, gotNorm)
+				t.Logf("%s (recorded schedule %v): RawUsage off by %g, normalised columns by %g", filepath.Base(sc.File), sc.Recorded, gotRaw, gotNorm)
 				if !(gotRaw <= raw) || !(gotNorm <= norm) {
 					t.Errorf("%s: RawUsage off by %g (max %g), normalised columns by %g (max %g)", filepath.Base(sc.File), gotRaw, raw, gotNorm, norm)
 				}

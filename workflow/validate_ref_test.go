@@ -16,7 +16,7 @@ func TestValidateReferenceRuns(t *testing.T) {
 	if len(runs) == 0 {
 		t.Fatal("no reference runs under scenarios/testdata/slurm-ref")
 	}
-	want := map[string]int{"main": 48, "fairshare": 26}
+	want := map[string]int{"main": 48, "fairshare": 26, "steady": 60}
 	for _, dir := range runs {
 		t.Run(filepath.Base(filepath.Dir(dir))+"/"+filepath.Base(dir), func(t *testing.T) {
 			for _, f := range []string{"sshare-end.txt", "sprio-wave.txt", "site.conf"} {
@@ -34,11 +34,17 @@ func TestValidateReferenceRuns(t *testing.T) {
 			if !(v.Tau >= -1 && v.Tau <= 1) || v.MAPE != v.MAPE {
 				t.Errorf("tau %v, MAPE %v: want finite figures", v.Tau, v.MAPE)
 			}
-			// The two snapshots, each over the 8 rows of root, root's
-			// user and three accounts with one user each (fairshare) or
-			// root, its user, two accounts of two users (main: 8 too).
-			if len(v.Shares) != 2 || v.Shares[0].Rows != 8 || v.Shares[1].Rows != 8 {
-				t.Errorf("sshare checks %+v, want two of 8 rows", v.Shares)
+			// The two snapshots, on fairsim's schedule and on the
+			// recorded one, each over the 8 rows of root, root's user and
+			// three accounts with one user each (fairshare) or root, its
+			// user, two accounts of two users (main and steady: 8 too).
+			if len(v.Shares) != 4 {
+				t.Errorf("sshare checks %+v, want four", v.Shares)
+			}
+			for _, c := range v.Shares {
+				if c.Rows != 8 {
+					t.Errorf("sshare check of %s (recorded %v): %d rows, want 8", c.File, c.Recorded, c.Rows)
+				}
 			}
 			t.Logf("tau-b %.4f, wait MAPE %.2f%%, mean |wait error| %.1f s", v.Tau, v.MAPE, v.MeanAbsErr)
 		})

@@ -13,6 +13,7 @@ import (
 
 	"fairsim/config"
 	"fairsim/policy/fairshare"
+	"fairsim/scheduler"
 )
 
 // sshareCompared are the numeric columns of sshare -a -l -P compared with
@@ -24,7 +25,12 @@ var sshareCompared = []string{"RawShares", "NormShares", "RawUsage", "NormUsage"
 type ShareCheck struct {
 	File string
 	At   int64 // Unix time of the snapshot
-	Rows int   // association rows compared
+	// Recorded says the simulation started every job at its recorded
+	// start (scheduler.Recorded): the fair-share model alone, without
+	// fairsim's scheduling decisions.
+	Recorded bool
+	Late     int // with Recorded: jobs that did not fit at their recorded start
+	Rows     int // association rows compared
 	// MaxDiff is the largest absolute difference per column of
 	// sshareCompared (NaN where a row is a number on one side only, or
 	// "inf" on one side only).
@@ -90,18 +96,32 @@ func parseSshareP(data []byte, name string) (map[string]map[string]string, []str
 }
 
 // checkSshare simulates sc up to the snapshot's instant and compares
-// fairsim's sshare -a -l -P with it, column by column.
-func checkSshare(sc *config.Scenario, path string) (*ShareCheck, error) {
+// fairsim's sshare -a -l -P with it, column by column. With recorded,
+// the jobs start when the trace says they did instead of when fairsim's
+// scheduler would start them: usage then accrues over the controller's
+// own schedule, and only the fair-share model is compared.
+func checkSshare(sc *config.Scenario, path string, recorded bool) (*ShareCheck, error) {
 	epoch, real, order, err := readSshareSnapshot(path)
 	if err != nil {
 		return nil, err
 	}
 	p := Pipeline{Need: "sshare"}
+	if recorded {
+		rs := *sc
+		rs.Scheduler = "recorded"
+		sc = &rs
+	}
 	run, err := p.Build(sc)
 	if err != nil {
 		return nil, err
 	}
 	defer run.Close()
+	rec, _ := run.Scheduler.(*scheduler.Recorded)
+	if rec != nil {
+		// The controller started jobs in the second others ended: their
+		// resources count as free at once.
+		run.Options.CompletingTime = 0
+	}
 	// Captured scenarios keep UTC throughout (trace and fair-share zone).
 	at := time.Unix(epoch, 0).UTC().Format("2006-01-02T15:04:05")
 	if _, err := p.SimulateAt(run, at, nil); err != nil {
@@ -117,7 +137,10 @@ func checkSshare(sc *config.Scenario, path string) (*ShareCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &ShareCheck{File: path, At: epoch, MaxDiff: make([]float64, len(sshareCompared))}
+	c := &ShareCheck{File: path, At: epoch, MaxDiff: make([]float64, len(sshareCompared)), Recorded: recorded}
+	if rec != nil {
+		c.Late = rec.Late
+	}
 	worstRel := -1.0
 	for _, k := range order {
 		s, ok := sim[k]
@@ -168,7 +191,14 @@ func cellDiff(a, b string) float64 {
 // writeShares prints the sshare checks.
 func (v *Validation) writeShares(w io.Writer) {
 	for _, c := range v.Shares {
-		fmt.Fprintf(w, "  sshare at %s (%s): %d rows; max |difference|:", time.Unix(c.At, 0).UTC().Format("2006-01-02T15:04:05"), c.File, c.Rows)
+		on := "fairsim's schedule"
+		if c.Recorded {
+			on = "the recorded schedule"
+			if c.Late > 0 {
+				on += fmt.Sprintf(", %d job(s) started late where they did not fit", c.Late)
+			}
+		}
+		fmt.Fprintf(w, "  sshare at %s (%s), on %s: %d rows; max |difference|:", time.Unix(c.At, 0).UTC().Format("2006-01-02T15:04:05"), c.File, on, c.Rows)
 		for i, col := range sshareCompared {
 			fmt.Fprintf(w, " %s %.6g", col, c.MaxDiff[i])
 		}

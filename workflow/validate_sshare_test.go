@@ -211,3 +211,38 @@ func firstSubmitOf(t *testing.T, path string) int64 {
 	}
 	return first.Unix()
 }
+
+// TestReferenceSshareRecorded runs validate's sshare check on the
+// recorded schedule (scheduler.Recorded: every job started when sacct
+// says it started) through the whole pipeline — slurm.conf, the
+// association dump, the multifactor policy, the decay thread's phase
+// from sim.controller_uptime and sim.decay_thread_delay — and holds every
+// column of both snapshots of every fairshare reference run to the
+// controller's sshare within 1e-6. TestReferenceSshareModel checks the
+// engine alone the same way; this one checks what users run.
+func TestReferenceSshareRecorded(t *testing.T) {
+	for _, run := range []string{"run1", "run2", "run3"} {
+		dir := filepath.Join("..", "scenarios", "testdata", "slurm-ref", "fairshare", run)
+		for _, snap := range []string{"sshare-wave.txt", "sshare-end.txt"} {
+			t.Run(run+"/"+snap, func(t *testing.T) {
+				spec := RunSpec{Scenario: dir}
+				sc, err := spec.Resolve()
+				if err != nil {
+					t.Fatal(err)
+				}
+				c, err := checkSshare(sc, filepath.Join(dir, snap), true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.Rows != 8 || len(c.Missing) > 0 || c.Late > 0 {
+					t.Errorf("%d rows, missing %v, %d late starts: want 8, none, 0", c.Rows, c.Missing, c.Late)
+				}
+				for i, col := range sshareCompared {
+					if !(c.MaxDiff[i] <= 1e-6) {
+						t.Errorf("%s: max |difference| %g (%s)", col, c.MaxDiff[i], c.Worst)
+					}
+				}
+			})
+		}
+	}
+}

@@ -64,6 +64,10 @@ type Job struct {
 	// ExcNodeList is 1 + the index in Names.NodeLists of the nodes the job
 	// must not run on (sbatch -x/--exclude); 0 for none.
 	ExcNodeList int32
+	// AllocNodeList is 1 + the index in Names.NodeLists of the nodes the
+	// trace says the job ran on (sacct's NodeList); 0 when unknown. Only
+	// the recorded scheduler reads it, to replay a schedule where it ran.
+	AllocNodeList int32
 	// Reservation is 1 + the index in Names.Reservations of the
 	// reservation the job asked for (sbatch --reservation); 0 for none.
 	Reservation int32

@@ -967,6 +967,9 @@ func (r *SacctReader) setRunTime(l *sacctLine, j *Job, state string, t sacctTime
 		l.defs = append(l.defs, "Start unknown: wait unknown")
 	default:
 		j.Wait = start - submit
+		if b, st := l.get(sfNodeList); st == valOK && len(b) > 0 && string(b) != "None assigned" {
+			j.AllocNodeList = 1 + r.names.NodeLists.ID(string(b))
+		}
 		switch {
 		case eKnown:
 			j.Runtime = elapsed
