@@ -113,7 +113,7 @@ func TestCapture(t *testing.T) {
 	// Booted 3 s before the first submission (00:00:00), associations
 	// added at 23:59:58, after the calc tick at the boot.
 	scy, _ := os.ReadFile(filepath.Join(out, CaptureScenario))
-	for _, want := range []string{"sim:\n  controller_uptime: \"00:00:03\"\n", "fairshare:\n  assoc_added_after_start: true\n"} {
+	for _, want := range []string{"sim:\n  controller_uptime: \"00:00:03\"\n  decay_thread_delay: 1\n", "fairshare:\n  assoc_added_after_start: true\n"} {
 		if !strings.Contains(string(scy), want) {
 			t.Errorf("scenario.yaml lacks %q:\n%s", want, scy)
 		}
@@ -127,8 +127,9 @@ func TestCapture(t *testing.T) {
 	sc, err := config.Load(ScenarioFile(out))
 	must(err)
 	must(sc.Resolve())
-	if sc.Sim.ControllerUptime != "00:00:03" || !sc.FairShare.AssocAddedAfterStart {
-		t.Errorf("scenario read back: controller_uptime %q, assoc_added_after_start %v; want 00:00:03, true", sc.Sim.ControllerUptime, sc.FairShare.AssocAddedAfterStart)
+	if sc.Sim.ControllerUptime != "00:00:03" || sc.Sim.DecayThreadDelay != 1 || !sc.FairShare.AssocAddedAfterStart {
+		t.Errorf("scenario read back: controller_uptime %q, decay_thread_delay %d, assoc_added_after_start %v; want 00:00:03, 1, true",
+			sc.Sim.ControllerUptime, sc.Sim.DecayThreadDelay, sc.FairShare.AssocAddedAfterStart)
 	}
 	_, r, err := Pipeline{}.Run(sc, "")
 	must(err)
