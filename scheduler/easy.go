@@ -21,19 +21,29 @@ import (
 // reservation. On clusters of identical nodes
 // where jobs may spread over nodes (the SP2 traces) this is exact.
 type EASY struct {
-	queue    []*sim.Job
-	releases []release
-	alloc    sim.Alloc
+	queue []*sim.Job
+	alloc sim.Alloc
+	// rel are the holders by expected end (then job index), kept from
+	// pass to pass: a pass finds each holder in it by binary search, adds
+	// the holders that came and drops those that left, instead of
+	// sorting all of them again.
+	rel   []release
+	fresh []release
+	gen   uint32
 }
 
-// release is when a holder is expected to end and how many cores the
-// reserved job could use that it then frees; sorting these small values
-// is cheaper than sorting the holders.
+// release is a holder by when it is expected to end, with its cores;
+// sorting these small values is cheaper than sorting the holders.
 type release struct {
 	end   int64
 	idx   int32 // job index: ties in end time in job order
-	cores int32
+	cores int32 // all its cores
+	start int64
+	gen   uint32    // the last pass that saw it
+	alloc sim.Alloc // as that pass saw it (a start of the pass is in the pass's pool)
 }
+
+func byEnd(a, b release) int { return cmp.Or(cmp.Compare(a.end, b.end), cmp.Compare(a.idx, b.idx)) }
 
 // Name implements sim.Scheduler.
 func (*EASY) Name() string { return "easy" }
@@ -103,6 +113,9 @@ func (e *EASY) usable(c *sim.Cluster, head *sim.Job, n int) bool {
 func (e *EASY) shadow(v *sim.View, head *sim.Job) (int64, int) {
 	c := v.Cluster()
 	free := 0
+	// Every node serves the head job when it asks no CPU type and its
+	// partition holds them all: a release then gives all its cores.
+	whole := head.Req.Type < 0 && len(c.Parts[head.Part].Nodes) == len(c.Nodes)
 	if head.Req.Type < 0 {
 		free = c.Parts[head.Part].FreeCores
 	} else {
@@ -112,33 +125,83 @@ func (e *EASY) shadow(v *sim.View, head *sim.Job) (int64, int) {
 			}
 		}
 	}
-	e.releases = e.releases[:0]
-	v.EachHolding(func(h sim.Holding) {
-		r := release{end: h.End, idx: int32(h.Job.Idx)}
-		for _, s := range h.Alloc {
+	e.sync(v)
+	coresOf := func(r *release) int {
+		if whole {
+			return int(r.cores)
+		}
+		k := 0
+		for _, s := range r.alloc {
 			if e.usable(c, head, s.Node) {
-				r.cores += int32(s.Cores)
+				k += s.Cores
 			}
 		}
-		e.releases = append(e.releases, r)
-	})
-	slices.SortFunc(e.releases, func(a, b release) int {
-		return cmp.Or(cmp.Compare(a.end, b.end), cmp.Compare(a.idx, b.idx))
-	})
-	for i, r := range e.releases {
-		free += int(r.cores)
+		return k
+	}
+	for i := range e.rel {
+		r := &e.rel[i]
+		free += coresOf(r)
 		if free >= head.CPUs {
 			// Every job ending at the shadow time frees its cores then:
 			// the spare cores count them all, not only up to the one
 			// that made room.
-			for _, o := range e.releases[i+1:] {
-				if o.end != r.end {
-					break
-				}
-				free += int(o.cores)
+			for k := i + 1; k < len(e.rel) && e.rel[k].end == r.end; k++ {
+				free += coresOf(&e.rel[k])
 			}
 			return r.end, free - head.CPUs
 		}
 	}
 	return math.MaxInt64, 0
+}
+
+// sync brings e.rel to the view's holders: those that left (or run
+// again with another start or end) are dropped, those that came are
+// merged in by (end, job index).
+func (e *EASY) sync(v *sim.View) {
+	e.gen++
+	e.fresh = e.fresh[:0]
+	v.EachHolding(func(h sim.Holding) {
+		idx := int32(h.Job.Idx)
+		lo, hi := 0, len(e.rel) // the first at or after (End, idx)
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if r := &e.rel[m]; r.end < h.End || r.end == h.End && r.idx < idx {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		if lo < len(e.rel) {
+			if r := &e.rel[lo]; r.end == h.End && r.idx == idx && r.start == h.Start {
+				r.gen, r.alloc = e.gen, h.Alloc
+				return
+			}
+		}
+		e.fresh = append(e.fresh, release{end: h.End, idx: idx, cores: int32(h.Alloc.Cores()), start: h.Start, gen: e.gen, alloc: h.Alloc})
+	})
+	kept := e.rel[:0]
+	for _, r := range e.rel {
+		if r.gen == e.gen {
+			kept = append(kept, r)
+		}
+	}
+	clear(e.rel[len(kept):]) // no stale allocations kept alive
+	e.rel = kept
+	if len(e.fresh) == 0 {
+		return
+	}
+	slices.SortFunc(e.fresh, byEnd)
+	// Merge from the back, in place.
+	n, k := len(e.rel), len(e.fresh)
+	e.rel = slices.Grow(e.rel, k)[:n+k]
+	for i, j, w := n-1, k-1, n+k-1; j >= 0; w-- {
+		if i >= 0 && byEnd(e.rel[i], e.fresh[j]) > 0 {
+			e.rel[w] = e.rel[i]
+			i--
+		} else {
+			e.rel[w] = e.fresh[j]
+			j--
+		}
+	}
+	clear(e.fresh)
 }
