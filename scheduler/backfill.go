@@ -111,7 +111,8 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			setBit(b.usable, n)
 		}
 	}
-	b.ns.reset(b.words, now/res*res, (now+s.P.BfWindow)/res*res, b.usable)
+	wall := c.Wall()
+	b.ns.reset(b.words, floorRes(now, res, wall), floorRes(now+s.P.BfWindow, res, wall), b.usable)
 	b.hs = v.Holdings(b.hs[:0])
 	slices.SortFunc(b.hs, byRelease)
 	b.rel.Reset(b.hs) // will-run tests move its shadows, never the cluster
@@ -207,7 +208,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			s.started(v, plan, &x)
 			started++
 			arrRej = 0
-		case t/res*res > reach:
+		case floorRes(t, res, wall) > reach:
 			continue // no job left in this pass could collide with it
 		default:
 			plan.Expect(j, t)
@@ -215,13 +216,24 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 				return // backfill.c: "table size limit reached"
 			}
 			b.nodesOf(s.alloc)
-			b.ns.add(t/res*res, (t+tl)/res*res, res, b.nodes)
+			b.ns.add(floorRes(t, res, wall), floorRes(t+tl, res, wall), res, b.nodes)
 			arrRej = 0
 			if arr != 0 {
 				b.arrResv[arr]++
 			}
 		}
 	}
+}
+
+// floorRes rounds t down to the bf_resolution grid of the wall clock
+// (wall is the Unix time of t = 0): backfill.c divides Unix times.
+func floorRes(t, res, wall int64) int64 {
+	a := t + wall
+	q := a / res
+	if a%res < 0 {
+		q--
+	}
+	return q*res - wall
 }
 
 // planKey is what a record's test depends on besides the map and the
@@ -294,7 +306,7 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 			continue
 		}
 		b.nodesOf(s.alloc)
-		if b.ns.overlaps(b.nodes, t/res*res, (t+tl)/res*res) {
+		if b.ns.overlaps(b.nodes, floorRes(t, res, c.Wall()), floorRes(t+tl, res, c.Wall())) {
 			if t <= startRes {
 				return -1, tried // cannot happen: avail covered these records
 			}
@@ -319,7 +331,7 @@ func (s *Slurm) started(v *sim.View, plan *sim.Plan, x *cand) {
 	if (x.req.Exclusive || v.Cluster().Parts[x.part].Exclusive) && !s.preemptible() && !b.ns.full(s.nodeSpaceSize()) {
 		res := s.P.BfResolution
 		b.nodesOf(a.Alloc)
-		b.ns.add(0, a.ExpectedEnd/res*res, res, b.nodes)
+		b.ns.add(0, floorRes(a.ExpectedEnd, res, v.Cluster().Wall()), res, b.nodes)
 	}
 }
 

@@ -85,3 +85,22 @@ func TestNodeSpaceAddAsSlurm(t *testing.T) {
 		t.Errorf("after reset: %s", got)
 	}
 }
+
+// TestFloorResOnWallClock: backfill.c rounds Unix times down to
+// bf_resolution, so with the trace's time 0 at Unix 1795514127 (:27 of a
+// minute) a reservation from t = 100 starts on the 60 s grid at t = 93
+// (Unix ...220), not at 60.
+func TestFloorResOnWallClock(t *testing.T) {
+	for _, tc := range []struct{ t, res, wall, want int64 }{
+		{100, 60, 0, 60},
+		{100, 60, 1795514127, 93},
+		{93, 60, 1795514127, 93},
+		{92, 60, 1795514127, 33},
+		{-5, 10, 0, -10},
+		{5, 10, -3, 3},
+	} {
+		if got := floorRes(tc.t, tc.res, tc.wall); got != tc.want {
+			t.Errorf("floorRes(%d, %d, %d) = %d, want %d", tc.t, tc.res, tc.wall, got, tc.want)
+		}
+	}
+}

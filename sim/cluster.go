@@ -95,6 +95,10 @@ type Cluster struct {
 	// trace's limits are wall-clock on any node and jobs on slow nodes
 	// time out.
 	ScaleLimit bool
+	// wall is the Unix time of simulated time 0 (the trace's
+	// UnixStartTime): Slurm rounds on the wall clock (will-run windows,
+	// bf_resolution), so the simulation does too.
+	wall int64
 
 	TotalCores int
 	FreeCores  int
@@ -583,3 +587,7 @@ func (c *Cluster) markGen() uint32 {
 	}
 	return c.seenGen
 }
+
+// Wall is the Unix time of simulated time 0, on which Slurm's time grids
+// (bf_resolution, the will-run windows) are laid.
+func (c *Cluster) Wall() int64 { return c.wall }

@@ -225,6 +225,9 @@ func (s *Simulator) Run() (*Result, error) {
 		return nil, fmt.Errorf("controller uptime %d s, completing time %d s and decay thread delay %d s: want 0 or more", s.opt.ControllerUptime, s.opt.CompletingTime, s.opt.DecayThreadDelay)
 	}
 	t0 := s.first
+	if h := s.src.Header(); h != nil {
+		s.c.wall = h.UnixStartTime
+	}
 	s.arm(t0-s.opt.ControllerUptime, t0)
 	s.defineReservations()
 	s.armSites(t0)

@@ -349,7 +349,8 @@ func (r *Releases) inPlay(i int, play []uint64) bool {
 //
 // As _will_run_test does, holders on nodes in play (avail's usable
 // nodes of p) are removed in batches: the first batch runs to the first
-// such end rounded up to 30 s plus 30 s, each later batch to that time
+// such end rounded up to 30 s of the wall clock (Cluster.Wall: Slurm
+// takes end_time % 30 of Unix time) plus 30 s, each later batch to that time
 // plus a window that doubles (further while the next end lies beyond
 // it), and the job is tested after each batch (not after a batch of
 // more than 201 holders: removal goes on); its start is then the last
@@ -406,7 +407,7 @@ func (c *Cluster) WillRun(req *Request, p int, avail []uint64, rel *Releases, un
 			c.willRunMove(h.Alloc, false)
 			given = append(given, i-1)
 			if endTime == 0 {
-				endTime = h.End + window0 - h.End%window0
+				endTime = h.End + window0 - posMod(h.End+c.wall, window0)
 			}
 			last = h.End
 			if i >= len(hs) {
@@ -633,7 +634,7 @@ func (w *wrWalk) step() {
 		}
 		w.free += rel.coresOn(w.i-1, c.playT)
 		if w.endTim == 0 {
-			w.endTim = h.End + wrWindow0 - h.End%wrWindow0
+			w.endTim = h.End + wrWindow0 - posMod(h.End+c.wall, wrWindow0)
 		}
 		last = h.End
 		if w.i >= len(hs) {
@@ -714,4 +715,13 @@ func (c *Cluster) freeCoresIn(rank []uint64) int {
 		}
 	}
 	return total
+}
+
+// posMod is x mod m in [0, m).
+func posMod(x, m int64) int64 {
+	r := x % m
+	if r < 0 {
+		r += m
+	}
+	return r
 }

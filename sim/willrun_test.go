@@ -81,3 +81,34 @@ func TestWillRun(t *testing.T) {
 		})
 	}
 }
+
+// TestWillRunWindowOnWallClock: _will_run_test aligns its first window on
+// end_time % 30 of Unix time, so where the trace's time 0 falls on the
+// wall clock (Cluster.wall) decides which ends share a batch. A 32-core
+// one-node job on gresCluster, now 100, while A holds g1 until 181, B
+// holds half of g2 until 224 and C holds c1 until 300. With time 0 on a
+// whole minute, A's end rounds up to 210, the batch runs to 240 and takes
+// B too: the job's start is B's end, 224. With time 0 at :21, A ends at
+// :22 of a minute, the window runs to 219 and holds A alone: 181.
+func TestWillRunWindowOnWallClock(t *testing.T) {
+	for _, tc := range []struct {
+		wall, want int64
+	}{{0, 224}, {21, 181}, {21 + 600, 181}, {9, 224}} {
+		c := gresCluster(t)
+		c.Now, c.wall = 100, tc.wall
+		g1, g2, c1 := node(t, c, "g1"), node(t, c, "g2"), node(t, c, "c1")
+		a := Alloc{{Node: g1, Cores: 32}}
+		b := Alloc{{Node: g2, Cores: 16}}
+		cc := Alloc{{Node: c1, Cores: 32}}
+		for _, x := range []Alloc{a, b, cc} {
+			c.Occupy(x)
+		}
+		var rel Releases
+		rel.Reset([]Holding{{Alloc: a, End: 181}, {Alloc: b, End: 224}, {Alloc: cc, End: 300}})
+		req := Request{CPUs: 32, MemPerCPU: 100, Type: -1, Nodes: 1}
+		_, at, fit := c.WillRun(&req, 0, nil, &rel, 5000, nil)
+		if fit != FitsNow || at != tc.want {
+			t.Errorf("wall %d: start %d (%v), want %d", tc.wall, at, fit, tc.want)
+		}
+	}
+}
