@@ -324,9 +324,10 @@ func (s *Simulator) Run() (*Result, error) {
 
 // arm queues the first periodic events of a controller started at start,
 // for a trace whose first submission is at t0: each timer's first tick at
-// or after t0 on its grid from start. The backfill agent, awake since
-// start with nothing to do, runs at its poll after the first change (t0
-// + 1) unless its first bf_interval has not passed by then.
+// or after t0 on its grid from start. The backfill agent runs a cycle
+// bf_interval after the start (the nodes' registrations are changes),
+// then its next one bf_interval later or at its poll after the first
+// change (t0 + 1), whichever is later.
 func (s *Simulator) arm(start, t0 int64) {
 	if s.pol != nil && s.pol.CalcPeriod() > 0 {
 		// The decay thread ticks first once the priority plugin has
@@ -362,9 +363,16 @@ func (s *Simulator) arm(start, t0 int64) {
 		}
 	}
 	s.bfEnd = start
-	if s.trig.BackfillInterval > 0 {
-		first := start + s.trig.BackfillInterval
-		if first <= t0 {
+	if bi := s.trig.BackfillInterval; bi > 0 {
+		first := start + bi
+		if first < t0 {
+			// The nodes' registrations are changes (_more_work), so the
+			// agent's first wake-up runs a cycle, with no job to test,
+			// and its clock restarts there: the next cycle waits
+			// bf_interval more, or for the poll after the first change.
+			s.bfEnd = first
+			first = max(first+bi, t0+1)
+		} else if first == t0 {
 			first = t0 + 1
 		}
 		s.heap.push(Event{T: first, Kind: EvBackfill})

@@ -133,6 +133,14 @@ func TestControllerPhase(t *testing.T) {
 		// 1005; calc tick at 975+300 = 1275, after the one at the
 		// start, 975.
 		{25, 1000, 1035, 1005, 1275, 975},
+		// Up 40 s (started at 960): the backfill agent's first wake-up,
+		// at 990, runs a cycle (the nodes' registrations are changes)
+		// with nothing to test, so the next waits for 990+30 = 1020, not
+		// for its poll after the submit (a real 22.05 controller: first
+		// cycle at its start+3 s with bf_interval=3, "no jobs to
+		// backfill", and the first jobs backfilled 3 s later). Full at
+		// 1020, calc at 1260 after 960.
+		{40, 1000, 1020, 1020, 1260, 960},
 		// Up 1000 s (started at 0): full at 1020 (0+17·60), backfill at
 		// its first poll after the submit, 1001 (its first 30 s passed
 		// long ago with nothing to do); calc at 1200, the last before
