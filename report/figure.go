@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"image"
 	"image/color"
 	"image/png"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"git.sr.ht/~sbinet/gg"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -37,7 +39,7 @@ const titlePad = 6
 func plotWriterTo(p *plot.Plot, w, h vg.Length, format string) (vg.CanvasWriterTo, error) {
 	var c vg.CanvasWriterTo
 	if format == "png" {
-		c = fastPNG{vgimg.New(w, h)}
+		c = fastPNG{newImageCanvas(w, h)}
 	} else {
 		var err error
 		if c, err = draw.NewFormattedCanvas(w, h, format); err != nil {
@@ -66,6 +68,20 @@ func plotWriterTo(p *plot.Plot, w, h vg.Length, format string) (vg.CanvasWriterT
 	leg.Top, leg.Left, leg.XOffs, leg.YOffs = true, true, 0, 0
 	leg.Draw(lc)
 	return c, nil
+}
+
+// newImageCanvas is vgimg.New(w, h) without its first act: vgimg.New
+// makes an image, then a drawing context for a copy of it (gg's
+// NewContextForImage converts by copying) and paints the copy; here the
+// context draws on the image itself, which saves the copy of every pixel
+// (8 % of a KTH run). The context is set up as vgimg sets up its own.
+func newImageCanvas(w, h vg.Length) *vgimg.Canvas {
+	dpi := vgimg.DefaultDPI
+	img := image.NewRGBA(image.Rect(0, 0, int(w/vg.Inch*vg.Length(dpi)+0.5), int(h/vg.Inch*vg.Length(dpi)+0.5)))
+	ctx := gg.NewContextForRGBA(img)
+	ctx.SetLineCapButt()
+	ctx.InvertY()
+	return vgimg.NewWith(vgimg.UseImageWithContext(img, ctx), vgimg.UseDPI(dpi))
 }
 
 // fastPNG is vgimg's PNG canvas encoded at zlib's fastest level: a
