@@ -116,6 +116,11 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	b.hs = v.Holdings(b.hs[:0])
 	slices.SortFunc(b.hs, byRelease)
 	b.rel.Reset(b.hs) // will-run tests move its shadows, never the cluster
+	s.cycle++
+	s.wr.fp = fingerprint(c, b.hs)
+	if s.cycle%64 == 0 {
+		s.wr.sweep(s.cycle)
+	}
 
 	tested, started := 0, 0
 	// The cost model (off by default): a cycle tests at most budget jobs
@@ -269,6 +274,7 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 	and(b.base, b.usable)
 	minNodes := max(x.req.Nodes, 1)
 	tried := false
+	calls := 0 // will-run tests of this record (wrKey)
 	retry := func(later int64) bool { return later > 0 && !nowOnly && later <= horizon }
 	for startRes := now; ; {
 		copy(b.avail, b.base)
@@ -287,7 +293,14 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 		}
 		var t int64
 		var fit sim.Fit
-		s.alloc, t, fit = c.WillRun(&x.req, x.part, b.avail, &b.rel, until, s.alloc[:0])
+		key := wrKey{x.j.Idx, calls}
+		calls++
+		if e, ok := s.wr.lookup(key, &x.req, x.part, b.avail, until, now, s.cycle); ok {
+			s.alloc, t, fit = e.answer(now, s.alloc[:0])
+		} else {
+			s.alloc, t, fit = c.WillRun(&x.req, x.part, b.avail, &b.rel, until, s.alloc[:0])
+			s.wr.store(key, &x.req, x.part, b.avail, until, now, t, fit, s.alloc, s.cycle)
+		}
 		if fit != sim.FitsNow {
 			if retry(later) {
 				startRes = later
@@ -328,6 +341,7 @@ func (s *Slurm) started(v *sim.View, plan *sim.Plan, x *cand) {
 	k, _ := slices.BinarySearchFunc(b.rel.Holdings(), h, byRelease)
 	b.rel.Insert(k, h)
 	s.memo.reset()
+	s.wr.fp = fingerprint(v.Cluster(), b.rel.Holdings())
 	if (x.req.Exclusive || v.Cluster().Parts[x.part].Exclusive) && !s.preemptible() && !b.ns.full(s.nodeSpaceSize()) {
 		res := s.P.BfResolution
 		b.nodesOf(a.Alloc)

@@ -49,6 +49,8 @@ type Slurm struct {
 	bf        backfillState
 	bfp       bfPreempt
 	memo      fitMemo
+	wr        wrMemo // will-run answers from cycle to cycle (wrmemo.go)
+	cycle     uint64 // backfill cycles run
 }
 
 // shapeKey identifies a request's shape: jobs of one shape in one

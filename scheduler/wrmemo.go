@@ -1,0 +1,155 @@
+package scheduler
+
+import (
+	"slices"
+
+	"fairsim/sim"
+)
+
+// wrMemo remembers will-run answers from one backfill cycle to the next.
+// Most cycles follow a change that leaves the running jobs as they were
+// (a submission, a priority tick); their records then ask the same
+// questions of the same cluster, and the answers are the same: a record
+// whose reservations ahead of it did not move gets the same nodes at the
+// same time. An answer is reused only when everything it depends on is
+// equal: the cluster's present (every node's free cores and memory, its
+// state) and the expected releases (each holder's job, start and end),
+// through the cycle's fingerprint; the request, the partition and the
+// nodes in play, compared in full; and the time: a start now stays now,
+// a later start is kept only while it still lies after now, and a search
+// that found nothing up to until finds nothing up to an earlier until.
+// Requests with GRES and clusters with reservations are not memoised (the
+// will-run test then also depends on the time through the reservations).
+type wrMemo struct {
+	fp      uint64 // the cluster and its releases, this cycle (0: memo off)
+	entries map[wrKey]*wrEntry
+	hits    int // answers reused
+}
+
+// wrMemoOff turns the memo off (for the test that it changes nothing).
+var wrMemoOff bool
+
+// wrKey is a record's k-th will-run test of a cycle (a record tries later
+// start times after the first).
+type wrKey struct {
+	idx int
+	k   int
+}
+
+type wrEntry struct {
+	fp       uint64
+	req      sim.Request
+	part     int
+	avail    []uint64
+	until    int64
+	now      int64 // when it was answered
+	t        int64
+	fit      sim.Fit
+	alloc    sim.Alloc
+	lastSeen uint64 // the cycle that last used it
+}
+
+// mix is splitmix64's finaliser: a well-spread hash of one word.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// fingerprint hashes what a will-run answer depends on besides the
+// request and the nodes in play: every node's state and free cores and
+// memory, and the holders (job, start, end), order-free. 0 turns the memo
+// off: reservations make answers depend on the time.
+func fingerprint(c *sim.Cluster, hs []sim.Holding) uint64 {
+	if c.HasReservations() {
+		return 0
+	}
+	var h uint64
+	for n := range c.Nodes {
+		nd := &c.Nodes[n]
+		h += mix(uint64(n)<<40^uint64(nd.FreeCores)<<20^uint64(nd.State)) ^ mix(uint64(nd.FreeMem)+uint64(n))
+	}
+	for p := range c.Parts {
+		h += mix(uint64(p)<<8 ^ uint64(c.Parts[p].State) ^ 0x5bd1e995)
+	}
+	for i := range hs {
+		k := uint64(1 << 62)
+		if hs[i].Job != nil {
+			k = uint64(hs[i].Job.Idx)
+		}
+		h += mix(mix(k) ^ uint64(hs[i].Start)*0x100000001b3 ^ uint64(hs[i].End))
+	}
+	return h | 1
+}
+
+// lookup returns the remembered answer of key for these inputs.
+func (m *wrMemo) lookup(key wrKey, req *sim.Request, part int, avail []uint64, until, now int64, cycle uint64) (*wrEntry, bool) {
+	e := m.entries[key]
+	if wrMemoOff || e == nil || m.fp == 0 || e.fp != m.fp || e.part != part || !sameRequest(&e.req, req) || !slices.Equal(e.avail, avail) {
+		return nil, false
+	}
+	switch {
+	case e.fit != sim.FitsNow:
+		if until > e.until {
+			return nil, false
+		}
+	case e.t == e.now: // fits now: the present is the same
+	case e.t <= now:
+		return nil, false // the start was one past a release that has passed
+	case e.t > until:
+		return nil, false
+	}
+	e.lastSeen = cycle
+	m.hits++
+	return e, true
+}
+
+// answer is e's answer at now.
+func (e *wrEntry) answer(now int64, dst sim.Alloc) (sim.Alloc, int64, sim.Fit) {
+	if e.fit != sim.FitsNow {
+		return dst, 0, e.fit
+	}
+	t := e.t
+	if t == e.now {
+		t = now
+	}
+	return append(dst, e.alloc...), t, sim.FitsNow
+}
+
+// store remembers an answer.
+func (m *wrMemo) store(key wrKey, req *sim.Request, part int, avail []uint64, until, now, t int64, fit sim.Fit, a sim.Alloc, cycle uint64) {
+	if m.fp == 0 || len(req.Gres) > 0 || fit == sim.FitsNow && t == now {
+		return // a start now changes the cluster: no later cycle asks again
+	}
+	if m.entries == nil {
+		m.entries = map[wrKey]*wrEntry{}
+	}
+	e := m.entries[key]
+	if e == nil {
+		e = &wrEntry{}
+		m.entries[key] = e
+	}
+	e.fp, e.req, e.part, e.until, e.now, e.t, e.fit, e.lastSeen = m.fp, *req, part, until, now, t, fit, cycle
+	e.req.Gres = nil
+	e.avail = append(e.avail[:0], avail...)
+	e.alloc = append(e.alloc[:0], a...)
+}
+
+// sweep forgets the entries no cycle used for a while, so the memo
+// follows the queue.
+func (m *wrMemo) sweep(cycle uint64) {
+	for k, e := range m.entries {
+		if cycle-e.lastSeen > 4 {
+			delete(m.entries, k)
+		}
+	}
+}
+
+// sameRequest compares two requests without GRES, field by field
+// (TestSameRequestCoversRequest fails when Request gains a field).
+func sameRequest(a, b *sim.Request) bool {
+	return len(a.Gres) == 0 && len(b.Gres) == 0 && a.CPUs == b.CPUs && a.Nodes == b.Nodes &&
+		a.MemPerCPU == b.MemPerCPU && a.MemPerNode == b.MemPerNode && a.Exclusive == b.Exclusive &&
+		a.Type == b.Type && a.GresID == b.GresID && a.Limit == b.Limit && a.MemPerGPU == b.MemPerGPU && a.Resv == b.Resv
+}

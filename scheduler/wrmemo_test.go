@@ -1,0 +1,115 @@
+package scheduler
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"fairsim/multifactor"
+	"fairsim/policy"
+	"fairsim/policy/fairshare"
+	"fairsim/sim"
+	"fairsim/workload"
+)
+
+// TestWillRunMemoChangesNothing runs the slurm scheduler over 600 random
+// jobs (two overlapping partitions, sizes from 1 core to 3 nodes, limits
+// over- and under-estimated, fair-share and age weights on so priorities
+// move at every calc tick) twice, with the will-run memo and without,
+// and wants every job to start at the same time on the same nodes by the
+// same pass, with the same last expected start. Removing the fingerprint
+// or the until rule of wrMemo.lookup fails it. With the cluster and its
+// releases unchanged an answer reused across cycles is never "now" (it
+// would have started the job then), so the comparison of the nodes in
+// play guards reservations only: here it turns away some 600 answers
+// whose change would have moved no start and no final estimate. The rule
+// for a start that has come (e.t <= now) needs a holder past its
+// expected end that has not ended, which this workload does not make.
+func TestWillRunMemoChangesNothing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	var tjs []tjob
+	at := int64(0)
+	for i := range 600 {
+		at += int64(rng.IntN(40))
+		run := int64(30 + rng.IntN(3000))
+		limit := run + int64(rng.IntN(6000))
+		if rng.IntN(5) == 0 {
+			limit = run / 2 // killed at its limit
+		}
+		p := "p"
+		if rng.IntN(3) == 0 {
+			p = "q"
+		}
+		tjs = append(tjs, tjob{id: int64(i + 1), submit: at, part: p, cpus: []int{1, 2, 4, 8, 16, 24, 40}[rng.IntN(7)], run: run,
+			limit: max(limit, 60), acct: []string{"a", "b"}[rng.IntN(2)], user: []string{"ua", "ub"}[rng.IntN(2)]})
+	}
+	for i := range tjs {
+		if tjs[i].acct == "a" {
+			tjs[i].user = "ua"
+		} else {
+			tjs[i].user = "ub"
+		}
+	}
+	pol := func(c *sim.Cluster, names *workload.Names) sim.Policy {
+		tree, err := fairshare.ReadDump("test.cfg", strings.NewReader(grpDump))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pp := policy.DefaultParams()
+		pp.Weights = policy.Weights{Fairshare: 10000, Age: 1000, JobSize: 500}
+		m, err := multifactor.New(multifactor.Config{Priority: pp, FairShare: fairshare.Config{Algorithm: fairshare.FairTree, HalfLife: 600},
+			CalcPeriod: 60, Tree: tree, PartitionBilling: make([]policy.TRESWeights, len(c.Parts))}, c, names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	hits := 0
+	schedule := func(off bool) map[int64]*sim.Job {
+		wrMemoOff = off
+		defer func() { wrMemoOff = false }()
+		c := cluster(t, []sim.NodeSpec{nodes("n", 6, 8, 32000)}, []sim.PartitionSpec{part("p"), part("q", "n5", "n6")})
+		p := DefaultParams()
+		p.BfInterval, p.BfResolution = 10, 60
+		s := NewSlurm(p)
+		_, by := run(t, c, s, tjs, 0, pol)
+		hits += s.wr.hits
+		return by
+	}
+	with, without := schedule(false), schedule(true)
+	backfilled := 0
+	for id, a := range with {
+		b := without[id]
+		if a.Start != b.Start || a.StartedBy != b.StartedBy || !reflect.DeepEqual(a.Alloc, b.Alloc) {
+			t.Errorf("job %d: with the memo %d by %v on %v, without %d by %v on %v", id, a.Start, a.StartedBy, a.Alloc, b.Start, b.StartedBy, b.Alloc)
+		}
+		if a.ExpectStart != b.ExpectStart {
+			t.Errorf("job %d: last expected start %d with the memo, %d without", id, a.ExpectStart, b.ExpectStart)
+		}
+		if a.StartedBy == sim.ByBackfill {
+			backfilled++
+		}
+	}
+	t.Logf("hits %d backfilled %d", hits, backfilled)
+	if hits < 100 {
+		t.Errorf("the memo answered %d will-run tests: the test should exercise it", hits)
+	}
+	if backfilled < 50 {
+		t.Errorf("%d backfill starts: the test should exercise backfill", backfilled)
+	}
+}
+
+// TestSameRequestCoversRequest: sameRequest compares sim.Request field by
+// field; a new field must be added to it.
+func TestSameRequestCoversRequest(t *testing.T) {
+	if n := reflect.TypeOf(sim.Request{}).NumField(); n != 11 {
+		t.Errorf("sim.Request has %d fields, sameRequest compares 11 (with Gres): update it", n)
+	}
+	a := sim.Request{CPUs: 2, Type: -1}
+	b := a
+	b.Limit = 60
+	if sameRequest(&a, &b) || !sameRequest(&a, &a) {
+		t.Error("sameRequest does not tell requests apart by Limit")
+	}
+}
