@@ -30,6 +30,14 @@ type EASY struct {
 	rel   []release
 	fresh []release
 	gen   uint32
+	// relSame says rel still holds the holders: the last pass synced it
+	// and started nothing, so its allocations are the running jobs' own;
+	// relRunning is how many jobs ran then. Only passes start jobs under
+	// EASY, and the others leave by ending, so while nothing started and
+	// the count is the same nothing left either.
+	relSame    bool
+	relRunning int
+	synced     bool // this pass synced rel
 }
 
 // release is a holder by when it is expected to end, with its cores;
@@ -54,6 +62,11 @@ func (*EASY) Triggers() sim.Triggers { return sim.Triggers{SubmitDelay: 0, OnEnd
 // Schedule implements sim.Scheduler.
 func (e *EASY) Schedule(v *sim.View, _ sim.PassKind) *sim.Plan {
 	p := v.Plan()
+	e.synced = false
+	defer func() {
+		e.relSame = e.synced && p.Starts() == 0
+		e.relRunning = len(v.Running())
+	}()
 	c := v.Cluster()
 	e.queue = sortedQueue(v, e.queue)
 	i := 0
@@ -125,7 +138,10 @@ func (e *EASY) shadow(v *sim.View, head *sim.Job) (int64, int) {
 			}
 		}
 	}
-	e.sync(v)
+	if !e.relSame || v.Plan().Starts() > 0 || len(v.Running()) != e.relRunning {
+		e.sync(v)
+	}
+	e.synced = true
 	coresOf := func(r *release) int {
 		if whole {
 			return int(r.cores)
