@@ -13,12 +13,15 @@
 // The slurm scheduler's backfill pass follows _attempt_backfill in
 // src/plugins/sched/backfill/backfill.c: the node_space map of whole-node
 // reservations on the bf_resolution grid over bf_window (both ends of a
-// reservation rounded down, at least one slot long, _add_reservation);
+// reservation rounded down on the wall clock, as backfill.c divides Unix
+// times, at least one slot long, _add_reservation);
 // each record tried on the nodes of its partition free of reservations
 // over [start, start + limit], with the end inclusive; a will-run test
 // that frees running jobs' cores, memory and GRES at start + time limit,
-// in batches of growing time windows (cons_tres job_test.c
-// _will_run_test, here sim.Cluster.WillRun); a
+// in batches of growing time windows aligned on the wall clock (cons_tres
+// job_test.c _will_run_test, here sim.Cluster.WillRun; its answers are
+// kept from cycle to cycle while nothing they depend on changed,
+// wrmemo.go); a
 // later try (TRY_LATER) when the next record frees more nodes, or when
 // the chosen nodes meet a reservation (_test_resv_overlap); one map for
 // every partition; bf_max_job_test counting only the records that reach
