@@ -1,6 +1,10 @@
 package scheduler
 
-import "fairsim/sim"
+import (
+	"slices"
+
+	"fairsim/sim"
+)
 
 // Recorded starts each job when its trace says it started (Submit plus
 // the trace's Wait), wherever it fits then: the schedule a site's
@@ -20,7 +24,8 @@ type Recorded struct {
 	// Late counts the jobs started after their recorded start.
 	Late int
 
-	in []bool // scratch: the recorded nodes of the job being placed
+	in  []bool     // scratch: the recorded nodes of the job being placed
+	due []*sim.Job // scratch: the jobs whose start has come
 }
 
 // Name is "recorded".
@@ -32,39 +37,54 @@ func (r *Recorded) Triggers() sim.Triggers {
 	return sim.Triggers{SubmitDelay: 0, OnEnd: true, Interval: 1}
 }
 
-// Schedule starts the pending jobs whose recorded start has come. Those
-// the trace puts on one node go first: sacct -X gives a multi-node job's
-// nodes but not its CPUs on each, and placed first it could take the
-// CPUs a one-node job of the same second had on a node they shared.
-// Otherwise arrival order.
+// Schedule starts the pending jobs whose recorded start has come. sacct
+// -X gives a multi-node job's nodes but not its CPUs on each, so the jobs
+// of one second are placed most constrained first: those on one node
+// (exactly where they ran), then multi-node ones by CPUs, most first, each
+// spread over its nodes (sim.Cluster.AllocSpread); a job that does not fit
+// its recorded nodes goes wherever it fits. Otherwise arrival order.
 func (r *Recorded) Schedule(v *sim.View, kind sim.PassKind) *sim.Plan {
 	plan := v.Plan()
 	c := v.Cluster()
 	now := v.Now()
-	for _, multi := range []bool{false, true} {
-		for _, j := range v.Pending() {
-			if j.Wait < 0 || j.Submit+j.Wait > now || v.Placed(j) {
-				continue
+	r.due = r.due[:0]
+	for _, j := range v.Pending() {
+		if j.Wait >= 0 && j.Submit+j.Wait <= now && !v.Placed(j) {
+			r.due = append(r.due, j)
+		}
+	}
+	nodesOf := func(j *sim.Job) int {
+		if r.NodesOf == nil {
+			return 0
+		}
+		return len(r.NodesOf(j))
+	}
+	slices.SortStableFunc(r.due, func(a, b *sim.Job) int {
+		na, nb := nodesOf(a), nodesOf(b)
+		if (na > 1) != (nb > 1) {
+			if na > 1 {
+				return 1
 			}
-			if r.NodesOf != nil && (len(r.NodesOf(j)) > 1) != multi {
-				continue
-			}
-			if r.NodesOf == nil && multi {
-				continue
-			}
-			a, fit := r.onRecorded(c, j)
-			if fit != sim.FitsNow {
-				a, fit = c.TryAlloc(&j.Req, j.Part, nil)
-			}
-			if fit != sim.FitsNow {
-				continue
-			}
-			if err := plan.Start(j, j.Part, a, sim.ByMain); err != nil {
-				panic("recorded: " + err.Error())
-			}
-			if now > j.Submit+j.Wait {
-				r.Late++
-			}
+			return -1
+		}
+		if na > 1 {
+			return b.CPUs - a.CPUs
+		}
+		return 0
+	})
+	for _, j := range r.due {
+		a, fit := r.onRecorded(c, j)
+		if fit != sim.FitsNow {
+			a, fit = c.TryAlloc(&j.Req, j.Part, nil)
+		}
+		if fit != sim.FitsNow {
+			continue
+		}
+		if err := plan.Start(j, j.Part, a, sim.ByMain); err != nil {
+			panic("recorded: " + err.Error())
+		}
+		if now > j.Submit+j.Wait {
+			r.Late++
 		}
 	}
 	return plan
@@ -78,6 +98,11 @@ func (r *Recorded) onRecorded(c *sim.Cluster, j *sim.Job) (sim.Alloc, sim.Fit) {
 	ns := r.NodesOf(j)
 	if len(ns) == 0 {
 		return nil, sim.NotNow
+	}
+	if len(ns) > 1 {
+		if a, fit := c.AllocSpread(&j.Req, j.Part, ns, nil); fit == sim.FitsNow {
+			return a, fit
+		}
 	}
 	if len(r.in) != len(c.Nodes) {
 		r.in = make([]bool, len(c.Nodes))

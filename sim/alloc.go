@@ -540,3 +540,39 @@ func (c *Cluster) apply(a Alloc, take bool) {
 		}
 	}
 }
+
+// AllocSpread places a CPU-only request on exactly the given nodes of
+// partition p, each giving at least one CPU: in the order given, each
+// node gives as many of its usable CPUs as it can while leaving one for
+// every node after it. It is for replaying a recorded placement (sacct
+// names a job's nodes, not its CPUs on each); NotNow when the nodes
+// cannot hold the request that way.
+func (c *Cluster) AllocSpread(req *Request, p int, nodes []int, dst Alloc) (Alloc, Fit) {
+	start := len(dst)
+	if len(req.Gres) > 0 || len(nodes) == 0 || len(nodes) > req.CPUs || !c.Parts[p].State.Schedules() {
+		return dst, NotNow
+	}
+	left := req.CPUs
+	for i, n := range nodes {
+		nd := &c.Nodes[n]
+		if !c.InPartition(p, n) || !nd.State.Usable() || !c.typeOK(req, n) {
+			return dst[:start], NotNow
+		}
+		u := req.UsableCores(nd.Cores, nd.MemMB, nd.FreeCores, nd.FreeMem)
+		if req.Exclusive || c.Parts[p].Exclusive {
+			if nd.FreeCores != nd.Cores {
+				return dst[:start], NotNow
+			}
+		}
+		k := min(u, left-(len(nodes)-1-i))
+		if k <= 0 {
+			return dst[:start], NotNow
+		}
+		dst = append(dst, Slice{n, k, c.memFor(req, n, k, 0), 0})
+		left -= k
+	}
+	if left > 0 {
+		return dst[:start], NotNow
+	}
+	return dst, FitsNow
+}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -310,4 +311,50 @@ func TestCapacity(t *testing.T) {
 			t.Errorf("%s: Capacity(%+v) = %s %q, want %s %q", tc.name, tc.req, fit, why, tc.fit, tc.why)
 		}
 	}
+}
+
+// TestAllocSpread: a recorded placement over named nodes. Four 8-core
+// nodes, n1 with 1 core taken and n2 with 4. 12 CPUs on n1,n2: 7 + 4 = 11
+// are all there is, so no. On n2,n3: n2's 4, then 8 of n3. 10 on n3,n4:
+// n3 gives 8 (it leaves the one n4 must have), n4 the other 2. 3 over
+// three nodes: one each. One CPU cannot use two nodes.
+func TestAllocSpread(t *testing.T) {
+	for _, tc := range []struct {
+		cpus  int
+		nodes []string
+		want  string
+	}{
+		{12, []string{"n1", "n2"}, ""},
+		{12, []string{"n2", "n3"}, "n2:4 n3:8"},
+		{3, []string{"n3", "n4", "n1"}, "n3:1 n4:1 n1:1"},
+		{10, []string{"n3", "n4"}, "n3:8 n4:2"},
+		{1, []string{"n3", "n4"}, ""},
+	} {
+		c := spreadCluster(t)
+		c.Occupy(Alloc{{Node: node(t, c, "n1"), Cores: 1}})
+		c.Occupy(Alloc{{Node: node(t, c, "n2"), Cores: 4}})
+		var ns []int
+		for _, n := range tc.nodes {
+			ns = append(ns, node(t, c, n))
+		}
+		req := Request{CPUs: tc.cpus, Type: -1}
+		a, fit := c.AllocSpread(&req, 0, ns, nil)
+		got := ""
+		if fit == FitsNow {
+			for i, s := range a {
+				if i > 0 {
+					got += " "
+				}
+				got += fmt.Sprintf("%s:%d", c.Nodes[s.Node].Name, s.Cores)
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%d CPUs on %v: %q, want %q", tc.cpus, tc.nodes, got, tc.want)
+		}
+	}
+}
+
+// spreadCluster is four 8-core Broadwell nodes n1..n4 in one partition.
+func spreadCluster(t *testing.T) *Cluster {
+	return newTestCluster(t, "broadwell", false, []NodeSpec{nodeGroup("broadwell", 8, 32000, 1, "n1", "n2", "n3", "n4")}, partSpec("p"))
 }
