@@ -59,7 +59,7 @@ type lineEntry struct {
 	seq uint64 // j.EligSeq when it joined
 }
 
-func (e lineEntry) valid() bool { return e.j.State == sim.Pending && e.j.EligSeq == e.seq }
+func (e lineEntry) valid() bool { return sim.Pending == e.j.State && e.j.EligSeq == e.seq }
 
 // sync takes in the jobs that joined the pending list since the last pass.
 func (l *arrivalLine) sync(v *sim.View) {
