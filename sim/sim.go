@@ -368,12 +368,13 @@ func (s *Simulator) arm(start, t0 int64) {
 		if first < t0 {
 			// The nodes' registrations are changes (_more_work), so the
 			// agent's first wake-up runs a cycle, with no job to test,
-			// and its clock restarts there: the next cycle waits
-			// bf_interval more, or for the poll after the first change.
+			// and its clock restarts there: the next cycle comes
+			// bf_interval later, with the submissions of that second
+			// when it is t0's, or at the poll after the first change.
 			s.bfEnd = first
-			first = max(first+bi, t0+1)
-		} else if first == t0 {
-			first = t0 + 1
+			if first += bi; first < t0 {
+				first = t0 + 1
+			}
 		}
 		s.heap.push(Event{T: first, Kind: EvBackfill})
 	}

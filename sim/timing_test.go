@@ -141,6 +141,11 @@ func TestControllerPhase(t *testing.T) {
 		// backfill", and the first jobs backfilled 3 s later). Full at
 		// 1020, calc at 1260 after 960.
 		{40, 1000, 1020, 1020, 1260, 960},
+		// Up 60 s (started at 940): idle cycle at 970, the next at 1000
+		// finds the submission of its second (a real controller up 6 s
+		// with bf_interval=3 backfilled the first wave at t0). Full at
+		// 1000, calc at 1240 after 940.
+		{60, 1000, 1000, 1000, 1240, 940},
 		// Up 1000 s (started at 0): full at 1020 (0+17·60), backfill at
 		// its first poll after the submit, 1001 (its first 30 s passed
 		// long ago with nothing to do); calc at 1200, the last before
