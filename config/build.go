@@ -199,6 +199,9 @@ func (sc *Scenario) Resolve() error {
 		}
 		sc.Sim.CompletingSeconds = &d
 	}
+	if sc.Sim.BackgroundLoopDelay < 0 {
+		return fmt.Errorf("%s: sim.background_loop_delay %d: want 0 or more seconds", sc.file, sc.Sim.BackgroundLoopDelay)
+	}
 	if sc.Sim.DecayThreadDelay < 0 {
 		return fmt.Errorf("%s: sim.decay_thread_delay %d: want 0 or more seconds", sc.file, sc.Sim.DecayThreadDelay)
 	}
@@ -315,7 +318,7 @@ func (sc *Scenario) Build() (*Run, error) {
 	run.Options = sim.Options{MissingLimit: sc.Sim.MissingTimeLimit, FailImpossible: sc.Sim.FailImpossible,
 		IgnoreDependencies: sc.Sim.IgnoreDependencies, SampleInterval: sample,
 		ControllerUptime: uptime, CompletingTime: *sc.Sim.CompletingSeconds, RequeueDelay: requeue,
-		DecayThreadDelay: sc.Sim.DecayThreadDelay}
+		DecayThreadDelay: sc.Sim.DecayThreadDelay, LoopDelay: sc.Sim.BackgroundLoopDelay}
 	if sc.Trace != nil {
 		run.Options.File = sc.Trace.File
 	}

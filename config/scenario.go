@@ -260,6 +260,13 @@ type SimSpec struct {
 	// writes 1, what a real 22.05 controller showed in every reference
 	// run.
 	DecayThreadDelay int64 `yaml:"decay_thread_delay"`
+	// BackgroundLoopDelay is how many seconds after the controller's
+	// start its background loop's clocks start (the pass the nodes'
+	// registrations ask for batch_sched_delay later, and sched_interval):
+	// the loop polls once a second on a phase of its own, so its first
+	// pass comes in the start's second plus batch_sched_delay or the
+	// next. Default 0; scripts/slurm-refrun reads it from slurmctld's log.
+	BackgroundLoopDelay int64 `yaml:"background_loop_delay"`
 	// CompletingSeconds is how long, in seconds, an ended job's nodes stay
 	// COMPLETING before its resources are free and the pass its end
 	// triggers runs (the epilog complete message). Default 1 under the

@@ -68,6 +68,12 @@ type Options struct {
 	// time. 1 s on a real 22.05 controller (the reference runs), 0 by
 	// default, where the controller's start is itself a model.
 	DecayThreadDelay int64
+	// LoopDelay is how long after the controller's start its background
+	// loop (controller.c _slurmctld_background: the batch_sched_delay and
+	// sched_interval clocks, and the pass the nodes' registrations ask
+	// for) has its first whole-second tick: the loop polls on its own
+	// phase within the second. 0 by default.
+	LoopDelay int64
 	// RequeueDelay is how long a requeued job waits before it is
 	// eligible again: job_mgr.c batch_requeue_fini sets its begin time to
 	// now + the credential lifetime + 1 (AuthInfo cred_expire, default
@@ -340,8 +346,9 @@ func (s *Simulator) arm(start, t0 int64) {
 			cp.LastCalc(first - s.pol.CalcPeriod())
 		}
 	}
+	ls := start + s.opt.LoopDelay // the background loop's clocks
 	if s.trig.Interval > 0 {
-		s.heap.push(Event{T: onGrid(start, s.trig.Interval, t0, 1), Kind: EvSchedTick, Pass: PassFull})
+		s.heap.push(Event{T: onGrid(ls, s.trig.Interval, t0, 1), Kind: EvSchedTick, Pass: PassFull})
 	}
 	// The nodes registering at the controller's start come up
 	// (proc_req.c _slurm_rpc_node_registration: newly_up queues a
@@ -350,15 +357,15 @@ func (s *Simulator) arm(start, t0 int64) {
 	// last_sched_time at start). That pass, on an empty queue, restarts
 	// the batch_sched_delay clock: submits in the seconds after it wait
 	// for the next one. A sched_interval pass before t0 restarts it too.
-	s.lastBatch = start
+	s.lastBatch = ls
 	if d := s.trig.SubmitDelay; d >= 0 {
-		if start+d <= t0 {
-			s.lastBatch = start + d
-			if i := s.trig.Interval; i > 0 && t0-start > i {
-				s.lastBatch = max(s.lastBatch, start+(t0-start-1)/i*i)
+		if ls+d <= t0 {
+			s.lastBatch = ls + d
+			if i := s.trig.Interval; i > 0 && t0-ls > i {
+				s.lastBatch = max(s.lastBatch, ls+(t0-ls-1)/i*i)
 			}
 		} else {
-			s.batchAt = start + d
+			s.batchAt = ls + d
 			s.heap.push(Event{T: s.batchAt, Kind: EvSchedTick, Pass: PassEvent})
 		}
 	}

@@ -320,3 +320,33 @@ func TestRequeueTiming(t *testing.T) {
 		}
 	}
 }
+
+// TestBackgroundLoopDelay: a controller up 6 s at the first submission
+// (1000), batch_sched_delay 3, bf_interval 3, as the main reference run 1
+// was. The backfill agent's idle cycle at 997 makes its next come at
+// 1000. With the background loop's clocks at the start, the registration
+// pass at 997 lets the submission's main pass run at 1000 too, before the
+// cycle; with them a second later (the loop's phase, as slurmctld's log
+// showed), that pass is at 998 and the submission would wait for 1001:
+// the backfill cycle at 1000 starts the job, and no main pass runs.
+func TestBackgroundLoopDelay(t *testing.T) {
+	for _, tc := range []struct {
+		delay     int64
+		firstKind PassKind
+		firstMain int64
+	}{{0, PassEvent, 1000}, {1, PassBackfill, -1}} {
+		s := &testSched{trig: &Triggers{SubmitDelay: 3, Interval: 60, BackfillInterval: 3}}
+		simulate(t, oneNode(t), s, nil, []tj{{id: 1, submit: 1000, cpus: 1, run: 20}},
+			Options{ControllerUptime: 6, LoopDelay: tc.delay})
+		main := int64(-1)
+		for i, k := range s.kinds {
+			if k != PassBackfill && main < 0 {
+				main = s.passes[i]
+			}
+		}
+		if len(s.kinds) == 0 || s.passes[0] != 1000 || s.kinds[0] != tc.firstKind || main != tc.firstMain {
+			t.Errorf("loop delay %d: passes %v kinds %v, want the first at 1000 of kind %v and the first main pass at %d",
+				tc.delay, s.passes, s.kinds, tc.firstKind, tc.firstMain)
+		}
+	}
+}
