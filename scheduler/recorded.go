@@ -23,6 +23,10 @@ type Recorded struct {
 	NodesOf func(j *sim.Job) []int
 	// Late counts the jobs started after their recorded start.
 	Late int
+	// Moved counts the jobs the trace names nodes for (sacct's NodeList)
+	// that started elsewhere: those nodes did not hold them, or are not
+	// the cluster's.
+	Moved int
 
 	in  []bool     // scratch: the recorded nodes of the job being placed
 	due []*sim.Job // scratch: the jobs whose start has come
@@ -74,11 +78,15 @@ func (r *Recorded) Schedule(v *sim.View, kind sim.PassKind) *sim.Plan {
 	})
 	for _, j := range r.due {
 		a, fit := r.onRecorded(c, j)
+		moved := fit != sim.FitsNow && j.AllocNodeList > 0
 		if fit != sim.FitsNow {
 			a, fit = c.TryAlloc(&j.Req, j.Part, nil)
 		}
 		if fit != sim.FitsNow {
 			continue
+		}
+		if moved {
+			r.Moved++
 		}
 		if err := plan.Start(j, j.Part, a, sim.ByMain); err != nil {
 			panic("recorded: " + err.Error())

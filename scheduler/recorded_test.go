@@ -13,7 +13,8 @@ import (
 // recorded start) never starts. Job 5's recorded start at 40 finds job
 // 1's 4 cores and job 3's 4 still taken until 50 (the recorded placement
 // must have been another node set), so it starts at 50 and counts as
-// late.
+// late; sacct names n2 for it, which job 1 (started on n2 at 20, job 3
+// having n1) holds until 120, so it goes to n1 and counts as moved.
 func TestRecordedStartsAsTraced(t *testing.T) {
 	c := cluster(t, []sim.NodeSpec{nodes("n", 2, 4, 4096)}, []sim.PartitionSpec{part("p")})
 	tjs := []tjob{
@@ -27,8 +28,22 @@ func TestRecordedStartsAsTraced(t *testing.T) {
 	jobs, names := newJobs(tjs)
 	for i := range jobs {
 		jobs[i].Wait = waits[jobs[i].ID]
+		if jobs[i].ID == 5 {
+			jobs[i].AllocNodeList = 1 // sacct says n2
+		}
 	}
-	rec := &Recorded{}
+	n2 := -1
+	for i := range c.Nodes {
+		if c.Nodes[i].Name == "n2" {
+			n2 = i
+		}
+	}
+	rec := &Recorded{NodesOf: func(j *sim.Job) []int {
+		if j.ID == 5 {
+			return []int{n2}
+		}
+		return nil
+	}}
 	src := workload.NewSliceSource(jobs, names, workload.Header{MaxNodes: workload.Unset, MaxProcs: workload.Unset})
 	// Job 4 waits for a start that never comes: one idle hour ends the
 	// run (a pass a second for StallLimit's default year takes seconds).
@@ -45,7 +60,12 @@ func TestRecordedStartsAsTraced(t *testing.T) {
 			t.Errorf("job 4 is %v, want PENDING", j.State)
 		}
 	}
-	if rec.Late != 1 {
-		t.Errorf("%d late starts, want 1 (job 5)", rec.Late)
+	if rec.Late != 1 || rec.Moved != 1 {
+		t.Errorf("%d late starts and %d off their recorded nodes, want 1 and 1 (job 5)", rec.Late, rec.Moved)
+	}
+	for _, j := range r.Jobs {
+		if j.ID == 5 && (len(j.Alloc) != 1 || j.Alloc[0].Node == n2) {
+			t.Errorf("job 5 on %v, want n1: job 1 holds n2, where sacct put it, until 120", j.Alloc)
+		}
 	}
 }

@@ -30,6 +30,7 @@ type ShareCheck struct {
 	// fairsim's scheduling decisions.
 	Recorded bool
 	Late     int // with Recorded: jobs that did not fit at their recorded start
+	Moved    int // with Recorded: jobs that started off the nodes sacct names
 	Rows     int // association rows compared
 	// MaxDiff is the largest absolute difference per column of
 	// sshareCompared (NaN where a row is a number on one side only, or
@@ -139,7 +140,7 @@ func checkSshare(sc *config.Scenario, path string, recorded bool) (*ShareCheck, 
 	}
 	c := &ShareCheck{File: path, At: epoch, MaxDiff: make([]float64, len(sshareCompared)), Recorded: recorded}
 	if rec != nil {
-		c.Late = rec.Late
+		c.Late, c.Moved = rec.Late, rec.Moved
 	}
 	worstRel := -1.0
 	for _, k := range order {
@@ -196,6 +197,9 @@ func (v *Validation) writeShares(w io.Writer) {
 			on = "the recorded schedule"
 			if c.Late > 0 {
 				on += fmt.Sprintf(", %d job(s) started late where they did not fit", c.Late)
+			}
+			if c.Moved > 0 {
+				on += fmt.Sprintf(", %d job(s) placed off the nodes sacct names for them", c.Moved)
 			}
 		}
 		fmt.Fprintf(w, "  sshare at %s (%s), on %s: %d rows; max |difference|:", time.Unix(c.At, 0).UTC().Format("2006-01-02T15:04:05"), c.File, on, c.Rows)
