@@ -278,7 +278,7 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 	retry := func(later int64) bool { return later > 0 && !nowOnly && later <= horizon }
 	for startRes := now; ; {
 		copy(b.avail, b.base)
-		later := b.ns.availOver(b.avail, b.base, startRes, startRes+tl)
+		later := b.ns.availOver(b.avail, startRes, startRes+tl)
 		if count(b.avail) < minNodes {
 			if retry(later) {
 				startRes = later

@@ -106,7 +106,7 @@ func (s *Slurm) planJobPreempt(v *sim.View, plan *sim.Plan, x *cand, tl int64, n
 	// The will-run tests moved only the releases' shadows: the cluster
 	// itself, which preemptOn reads, is the present.
 	copy(b.avail, b.base)
-	b.ns.availOver(b.avail, b.base, now, now+tl)
+	b.ns.availOver(b.avail, now, now+tl)
 	if count(b.avail) < max(x.req.Nodes, 1) {
 		return t, counted
 	}

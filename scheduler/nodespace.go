@@ -21,6 +21,33 @@ type nodeSpace struct {
 	// backfill.c's node_space_recs: a merge does not lower it, and
 	// bf_node_space_size bounds it.
 	made int
+	// resv lists the reservations as they clear records: each over the
+	// map's slots it covers, with its nodes. Records are split at every
+	// reservation's start and end, so a record lies wholly inside or
+	// outside each one, and the nodes a range of records lacks are the
+	// nodes of the reservations meeting the range: availOver and
+	// overlaps read this list instead of ANDing a bitmap per record.
+	resv  []nsResv
+	arena []uint64 // the reservations' node bitmaps, each over its words
+	// held caches, per range [start, end] asked, the nodes the
+	// reservations meeting it hold, up to the first n reservations: a
+	// cycle asks the same few ranges (now to now plus each common time
+	// limit) for record after record, while reservations only grow.
+	held  map[[2]int64]*nsHeld
+	spare []*nsHeld
+}
+
+type nsHeld struct {
+	n     int
+	nodes []uint64
+}
+
+// nsResv is a reservation's slots and its nodes: the bitmap's words
+// w0 to w0+hi-lo, as arena[lo:hi] (allocations are mostly runs of
+// neighbouring nodes, so the span is short).
+type nsResv struct {
+	begin, end int64
+	w0, lo, hi int32
 }
 
 type nsRec struct {
@@ -56,35 +83,88 @@ func (m *nodeSpace) reset(words int, begin, end int64, avail []uint64) {
 	copy(b, avail)
 	m.recs = append(m.recs, nsRec{begin, max(end, begin), b})
 	m.made = 1
+	m.resv = m.resv[:0]
+	m.arena = m.arena[:0]
+	for k, h := range m.held {
+		if len(h.nodes) == words {
+			m.spare = append(m.spare, h)
+		}
+		delete(m.held, k)
+	}
 }
 
-// availOver ANDs into dst the nodes free of reservations in every record
-// a job running over [start, end] meets: records ending after start and
-// beginning at or before end (backfill.c _attempt_backfill, which tests a
-// job's end inclusively). later is the end of the record holding start
-// when the next record offers a node of base this one does not: the
-// next time worth trying (0: none).
-func (m *nodeSpace) availOver(dst, base []uint64, start, end int64) (later int64) {
-	for i := range m.recs {
-		r := &m.recs[i]
-		if r.end <= start {
-			continue
+// availOver clears from dst, which holds base on entry, the nodes a
+// reservation holds in some record a job running over [start, end]
+// (end >= start) meets:
+// records ending after start and beginning at or before end (backfill.c
+// _attempt_backfill, which tests a job's end inclusively). later is the
+// end of the record holding start when the next record offers a node of
+// base this one does not: the next time worth trying (0: none).
+//
+// backfill.c ANDs the records' bitmaps in turn and asks at each record
+// whether the next one frees a node of base the records so far lack.
+// Until one does, the records so far lack exactly what base ANDed with
+// the current record lacks, so the question is asked of neighbouring
+// records alone; and what the records meeting the range lack is the
+// nodes of the reservations meeting it (resv).
+func (m *nodeSpace) availOver(dst []uint64, start, end int64) (later int64) {
+	i, _ := slices.BinarySearchFunc(m.recs, start, func(r nsRec, t int64) int {
+		if r.end <= t {
+			return -1
 		}
-		if later == 0 && i+1 < len(m.recs) && gains(base, m.recs[i+1].avail, dst, r.avail) {
+		return 1
+	})
+	for ; i+1 < len(m.recs); i++ {
+		r := &m.recs[i]
+		if gains(dst, m.recs[i+1].avail, r.avail) {
 			later = r.end
+			break
 		}
 		if r.begin > end {
 			break
 		}
-		and(dst, r.avail)
+	}
+	h := m.heldOver(start, end)
+	for w, x := range h.nodes {
+		dst[w] &^= x
 	}
 	return later
 }
 
-// gains reports whether base∧next has a bit that cur∧this lacks.
-func gains(base, next, cur, this []uint64) bool {
+// heldOver is the nodes the reservations meeting [start, end] hold.
+func (m *nodeSpace) heldOver(start, end int64) *nsHeld {
+	key := [2]int64{start, end}
+	h := m.held[key]
+	if h == nil {
+		if k := len(m.spare); k > 0 {
+			h = m.spare[k-1]
+			m.spare = m.spare[:k-1]
+			h.n = 0
+			clear(h.nodes)
+		} else {
+			h = &nsHeld{nodes: make([]uint64, m.words)}
+		}
+		if m.held == nil {
+			m.held = map[[2]int64]*nsHeld{}
+		}
+		m.held[key] = h
+	}
+	for _, rv := range m.resv[h.n:] {
+		if rv.end > start && rv.begin <= end {
+			d := h.nodes[rv.w0:]
+			for k, x := range m.arena[rv.lo:rv.hi] {
+				d[k] |= x
+			}
+		}
+	}
+	h.n = len(m.resv)
+	return h
+}
+
+// gains reports whether base∧next has a bit that this lacks.
+func gains(base, next, this []uint64) bool {
 	for w := range base {
-		if base[w]&next[w]&^(cur[w]&this[w]) != 0 {
+		if base[w]&next[w]&^this[w] != 0 {
 			return true
 		}
 	}
@@ -92,19 +172,31 @@ func gains(base, next, cur, this []uint64) bool {
 }
 
 // overlaps reports whether nodes meet a reservation within [start, end)
-// (backfill.c _test_resv_overlap).
+// (backfill.c _test_resv_overlap: a record ending after start and
+// beginning before end that lacks one of the nodes).
 func (m *nodeSpace) overlaps(nodes []uint64, start, end int64) bool {
-	for i := range m.recs {
-		r := &m.recs[i]
-		if r.end <= start {
-			continue
+	if start >= end {
+		// An empty range: read the records, as a record strictly
+		// holding start may lack the nodes of a reservation that does
+		// not reach into the range.
+		for i := range m.recs {
+			if r := &m.recs[i]; r.end > start && r.begin < end {
+				for w := range nodes {
+					if nodes[w]&^r.avail[w] != 0 {
+						return true
+					}
+				}
+			}
 		}
-		if r.begin >= end {
-			break
-		}
-		for w := range nodes {
-			if nodes[w]&^r.avail[w] != 0 {
-				return true
+		return false
+	}
+	for _, rv := range m.resv {
+		if rv.end > start && rv.begin < end {
+			d := nodes[rv.w0:]
+			for k, x := range m.arena[rv.lo:rv.hi] {
+				if d[k]&x != 0 {
+					return true
+				}
 			}
 		}
 	}
@@ -138,6 +230,18 @@ func (m *nodeSpace) add(start, end, res int64, nodes []uint64) {
 		oneBefore = i
 	}
 	oneAfter := -1 // the record after the reservation's last
+	if first >= 0 && first < len(m.recs) {
+		w0, w1 := 0, len(nodes)
+		for w0 < w1 && nodes[w0] == 0 {
+			w0++
+		}
+		for w1 > w0 && nodes[w1-1] == 0 {
+			w1--
+		}
+		lo := int32(len(m.arena))
+		m.arena = append(m.arena, nodes[w0:w1]...)
+		m.resv = append(m.resv, nsResv{m.recs[first].begin, min(end, m.recs[len(m.recs)-1].end), int32(w0), lo, int32(len(m.arena))})
+	}
 	for k := first; first >= 0 && k < len(m.recs); k++ {
 		r := &m.recs[k]
 		if end < r.end {

@@ -692,7 +692,7 @@ func (c *Cluster) willRunMove(a Alloc, take bool) {
 // allocation rank): through the free-level index, a popcount per level.
 func (c *Cluster) freeCoresIn(rank []uint64) int {
 	total := 0
-	if f := &c.fl; f.levels != nil {
+	if f := &c.fl; f.levels != nil && c.levelsPay(len(rank)) {
 		for k := 1; k < len(f.levels); k++ {
 			if f.count[k] == 0 {
 				continue
@@ -715,6 +715,20 @@ func (c *Cluster) freeCoresIn(rank []uint64) int {
 		}
 	}
 	return total
+}
+
+// levelsPay reports whether counting free cores a level at a time costs
+// less than visiting each node with a free core: on a busy cluster the
+// few free nodes spread over many levels.
+func (c *Cluster) levelsPay(words int) bool {
+	levels, nodes := 0, 0
+	for _, n := range c.fl.count[1:] {
+		if n > 0 {
+			levels++
+			nodes += n
+		}
+	}
+	return levels*words <= words+4*nodes
 }
 
 // posMod is x mod m in [0, m).
