@@ -19,16 +19,46 @@ import (
 // order; schedule.swf by submit time, then job ID): a job that retires
 // before an earlier one waits in a reorder buffer until every earlier job
 // has retired.
+//
+// The rows are made and written on a goroutine of their own, so that on a
+// machine with a second core the simulation does not wait for its output:
+// Retire hands jobs over in batches, each with a copy of the result whose
+// name tables are a snapshot (the trace reader goes on interning while the
+// run goes; the tables only grow, so a snapshot's names never change). A
+// retired job is final: the engine no longer writes it.
 type JobStream struct {
-	r     *sim.Result // what the rows need: cluster, names, QOS names, header, scheduler
+	r     *sim.Result      // what the rows need: cluster, names, QOS names, header, scheduler
+	next  int              // arrival index of the next row
+	held  map[int]*sim.Job // retired before an earlier job
+	batch []*sim.Job
+	work  chan streamBatch
+	free  chan []*sim.Job
+	done  chan struct{}
+	w     streamWriter
+}
+
+// streamBatch is jobs in arrival order with the result their rows read.
+type streamBatch struct {
+	jobs  []*sim.Job
+	r     sim.Result
+	names workload.Names
+}
+
+// streamBatchSize is how many jobs a batch carries; streamBatches bounds
+// the batches in flight, and with it the jobs kept alive for the writer.
+const (
+	streamBatchSize = 1024
+	streamBatches   = 4
+)
+
+// streamWriter is the writer goroutine's side.
+type streamWriter struct {
 	tally *JobTally
 	files []*os.File
 	jobs  *bufio.Writer
 	swf   *workload.SWFWriter
 	row   []byte
-	hosts *hostIndex       // node names in hostlist order, made at the first row
-	next  int              // arrival index of the next row
-	held  map[int]*sim.Job // retired before an earlier job
+	hosts *hostIndex // node names in hostlist order, made at the first row
 	group []workload.ScheduledJob
 	err   error
 }
@@ -37,32 +67,38 @@ type JobStream struct {
 // described by r (Cluster, Names, Header, QOSNames and Scheduler set; no
 // jobs needed).
 func NewJobStream(dir string, r *sim.Result) (*JobStream, error) {
-	s := &JobStream{r: r, tally: NewJobTally(r.Cluster), held: map[int]*sim.Job{}}
+	s := &JobStream{r: r, held: map[int]*sim.Job{}}
+	w := &s.w
+	w.tally = NewJobTally(r.Cluster)
 	open := func(name string) (*os.File, error) {
 		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {
 			return nil, err
 		}
-		s.files = append(s.files, f)
+		w.files = append(w.files, f)
 		return f, nil
 	}
 	jf, err := open("jobs.csv")
 	if err != nil {
 		return nil, err
 	}
-	s.jobs = bufio.NewWriterSize(jf, 1<<20)
-	s.jobs.Write(jobsHeader)
+	w.jobs = bufio.NewWriterSize(jf, 1<<20)
+	w.jobs.Write(jobsHeader)
 	sw, err := open("schedule.swf")
 	if err != nil {
-		s.closeFiles()
+		w.closeFiles()
 		return nil, err
 	}
-	s.swf = workload.NewSWFWriter(sw, r.Names, workload.SWFWriteOptions{Notes: []string{"fairsim: simulated schedule (scheduler " +
+	w.swf = workload.NewSWFWriter(sw, r.Names, workload.SWFWriteOptions{Notes: []string{"fairsim: simulated schedule (scheduler " +
 		r.Scheduler + "): wait, run time, allocated processors and status are the simulation's"}})
-	if err := s.swf.WriteHeader(scheduleHeader(r)); err != nil {
-		s.closeFiles()
+	if err := w.swf.WriteHeader(scheduleHeader(r)); err != nil {
+		w.closeFiles()
 		return nil, fmt.Errorf("schedule.swf: %w", err)
 	}
+	s.work = make(chan streamBatch, streamBatches)
+	s.free = make(chan []*sim.Job, streamBatches+2)
+	s.done = make(chan struct{})
+	go s.w.run(s.work, s.free, s.done)
 	return s, nil
 }
 
@@ -72,11 +108,11 @@ func (s *JobStream) Retire(j *sim.Job) {
 		s.held[j.Idx] = j
 		return
 	}
-	s.write(j)
+	s.add(j)
 	s.drain()
 }
 
-// drain writes the held jobs that are next in arrival order.
+// drain hands over the held jobs that are next in arrival order.
 func (s *JobStream) drain() {
 	for len(s.held) > 0 {
 		h, ok := s.held[s.next]
@@ -84,43 +120,91 @@ func (s *JobStream) drain() {
 			return
 		}
 		delete(s.held, s.next)
-		s.write(h)
+		s.add(h)
+	}
+}
+
+// add hands over the next job in arrival order.
+func (s *JobStream) add(j *sim.Job) {
+	s.next++
+	if s.batch == nil {
+		select {
+		case b := <-s.free:
+			s.batch = b[:0]
+		default:
+			s.batch = make([]*sim.Job, 0, streamBatchSize)
+		}
+	}
+	s.batch = append(s.batch, j)
+	if len(s.batch) == streamBatchSize {
+		s.send()
+	}
+}
+
+// send hands the batch to the writer with a snapshot of the names.
+func (s *JobStream) send() {
+	if len(s.batch) == 0 {
+		return
+	}
+	b := streamBatch{jobs: s.batch, r: *s.r}
+	if s.r.Names != nil {
+		b.names = *s.r.Names
+	}
+	s.work <- b
+	s.batch = nil
+}
+
+// run writes the batches in order until work is closed.
+func (w *streamWriter) run(work <-chan streamBatch, free chan<- []*sim.Job, done chan<- struct{}) {
+	defer close(done)
+	for b := range work {
+		if b.r.Names != nil {
+			b.r.Names = &b.names
+			w.swf.UseNames(&b.names)
+		}
+		for _, j := range b.jobs {
+			w.write(&b.r, j)
+		}
+		clear(b.jobs)
+		select {
+		case free <- b.jobs:
+		default:
+		}
 	}
 }
 
 // write writes the next job in arrival order.
-func (s *JobStream) write(j *sim.Job) {
-	s.next++
-	s.tally.Add(s.r, j)
-	if s.hosts == nil {
-		s.hosts = newHostIndex(s.r.Cluster)
+func (w *streamWriter) write(r *sim.Result, j *sim.Job) {
+	w.tally.Add(r, j)
+	if w.hosts == nil {
+		w.hosts = newHostIndex(r.Cluster)
 	}
-	row := jobRow(s.r, s.hosts, j)
-	s.row = appendJobRow(s.row[:0], &row)
-	if _, err := s.jobs.Write(s.row); err != nil && s.err == nil {
-		s.err = fmt.Errorf("jobs.csv: %w", err)
+	row := jobRow(r, w.hosts, j)
+	w.row = appendJobRow(w.row[:0], &row)
+	if _, err := w.jobs.Write(w.row); err != nil && w.err == nil {
+		w.err = fmt.Errorf("jobs.csv: %w", err)
 	}
 	// schedule.swf is in submit order, then by job ID: arrival order is
 	// submit order, so only the jobs of one submit time are sorted.
-	if len(s.group) > 0 && s.group[0].Job.Submit != j.Submit {
-		s.flushGroup()
+	if len(w.group) > 0 && w.group[0].Job.Submit != j.Submit {
+		w.flushGroup()
 	}
-	s.group = append(s.group, scheduledJob(j))
+	w.group = append(w.group, scheduledJob(j))
 }
 
-func (s *JobStream) flushGroup() {
-	slices.SortStableFunc(s.group, func(a, b workload.ScheduledJob) int { return cmp.Compare(a.Job.ID, b.Job.ID) })
-	for i := range s.group {
-		if err := s.swf.WriteScheduled(&s.group[i]); err != nil && s.err == nil {
-			s.err = fmt.Errorf("schedule.swf: %w", err)
+func (w *streamWriter) flushGroup() {
+	slices.SortStableFunc(w.group, func(a, b workload.ScheduledJob) int { return cmp.Compare(a.Job.ID, b.Job.ID) })
+	for i := range w.group {
+		if err := w.swf.WriteScheduled(&w.group[i]); err != nil && w.err == nil {
+			w.err = fmt.Errorf("schedule.swf: %w", err)
 		}
 	}
-	s.group = s.group[:0]
+	w.group = w.group[:0]
 }
 
 // Close writes the jobs the run left unretired (res.Jobs: pending,
-// running or waiting when it stopped), flushes and closes the files, and
-// returns the tally of every job.
+// running or waiting when it stopped), waits for the writer, flushes and
+// closes the files, and returns the tally of every job.
 func (s *JobStream) Close(res *sim.Result) (*JobTally, error) {
 	s.r.First, s.r.Last, s.r.Now = res.First, res.Last, res.Now
 	// res.Jobs are in arrival order, after or between the held ones (a
@@ -128,32 +212,37 @@ func (s *JobStream) Close(res *sim.Result) (*JobTally, error) {
 	// hand-made result may leave unset, are not read).
 	for _, j := range res.Jobs {
 		s.drain()
-		s.write(j)
+		s.add(j)
 	}
 	s.drain()
-	if len(s.held) > 0 && s.err == nil {
-		s.err = fmt.Errorf("jobs.csv: %d jobs retired after a job that never did (arrival index %d)", len(s.held), s.next)
+	left, next := len(s.held), s.next
+	s.send()
+	close(s.work)
+	<-s.done
+	w := &s.w
+	if left > 0 && w.err == nil {
+		w.err = fmt.Errorf("jobs.csv: %d jobs retired after a job that never did (arrival index %d)", left, next)
 	}
-	s.flushGroup()
-	if err := s.swf.Flush(); err != nil && s.err == nil {
-		s.err = fmt.Errorf("schedule.swf: %w", err)
+	w.flushGroup()
+	if err := w.swf.Flush(); err != nil && w.err == nil {
+		w.err = fmt.Errorf("schedule.swf: %w", err)
 	}
-	if err := s.jobs.Flush(); err != nil && s.err == nil {
-		s.err = fmt.Errorf("jobs.csv: %w", err)
+	if err := w.jobs.Flush(); err != nil && w.err == nil {
+		w.err = fmt.Errorf("jobs.csv: %w", err)
 	}
-	if err := s.closeFiles(); err != nil && s.err == nil {
-		s.err = err
+	if err := w.closeFiles(); err != nil && w.err == nil {
+		w.err = err
 	}
-	return s.tally, s.err
+	return w.tally, w.err
 }
 
-func (s *JobStream) closeFiles() error {
+func (w *streamWriter) closeFiles() error {
 	var first error
-	for _, f := range s.files {
+	for _, f := range w.files {
 		if err := f.Close(); err != nil && first == nil {
 			first = err
 		}
 	}
-	s.files = nil
+	w.files = nil
 	return first
 }

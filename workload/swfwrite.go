@@ -43,6 +43,15 @@ func NewSWFWriter(w io.Writer, names *Names, opts SWFWriteOptions) *SWFWriter {
 		partitions: swfNumbers{prefix: "p"}, queues: swfNumbers{prefix: "q"}}
 }
 
+// UseNames makes the writer resolve name ids in names from now on: a
+// writer on its own goroutine reads a snapshot of tables the trace reader
+// goes on growing.
+func (w *SWFWriter) UseNames(names *Names) {
+	if names != nil {
+		w.names = names
+	}
+}
+
 // WriteHeader writes the source's header lines (or, for a source without
 // any, the few an SWF file needs), then the provenance notes. Write calls
 // it with an empty header if it was not called first.
