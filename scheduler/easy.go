@@ -38,17 +38,28 @@ type EASY struct {
 	relSame    bool
 	relRunning int
 	synced     bool // this pass synced rel
+	// started are the jobs earlier passes started since rel was last
+	// synced: with the entries whose jobs still run as they did, they
+	// are the running jobs (sync checks the count).
+	started   []*sim.Job
+	fullSyncs int // syncs that read every holder (for tests)
 }
+
+// easyFullSync makes every sync read every holder, for the test that the
+// incremental sync gives the same schedule.
+var easyFullSync bool
 
 // release is a holder by when it is expected to end, with its cores;
 // sorting these small values is cheaper than sorting the holders.
 type release struct {
-	end   int64
-	idx   int32 // job index: ties in end time in job order
-	cores int32 // all its cores
-	start int64
-	gen   uint32    // the last pass that saw it
-	alloc sim.Alloc // as that pass saw it (a start of the pass is in the pass's pool)
+	end     int64
+	idx     int32 // job index: ties in end time in job order
+	cores   int32 // all its cores
+	start   int64
+	gen     uint32    // the last pass that saw it
+	planned bool      // a start of the pass that synced rel, not yet running
+	job     *sim.Job  // the holder
+	alloc   sim.Alloc // as that pass saw it (a start of the pass is in the pass's pool)
 }
 
 func byEnd(a, b release) int { return cmp.Or(cmp.Compare(a.end, b.end), cmp.Compare(a.idx, b.idx)) }
@@ -66,6 +77,11 @@ func (e *EASY) Schedule(v *sim.View, _ sim.PassKind) *sim.Plan {
 	defer func() {
 		e.relSame = e.synced && p.Starts() == 0
 		e.relRunning = len(v.Running())
+		for i := range p.Actions {
+			if a := &p.Actions[i]; a.Kind == sim.ActStart {
+				e.started = append(e.started, a.Job)
+			}
+		}
 	}()
 	c := v.Cluster()
 	e.queue = sortedQueue(v, e.queue)
@@ -173,8 +189,53 @@ func (e *EASY) shadow(v *sim.View, head *sim.Job) (int64, int) {
 // sync brings e.rel to the view's holders: those that left (or run
 // again with another start or end) are dropped, those that came are
 // merged in by (end, job index).
+//
+// Under EASY only its own passes start jobs, so rel changes by the jobs
+// that ended (an entry whose job no longer runs as it did) and the jobs
+// earlier passes started (started): sync keeps the one, adds the other
+// and the pass's own planned starts, and reads every holder again
+// (syncFull) only when the count of running jobs says something else
+// happened.
 func (e *EASY) sync(v *sim.View) {
 	e.gen++
+	kept := e.rel[:0]
+	for _, r := range e.rel {
+		if j := r.job; !r.planned && j.State == sim.Running && j.Start == r.start && sim.ExpectedEnd(j) == r.end {
+			r.alloc = j.Alloc
+			kept = append(kept, r)
+		}
+	}
+	clear(e.rel[len(kept):]) // no stale allocations kept alive
+	e.rel = kept
+	e.fresh = e.fresh[:0]
+	for _, j := range e.started {
+		if j.State != sim.Running {
+			continue
+		}
+		r := release{end: sim.ExpectedEnd(j), idx: int32(j.Idx), cores: int32(j.Alloc.Cores()), start: j.Start, job: j, alloc: j.Alloc}
+		if k, found := slices.BinarySearchFunc(e.rel, r, byEnd); found && e.rel[k].start == r.start {
+			continue // already kept (started again within the second it ended)
+		}
+		e.fresh = append(e.fresh, r)
+	}
+	clear(e.started)
+	e.started = e.started[:0]
+	if easyFullSync || len(e.rel)+len(e.fresh) != len(v.Running()) {
+		e.fullSyncs++
+		e.syncFull(v)
+		return
+	}
+	p := v.Plan()
+	for i := range p.Actions {
+		if a := &p.Actions[i]; a.Kind == sim.ActStart && v.Placed(a.Job) {
+			e.fresh = append(e.fresh, release{end: a.ExpectedEnd, idx: int32(a.Job.Idx), cores: int32(a.Alloc.Cores()), start: v.Now(), planned: true, job: a.Job, alloc: a.Alloc})
+		}
+	}
+	e.merge()
+}
+
+// syncFull brings e.rel to the view's holders by reading each.
+func (e *EASY) syncFull(v *sim.View) {
 	e.fresh = e.fresh[:0]
 	v.EachHolding(func(h sim.Holding) {
 		idx := int32(h.Job.Idx)
@@ -187,13 +248,14 @@ func (e *EASY) sync(v *sim.View) {
 				hi = m
 			}
 		}
+		planned := h.Job.State != sim.Running
 		if lo < len(e.rel) {
 			if r := &e.rel[lo]; r.end == h.End && r.idx == idx && r.start == h.Start {
-				r.gen, r.alloc = e.gen, h.Alloc
+				r.gen, r.alloc, r.planned, r.job = e.gen, h.Alloc, planned, h.Job
 				return
 			}
 		}
-		e.fresh = append(e.fresh, release{end: h.End, idx: idx, cores: int32(h.Alloc.Cores()), start: h.Start, gen: e.gen, alloc: h.Alloc})
+		e.fresh = append(e.fresh, release{end: h.End, idx: idx, cores: int32(h.Alloc.Cores()), start: h.Start, gen: e.gen, planned: planned, job: h.Job, alloc: h.Alloc})
 	})
 	kept := e.rel[:0]
 	for _, r := range e.rel {
@@ -203,6 +265,11 @@ func (e *EASY) sync(v *sim.View) {
 	}
 	clear(e.rel[len(kept):]) // no stale allocations kept alive
 	e.rel = kept
+	e.merge()
+}
+
+// merge merges e.fresh into e.rel by (end, job index).
+func (e *EASY) merge() {
 	if len(e.fresh) == 0 {
 		return
 	}
