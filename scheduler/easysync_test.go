@@ -18,22 +18,7 @@ import (
 // started jobs of sync fails it.
 func TestEASYSyncAsFullRead(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	var tjs []tjob
-	at := int64(0)
-	for i := range 800 {
-		at += int64(rng.IntN(30))
-		run := int64(1 + rng.IntN(3000))
-		limit := run + int64(rng.IntN(6000))
-		if rng.IntN(5) == 0 {
-			limit = max(run/2, 1) // killed at its limit
-		}
-		p := "p"
-		if rng.IntN(3) == 0 {
-			p = "q"
-		}
-		tjs = append(tjs, tjob{id: int64(i + 1), submit: at, part: p, cpus: []int{1, 2, 4, 8, 16, 24, 40}[rng.IntN(7)], run: run,
-			limit: max(limit, 60), acct: "a", user: "ua"})
-	}
+	tjs := randomJobs(rng, 800, 30, 1)
 	var incremental, full int
 	schedule := func(fullRead bool) map[int64]*sim.Job {
 		easyFullSync = fullRead

@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -213,4 +214,28 @@ func checkStarts(t *testing.T, by map[int64]*sim.Job, ws []want) {
 			t.Errorf("job %d: started by %q, want %q", w.id, j.StartedBy, w.by)
 		}
 	}
+}
+
+// randomJobs is n jobs on partitions p (two thirds) and q, arriving up
+// to gap seconds apart, running minRun to minRun+2999 s, 1 to 40 cores,
+// with limits over-estimated by up to 6,000 s, or one in five under
+// (killed at its limit), and at least 60 s; account "a", user "ua".
+func randomJobs(rng *rand.Rand, n, gap int, minRun int64) []tjob {
+	var tjs []tjob
+	at := int64(0)
+	for i := range n {
+		at += int64(rng.IntN(gap))
+		run := minRun + int64(rng.IntN(3000))
+		limit := run + int64(rng.IntN(6000))
+		if rng.IntN(5) == 0 {
+			limit = max(run/2, 1) // killed at its limit
+		}
+		p := "p"
+		if rng.IntN(3) == 0 {
+			p = "q"
+		}
+		tjs = append(tjs, tjob{id: int64(i + 1), submit: at, part: p, cpus: []int{1, 2, 4, 8, 16, 24, 40}[rng.IntN(7)], run: run,
+			limit: max(limit, 60), acct: "a", user: "ua"})
+	}
+	return tjs
 }

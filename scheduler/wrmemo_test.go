@@ -28,21 +28,11 @@ import (
 // expected end that has not ended, which this workload does not make.
 func TestWillRunMemoChangesNothing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	var tjs []tjob
-	at := int64(0)
-	for i := range 600 {
-		at += int64(rng.IntN(40))
-		run := int64(30 + rng.IntN(3000))
-		limit := run + int64(rng.IntN(6000))
-		if rng.IntN(5) == 0 {
-			limit = run / 2 // killed at its limit
+	tjs := randomJobs(rng, 600, 40, 30)
+	for i := range tjs {
+		if rng.IntN(2) == 1 {
+			tjs[i].acct = "b"
 		}
-		p := "p"
-		if rng.IntN(3) == 0 {
-			p = "q"
-		}
-		tjs = append(tjs, tjob{id: int64(i + 1), submit: at, part: p, cpus: []int{1, 2, 4, 8, 16, 24, 40}[rng.IntN(7)], run: run,
-			limit: max(limit, 60), acct: []string{"a", "b"}[rng.IntN(2)], user: []string{"ua", "ub"}[rng.IntN(2)]})
 	}
 	for i := range tjs {
 		if tjs[i].acct == "a" {
