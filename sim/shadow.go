@@ -108,6 +108,16 @@ func (c *Cluster) newShadow() *Cluster {
 	return sh
 }
 
+// cloneShadow is a copy of the shadow sh in its state, which differs
+// from the cluster's present on the same nodes as sh's.
+func (sh *Cluster) cloneShadow() *Cluster {
+	cl := sh.newShadow()
+	for _, n := range sh.sh.dirty {
+		cl.mark(int(n))
+	}
+	return cl
+}
+
 // copyShared copies c's fields into sh except those sh owns (free
 // resources and their counters, scratch, dirty tracking), which it
 // keeps: what a site event or a reservation replaced since reaches the
