@@ -200,7 +200,7 @@ func (e *EASY) sync(v *sim.View) {
 	e.gen++
 	kept := e.rel[:0]
 	for _, r := range e.rel {
-		if j := r.job; !r.planned && j.State == sim.Running && j.Start == r.start && sim.ExpectedEnd(j) == r.end {
+		if j := r.job; !r.planned && sim.Running == j.State && r.start == j.Start && sim.ExpectedEnd(j) == r.end {
 			r.alloc = j.Alloc
 			kept = append(kept, r)
 		}
