@@ -97,6 +97,7 @@ type SWFReader struct {
 	opts   SWFOptions
 	r      *bufio.Reader
 	closer io.Closer
+	stop   func() // ends the inflating goroutine of a gzip input
 	line   int
 	hdr    Header
 	names  Names
@@ -127,14 +128,15 @@ func OpenSWF(path string, opts SWFOptions) (*SWFReader, error) {
 
 // NewSWFReader reads an SWF stream; name is used in error messages.
 func NewSWFReader(in io.Reader, name string, opts SWFOptions) (*SWFReader, error) {
-	br, err := bufferedInput(in, name)
+	br, stop, err := bufferedInputAhead(in, name)
 	if err != nil {
 		return nil, err
 	}
-	s := &SWFReader{file: name, opts: opts, r: br, stats: NewReadStats(),
+	s := &SWFReader{file: name, opts: opts, r: br, stop: stop, stats: NewReadStats(),
 		userID: map[int64]int32{}, grpID: map[int64]int32{}, partID: map[int64]int32{}}
 	s.hdr.MaxNodes, s.hdr.MaxProcs = Unset, Unset
 	if err := s.readHeader(); err != nil {
+		stop()
 		return nil, err
 	}
 	return s, nil
@@ -142,6 +144,9 @@ func NewSWFReader(in io.Reader, name string, opts SWFOptions) (*SWFReader, error
 
 // Close releases the underlying file.
 func (s *SWFReader) Close() error {
+	if s.stop != nil {
+		s.stop()
+	}
 	if s.closer != nil {
 		return s.closer.Close()
 	}
