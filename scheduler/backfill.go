@@ -29,9 +29,23 @@ type backfillState struct {
 	// gen changes with every start and reservation of the pass; failed
 	// remembers the record shapes that found no start at a generation,
 	// as queues hold many records of one shape.
-	gen0   uint64
-	failed map[planKey]planFail
-	hold   []sim.Holding // scratch for View.Holdings
+	gen0 uint64
+	// cands are the records that could start now at all, by position;
+	// those before front are settled (settled), checked the generation
+	// last settled.
+	cands   []int
+	front   int
+	checked uint64
+	// The allocation the record at frontAt fitted now with, for its
+	// limit frontTL, with the map's first frontResv reservations.
+	frontAt    int
+	frontTL    int64
+	frontResv  int
+	frontAlloc sim.Alloc
+	blocked    map[blockKey]bool // shapes and limits settled this cycle
+	heldAt     int               // a record held by a limit, found since the last start (-1: none)
+	failed     map[planKey]planFail
+	hold       []sim.Holding // scratch for View.Holdings
 
 	// A node-level view of now, for preemption.
 	free   []int
@@ -80,6 +94,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	clear(b.perUserPart)
 	clear(b.arrResv)
 	clear(b.failed)
+	clear(b.blocked)
 	b.gen0++
 
 	// Which records could start now at all, ignoring reservations: the
@@ -88,13 +103,17 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	s.memo.reset()
 	last := -1
 	b.reach = b.reach[:0]
+	b.cands = b.cands[:0]
+	settle := !s.Estimates && s.P.BfTestsPerSec <= 0
 	for i, r := range jobs {
 		b.reach = append(b.reach, 0)
 		x := candOf(c, r)
-		if c.Parts[x.part].FreeCores >= x.j.CPUs && s.tryAlloc(c, &x, nil) == sim.FitsNow ||
-			s.bfMayPreempt(v, plan, &x) {
+		fits := c.Parts[x.part].FreeCores >= x.j.CPUs && s.tryAlloc(c, &x, nil) == sim.FitsNow
+		if fits || s.bfMayPreempt(v, plan, &x) {
 			last = i
 			b.reach[i] = s.planLimit(c, &x)
+			b.cands = append(b.cands, i)
+			settle = settle && fits && !s.preemptible()
 		}
 	}
 	if last < 0 {
@@ -133,7 +152,17 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	}()
 	var arrRej int64 // the array whose last task tried got nothing (backfill.c reject_array_job)
 	arrRejPart := -1
+	b.front, b.checked, b.frontAt, b.heldAt = 0, b.gen0-1, -1, -1
 	for i, r := range jobs {
+		if settle && b.checked != b.gen0 {
+			// Every start and reservation may be the one that leaves no
+			// later record a start now.
+			b.checked = b.gen0
+			if s.settled(v, jobs, i, last) {
+				s.settledCycles++
+				return
+			}
+		}
 		// bf_max_job_test counts the records that reached the will-run
 		// test (backfill.c bf_last_depth_try), not queue positions.
 		if i > last || tested >= s.P.BfMaxJobTest || (budget >= 0 && tested >= budget) {
@@ -230,6 +259,85 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	}
 }
 
+// settled reports whether no record from i on can start in this cycle:
+// every record that could start now at all (b.cands) fails the test of
+// now on the nodes the reservations so far leave it, and none is held by
+// a limit (a held record's pending reason is the one thing a cycle sets
+// beyond starts and expected starts). Reservations only grow within a
+// cycle and starts only take resources, so a record that fails that test
+// once fails it for the rest of the cycle; the rest of the cycle could
+// only make reservations, whose one effect is each job's expected start.
+func (s *Slurm) settled(v *sim.View, jobs []Record, i, last int) bool {
+	b := &s.bf
+	c := v.Cluster()
+	now := v.Now()
+	for ; b.front < len(b.cands); b.front++ {
+		k := b.cands[b.front]
+		if k < i || v.Placed(jobs[k].Job) {
+			continue
+		}
+		if b.frontAt == b.front && b.stillFits(c, now) {
+			return false
+		}
+		x := candOf(c, jobs[k])
+		tl := s.planLimit(c, &x)
+		if s.qosNoReserve(x.j) {
+			tl = 60
+		}
+		key := blockKey{keyOf(&x), tl}
+		if b.blocked[key] {
+			continue // a record of the same shape and limit failed already
+		}
+		copy(b.base, b.member[x.part])
+		and(b.base, b.usable)
+		copy(b.avail, b.base)
+		b.ns.availOver(b.avail, now, now+tl)
+		if count(b.avail) < max(x.req.Nodes, 1) {
+			continue
+		}
+		var fit sim.Fit
+		s.alloc, _, fit = c.WillRun(&x.req, x.part, b.avail, &b.rel, now-1, s.alloc[:0])
+		if fit == sim.FitsNow {
+			b.frontAt, b.frontTL, b.frontResv = b.front, tl, len(b.ns.resv)
+			b.frontAlloc = append(b.frontAlloc[:0], s.alloc...)
+			return false
+		}
+		b.blocked[key] = true
+	}
+	if b.heldAt >= i {
+		return false // no start since: that record is still held
+	}
+	for k := i; k <= last; k++ {
+		if j := jobs[k].Job; !v.Placed(j) && v.Hold(j) != "" {
+			b.heldAt = k
+			return false
+		}
+	}
+	return true
+}
+
+// stillFits reports whether the allocation the front record last fitted
+// now still fits: no reservation made since meets its nodes over its
+// run, and its nodes still have the cores and memory free. Then the
+// record can still start now; otherwise only its full test says.
+func (b *backfillState) stillFits(c *sim.Cluster, now int64) bool {
+	if b.ns.meets(b.frontAlloc, b.frontResv, now, now+b.frontTL) {
+		return false
+	}
+	for _, sl := range b.frontAlloc {
+		nd := &c.Nodes[sl.Node]
+		if sl.Gres != 0 || !nd.State.Usable() || nd.FreeCores < sl.Cores || nd.FreeMem < sl.MemMB {
+			return false
+		}
+	}
+	b.frontResv = len(b.ns.resv)
+	return true
+}
+
+// coreBoundOff makes planJob run every will-run test it would skip (for
+// the test that skipping changes nothing).
+var coreBoundOff bool
+
 // floorRes rounds t down to the bf_resolution grid of the wall clock
 // (wall is the Unix time of t = 0): backfill.c divides Unix times.
 func floorRes(t, res, wall int64) int64 {
@@ -248,6 +356,13 @@ type planKey struct {
 	tl, hor int64
 	nowOnly bool
 	preempt int // bfpreempt.go preemptKey
+}
+
+// blockKey is what the test of now in settled depends on besides the
+// map and the cluster.
+type blockKey struct {
+	shape shapeKey
+	tl    int64
 }
 
 type planFail struct {
@@ -287,6 +402,13 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 			return -1, tried
 		}
 		tried = true
+		if retry(later) && !coreBoundOff && !b.rel.MayHaveCores(c, b.avail, later, x.req.CPUs) {
+			// No test up to later can fit, so the will-run test would
+			// send the record to later anyway.
+			s.boundSkips++
+			startRes = later
+			continue
+		}
 		until := horizon
 		if nowOnly {
 			until = now - 1 // TEST_NOW_ONLY: no releases tried
@@ -337,6 +459,7 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 func (s *Slurm) started(v *sim.View, plan *sim.Plan, x *cand) {
 	b := &s.bf
 	a := &plan.Actions[len(plan.Actions)-1]
+	b.heldAt = -1 // limits count the start
 	h := sim.Holding{Job: a.Job, Part: a.Part, Alloc: a.Alloc, Start: v.Now(), End: a.ExpectedEnd}
 	k, _ := slices.BinarySearchFunc(b.rel.Holdings(), h, byRelease)
 	b.rel.Insert(k, h)
@@ -480,6 +603,7 @@ func (s *Slurm) ensure(c *sim.Cluster) {
 	b.perUserPart = map[[2]int32]int{}
 	b.arrResv = map[int64]int{}
 	b.failed = map[planKey]planFail{}
+	b.blocked = map[blockKey]bool{}
 }
 
 // invalidate makes every node of the view read the cluster's live state.

@@ -50,7 +50,7 @@ func backfillCluster(t *testing.T) *sim.Cluster {
 // ends before the top job's reservation; job 5 is not, because it would
 // delay it; job 3 starts when the plan said.
 func TestBackfillEndsBeforeReservation(t *testing.T) {
-	_, by := run(t, backfillCluster(t), NewSlurm(DefaultParams()), backfillJobs, 40, nil)
+	_, by := run(t, backfillCluster(t), planner(DefaultParams()), backfillJobs, 40, nil)
 	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {2, 3, sim.ByMain}, {3, -1, 0}, {4, 30, sim.ByBackfill}, {5, -1, 0}})
 	if got := by[3].ExpectStart; got != 2003 {
 		t.Errorf("t=40: job 3 expected start %d, want 2003 (job 2's expected end)", got)

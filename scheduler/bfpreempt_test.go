@@ -38,14 +38,14 @@ func TestBackfillPreemptRequeue(t *testing.T) {
 	}
 	prm := DefaultParams()
 	prm.PreemptType, prm.PreemptMode = "preempt/partition_prio", policy.PreemptRequeue
-	state().pass(NewSlurm(prm), sim.PassBackfill,
+	state().pass(planner(prm), sim.PassBackfill,
 		"preempt 1 requeue", "pend 2 Resources (preemption in progress)", "expect 2 101", "expect 3 660", "pass 101")
 
 	// Without preemption the same pass only plans: job 2 at 1000 on both
 	// nodes, reserved over [1000/60·60, 1600/60·60] = [960, 1560]; job 3
 	// (limit 5000) at the end of that record, 1560.
 	prm.PreemptType = "preempt/none"
-	state().pass(NewSlurm(prm), sim.PassBackfill, "expect 2 1000", "expect 3 1560")
+	state().pass(planner(prm), sim.PassBackfill, "expect 2 1000", "expect 3 1560")
 }
 
 // PreemptMode=SUSPEND,GANG: the victims are suspended and the preemptor
@@ -61,7 +61,7 @@ func TestBackfillPreemptSuspend(t *testing.T) {
 	f.pend(2, 4, 600, 300, "hi")
 	prm := DefaultParams()
 	prm.PreemptType, prm.PreemptMode = "preempt/partition_prio", policy.PreemptSuspend|policy.PreemptGang
-	p := f.pass(NewSlurm(prm), sim.PassBackfill, "start 2 hi n1:4 backfill")
+	p := f.pass(planner(prm), sim.PassBackfill, "start 2 hi n1:4 backfill")
 	if p.Actions[0].Kind != sim.ActSuspend || p.Actions[0].Job.ID != 1 {
 		t.Errorf("first action %+v, want job 1 suspended", p.Actions[0])
 	}
@@ -85,6 +85,6 @@ func TestBackfillPreemptHonoursReservations(t *testing.T) {
 	f.pend(3, 4, 600, 200, "hi")
 	prm := DefaultParams()
 	prm.PreemptType, prm.PreemptMode = "preempt/partition_prio", policy.PreemptCancel
-	f.pass(NewSlurm(prm), sim.PassBackfill,
+	f.pass(planner(prm), sim.PassBackfill,
 		"preempt 1 cancel", "preempt 4 cancel", "pend 2 Resources (preemption in progress)", "expect 2 101", "expect 3 660", "pass 101")
 }

@@ -49,6 +49,19 @@
 //     searched over bf_window and made as Slurm makes it, with
 //     _add_reservation's merge of the first two equal neighbouring
 //     records.
+//   - A cycle also ends once it is settled (backfill.go settled): every
+//     record left that could start now at all fails the test of now on
+//     the nodes the reservations so far leave it, and none is held by a
+//     limit. Reservations only grow and starts only take resources
+//     within a cycle, so nothing after could start; the records left
+//     keep their previous estimates. Slurm.Estimates (set by explain)
+//     runs every cycle to its end. Off as well under preemption and the
+//     cost model, where the rest of a cycle can still change the
+//     schedule.
+//   - A later try whose will-run test could not fit before the next
+//     later try is not run (sim.Releases.MayHaveCores: the free cores of
+//     the nodes in play, with every release up to that time, fall short
+//     of the job's CPUs), as its answer would be that later try anyway.
 //   - Job arrays: every task is a queue record of its own. The tasks
 //     of one array (workload.Job.ArrayJobID, from sacct's JobID 123_4 or
 //     a pending 123_[5-9]; SWF has no arrays) get at most

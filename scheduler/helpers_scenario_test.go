@@ -239,3 +239,12 @@ func randomJobs(rng *rand.Rand, n, gap int, minRun int64) []tjob {
 	}
 	return tjs
 }
+
+// planner is the slurm scheduler with Estimates on, for the hand-worked
+// tests that read every record's reservation: by default a cycle ends
+// once no record left can start, before the reservations after that.
+func planner(p Params) *Slurm {
+	s := NewSlurm(p)
+	s.Estimates = true
+	return s
+}

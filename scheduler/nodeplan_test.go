@@ -28,7 +28,7 @@ func TestBackfillFragmentedReservation(t *testing.T) {
 	j := f.pend(2, 4, 1000, 300, "p")
 	j.Req.Nodes = 1
 	f.pend(3, 1, 5000, 200, "p")
-	f.pass(NewSlurm(DefaultParams()), sim.PassBackfill, "expect 2 1000", "start 3 p n2:1 backfill")
+	f.pass(planner(DefaultParams()), sim.PassBackfill, "expect 2 1000", "start 3 p n2:1 backfill")
 }
 
 // A reservation holds whole nodes: job 2 needs 2 of n1's 4 cores from
@@ -42,7 +42,7 @@ func TestBackfillWholeNodeReservation(t *testing.T) {
 	f.run(1, 0, 1000, "p", "n1:3")
 	f.pend(2, 2, 1000, 300, "p")
 	f.pend(3, 1, 5000, 200, "p")
-	f.pass(NewSlurm(DefaultParams()), sim.PassBackfill, "expect 2 1000", "expect 3 1980")
+	f.pass(planner(DefaultParams()), sim.PassBackfill, "expect 2 1000", "expect 3 1980")
 }
 
 // The first slot of a reservation is not negative. n1 is full until 1000,
@@ -58,7 +58,7 @@ func TestBackfillFirstSlotNotNegative(t *testing.T) {
 	f.run(9, 0, 5000, "p", "n3:3")
 	f.pend(2, 4, 1000, 300, "p")
 	f.pend(3, 1, 880, 200, "p")
-	f.pass(NewSlurm(DefaultParams()), sim.PassBackfill, "expect 2 1000", "start 3 p n3:1 backfill")
+	f.pass(planner(DefaultParams()), sim.PassBackfill, "expect 2 1000", "start 3 p n3:1 backfill")
 }
 
 // An exclusive multi-node top job. Partition p is OverSubscribe=EXCLUSIVE
@@ -82,7 +82,7 @@ func TestBackfillExclusiveMultiNode(t *testing.T) {
 	j := f.pend(2, 12, 1000, 300, "p")
 	j.Req.Nodes = 3
 	f.pend(3, 1, 5000, 200, "p")
-	f.pass(NewSlurm(DefaultParams()), sim.PassBackfill, "expect 2 1000", "expect 3 1980")
+	f.pass(planner(DefaultParams()), sim.PassBackfill, "expect 2 1000", "expect 3 1980")
 }
 
 // bf_max_job_test counts the records that reach the will-run test
@@ -129,7 +129,7 @@ func TestBackfillMaxJobTestCounting(t *testing.T) {
 			j.User = 2
 			prm := DefaultParams()
 			tc.prm(&prm)
-			f.pass(NewSlurm(prm), sim.PassBackfill, append(want, "start 700 p n2:1 backfill")...)
+			f.pass(planner(prm), sim.PassBackfill, append(want, "start 700 p n2:1 backfill")...)
 		})
 	}
 }
@@ -174,9 +174,9 @@ func TestBackfillArrayReservations(t *testing.T) {
 	}
 	prm := DefaultParams()
 	prm.BfMaxJobArrayResv = 2
-	setup(50).pass(NewSlurm(prm), sim.PassBackfill, "expect 2 1000", "expect 3 1980", "start 7 p n2:1 backfill")
-	setup(0).pass(NewSlurm(prm), sim.PassBackfill, "expect 2 1000", "expect 3 1980", "expect 4 2000", "expect 5 2940", "expect 7 3000")
-	s := NewSlurm(prm)
+	setup(50).pass(planner(prm), sim.PassBackfill, "expect 2 1000", "expect 3 1980", "start 7 p n2:1 backfill")
+	setup(0).pass(planner(prm), sim.PassBackfill, "expect 2 1000", "expect 3 1980", "expect 4 2000", "expect 5 2940", "expect 7 3000")
+	s := planner(prm)
 	s.ArrayOf = func(j *sim.Job) int64 { return 0 }
 	setup(50).pass(s, sim.PassBackfill, "expect 2 1000", "expect 3 1980", "expect 4 2000", "expect 5 2940", "expect 7 3000")
 }

@@ -3,6 +3,8 @@ package scheduler
 import (
 	"math/bits"
 	"slices"
+
+	"fairsim/sim"
 )
 
 // nodeSpace is backfill.c's node_space map: consecutive time records on
@@ -197,6 +199,23 @@ func (m *nodeSpace) overlaps(nodes []uint64, start, end int64) bool {
 				if d[k]&x != 0 {
 					return true
 				}
+			}
+		}
+	}
+	return false
+}
+
+// meets reports whether a reservation from the from-th on meets [start,
+// end] (as heldOver reads them) on a node of a.
+func (m *nodeSpace) meets(a sim.Alloc, from int, start, end int64) bool {
+	for _, rv := range m.resv[from:] {
+		if rv.end <= start || rv.begin > end {
+			continue
+		}
+		for _, sl := range a {
+			w := int32(sl.Node>>6) - rv.w0
+			if w >= 0 && w < rv.hi-rv.lo && m.arena[rv.lo+w]&(1<<(sl.Node&63)) != 0 {
+				return true
 			}
 		}
 	}

@@ -39,11 +39,15 @@ type Slurm struct {
 	// for backfill's bf_max_job_array_resv and its rejected-array skip;
 	// nil takes the trace's (workload.Job.ArrayJobID).
 	ArrayOf func(j *sim.Job) int64
-	q       queue
-	alloc   sim.Alloc
-	mask    []bool // nodes taken out of play in the current pass
-	failed  []bool // partitions blocked in the current pass
-	partCnt []int
+	// Estimates keeps every backfill cycle going to its end, for the
+	// expected start of each record it tests (explain reads them); off,
+	// a cycle ends once no record left can start in it (settled).
+	Estimates bool
+	q         queue
+	alloc     sim.Alloc
+	mask      []bool // nodes taken out of play in the current pass
+	failed    []bool // partitions blocked in the current pass
+	partCnt   []int
 
 	bfVersion uint64
 	bf        backfillState
@@ -51,6 +55,9 @@ type Slurm struct {
 	memo      fitMemo
 	wr        wrMemo // will-run answers from cycle to cycle (wrmemo.go)
 	cycle     uint64 // backfill cycles run
+	// settledCycles counts cycles ended by settled, boundSkips the will-run
+	// tests MayHaveCores spared (for tests and profiles).
+	settledCycles, boundSkips int
 }
 
 // shapeKey identifies a request's shape: jobs of one shape in one

@@ -21,7 +21,10 @@ type Releases struct {
 	spans []relSpan // per holder: its words in words
 	words []nodeWord
 	cores []int // per holder: its cores
-	c     *Cluster
+	// prefix[i] is the cores of the first i holders (MayHaveCores),
+	// made when first asked after a change.
+	prefix []int
+	c      *Cluster
 	// shs are the shadows, each at its own cursor: a test takes the
 	// nearest, as a pass's tests ask for a few far-apart states over and
 	// over (jobs that start now or soon, jobs that wait for most running
@@ -119,6 +122,7 @@ func (r *Releases) Reset(h []Holding) {
 	r.spans = r.spans[:0]
 	r.words = r.words[:0]
 	r.cores = r.cores[:0]
+	r.prefix = r.prefix[:0]
 	for i := range r.h {
 		r.spans = append(r.spans, r.wordsOf(r.h[i].Alloc))
 		r.cores = append(r.cores, r.h[i].Alloc.Cores())
@@ -311,6 +315,7 @@ func (r *Releases) Insert(k int, h Holding) {
 		}
 	}
 	r.keys = slices.Insert(r.keys, k, keyOf(&h))
+	r.prefix = r.prefix[:0]
 	h.Alloc = r.keep(h.Alloc)
 	sp := r.wordsOf(h.Alloc)
 	r.cores = append(r.cores, 0)

@@ -75,6 +75,9 @@ func Explain(sc *config.Scenario, id int64) (*Story, error) {
 	if run.Policy != nil {
 		run.Policy = &tracePolicy{Policy: run.Policy, st: st, cluster: run.Cluster}
 	}
+	if s, ok := run.Scheduler.(*scheduler.Slurm); ok {
+		s.Estimates = true // the target's reservation after every cycle
+	}
 	run.Scheduler = &traceSched{Scheduler: run.Scheduler, st: st}
 	res, err := p.Simulate(run)
 	if err != nil {
