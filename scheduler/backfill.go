@@ -136,7 +136,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	slices.SortFunc(b.hs, byRelease)
 	b.rel.Reset(b.hs) // will-run tests move its shadows, never the cluster
 	s.cycle++
-	s.wr.fp = fingerprint(c, b.hs)
+	s.wr.stale = true
 	if s.cycle%64 == 0 {
 		s.wr.sweep(s.cycle)
 	}
@@ -415,6 +415,9 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 		}
 		var t int64
 		var fit sim.Fit
+		if s.wr.stale {
+			s.wr.fp, s.wr.stale = fingerprint(c, b.rel.Holdings()), false
+		}
 		key := wrKey{x.j.Idx, calls}
 		calls++
 		if e, ok := s.wr.lookup(key, &x.req, x.part, b.avail, until, now, s.cycle); ok {
@@ -464,7 +467,7 @@ func (s *Slurm) started(v *sim.View, plan *sim.Plan, x *cand) {
 	k, _ := slices.BinarySearchFunc(b.rel.Holdings(), h, byRelease)
 	b.rel.Insert(k, h)
 	s.memo.reset()
-	s.wr.fp = fingerprint(v.Cluster(), b.rel.Holdings())
+	s.wr.stale = true
 	if (x.req.Exclusive || v.Cluster().Parts[x.part].Exclusive) && !s.preemptible() && !b.ns.full(s.nodeSpaceSize()) {
 		res := s.P.BfResolution
 		b.nodesOf(a.Alloc)

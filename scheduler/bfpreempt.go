@@ -122,6 +122,7 @@ func (s *Slurm) planJobPreempt(v *sim.View, plan *sim.Plan, x *cand, tl int64, n
 	b.hs = v.Holdings(b.hs[:0])
 	slices.SortFunc(b.hs, byRelease)
 	b.rel.Reset(b.hs)
+	s.wr.stale = true // the victims' resources are free
 	if fits {
 		return now, true
 	}

@@ -22,6 +22,7 @@ import (
 // will-run test then also depends on the time through the reservations).
 type wrMemo struct {
 	fp      uint64 // the cluster and its releases, this cycle (0: memo off)
+	stale   bool   // fp must be made again before use: the cycle began, or a start or preemption changed the cluster
 	entries map[wrKey]*wrEntry
 	hits    int // answers reused
 }

@@ -13,18 +13,21 @@ import (
 // in play, types and memory only lower the count). It reads the holders
 // only while their running total leaves the question open.
 func (r *Releases) MayHaveCores(c *Cluster, set []uint64, t int64, need int) bool {
-	k := c.freeCoresByIndex(set)
-	if k >= need {
-		return true
-	}
 	end, _ := slices.BinarySearchFunc(r.h, t+1, func(h Holding, t int64) int {
 		if h.End < t {
 			return -1
 		}
 		return 1
 	})
+	if c.FreeCores+r.coresBefore(end) < need {
+		return false // even the cluster's free cores and every holder's would not do
+	}
+	k := c.freeCoresByIndex(set)
+	if k >= need {
+		return true
+	}
 	if k+r.coresBefore(end) < need {
-		return false // even every holder's cores would not do
+		return false
 	}
 	for i := range end {
 		if k += r.coresOn(i, set); k >= need {

@@ -209,7 +209,10 @@ func (r *Releases) carry(h []Holding) {
 			}
 			given := j < cut
 			was := false
-			if i < len(r.keys) && r.keys[i] == k && slices.Equal(r.h[i].Alloc, h[j].Alloc) {
+			// A job's allocation is fixed for its run (Plan.Start sets
+			// it; a requeued job's next run has another start), so a
+			// job's key tells its allocation apart.
+			if i < len(r.keys) && r.keys[i] == k && (k.idx >= 0 || slices.Equal(r.h[i].Alloc, h[j].Alloc)) {
 				was = i < s.cur // in both lists
 				i++
 			}
