@@ -402,7 +402,7 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 			return -1, tried
 		}
 		tried = true
-		if retry(later) && !coreBoundOff && !b.rel.MayHaveCores(c, b.avail, later, x.req.CPUs) {
+		if retry(later) && !coreBoundOff && !b.rel.MayHaveCores(c, x.part, b.avail, later, x.req.CPUs) {
 			// No test up to later can fit, so the will-run test would
 			// send the record to later anyway.
 			s.boundSkips++

@@ -5,36 +5,43 @@ import (
 	"slices"
 )
 
-// MayHaveCores reports whether the nodes of set (a bitmap by node index)
-// could have need free cores once the holders of rel ending at or before
-// t have given theirs back: false proves that a will-run test on set
-// (WillRun with set as avail) finds no start at or before t, as every
-// test it makes asks that many free cores on nodes of set (fewer nodes
-// in play, types and memory only lower the count). It reads the holders
-// only while their running total leaves the question open.
-func (r *Releases) MayHaveCores(c *Cluster, set []uint64, t int64, need int) bool {
+// MayHaveCores reports whether the nodes of set (a bitmap by node index,
+// within partition p) could have need free cores once the holders of rel
+// ending at or before t have given theirs back: false proves that a
+// will-run test on set (WillRun with set as avail) finds no start at or
+// before t, as every test it makes asks that many free cores on nodes of
+// set (fewer nodes in play, types and memory only lower the count).
+//
+// Most answers are false, and the partition's free cores, at least the
+// set's, usually prove them with the holders' cores on set: the set's own
+// free cores (a popcount per free level over every word) are counted only
+// where that bound leaves the question open.
+func (r *Releases) MayHaveCores(c *Cluster, p int, set []uint64, t int64, need int) bool {
 	end, _ := slices.BinarySearchFunc(r.h, t+1, func(h Holding, t int64) int {
 		if h.End < t {
 			return -1
 		}
 		return 1
 	})
-	if c.FreeCores+r.coresBefore(end) < need {
-		return false // even the cluster's free cores and every holder's would not do
+	free := c.Parts[p].FreeCores
+	if free+r.coresBefore(end) < need {
+		return false // even every holder's cores would not do
 	}
-	k := c.freeCoresByIndex(set)
-	if k >= need {
-		return true
+	k, i := 0, 0
+	for ; i < end && free+k < need; i++ {
+		k += r.coresOn(i, set)
 	}
-	if k+r.coresBefore(end) < need {
+	if free+k < need {
 		return false
 	}
-	for i := range end {
-		if k += r.coresOn(i, set); k >= need {
-			return true
+	free = c.freeCoresByIndex(set)
+	for ; free+k < need; i++ {
+		if i == end {
+			return false
 		}
+		k += r.coresOn(i, set)
 	}
-	return false
+	return true
 }
 
 // coresBefore is the cores of the first n holders.

@@ -24,6 +24,10 @@ type freeLevels struct {
 	count  []int      // by free cores: how many nodes
 	// typeRank is each CPU type's nodes by allocation rank.
 	typeRank [][]uint64
+	// word is, per 64 ranks, the free cores of their nodes: a set that
+	// holds every free node of a word, or all but a few, is counted
+	// from it (freeCoresIn).
+	word []int
 }
 
 // indexLevels builds the index over the nodes' current free cores, and
@@ -51,9 +55,11 @@ func (c *Cluster) indexLevels() {
 	for t := range f.typeRank {
 		f.typeRank[t] = make([]uint64, words)
 	}
+	f.word = make([]int, words)
 	for n := range c.Nodes {
 		nd := &c.Nodes[n]
 		f.set(nd.rank, nd.FreeCores)
+		f.word[nd.rank>>6] += nd.FreeCores
 		if t := nd.Type; t >= 0 && t < len(f.typeRank) {
 			f.typeRank[t][nd.rank>>6] |= 1 << (nd.rank & 63)
 		}
@@ -80,6 +86,7 @@ func (f *freeLevels) move(r, from, to int) {
 	if f.levels != nil && from != to {
 		f.unset(r, from)
 		f.set(r, to)
+		f.word[r>>6] += to - from
 	}
 }
 
@@ -123,6 +130,13 @@ func (f *freeLevels) check(nodes []Node) error {
 	if sum != total {
 		return fmt.Errorf("free levels hold %d nodes, %d have free cores", sum, total)
 	}
+	word := make([]int, len(f.word))
+	for i := range nodes {
+		word[nodes[i].rank>>6] += nodes[i].FreeCores
+	}
+	if !slices.Equal(word, f.word) {
+		return fmt.Errorf("free cores by word %v, counted %v", word, f.word)
+	}
 	return nil
 }
 
@@ -132,7 +146,7 @@ func (f *freeLevels) clone() freeLevels {
 	if f.levels == nil {
 		return freeLevels{}
 	}
-	g := freeLevels{count: slices.Clone(f.count), typeRank: f.typeRank}
+	g := freeLevels{count: slices.Clone(f.count), typeRank: f.typeRank, word: slices.Clone(f.word)}
 	g.levels = make([][]uint64, len(f.levels))
 	for k := range f.levels {
 		g.levels[k] = slices.Clone(f.levels[k])

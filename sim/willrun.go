@@ -279,6 +279,15 @@ func (r *Releases) moveAlloc(c *Cluster, a Alloc, take bool) {
 // coresOn is how many of holder i's cores lie on the nodes of set.
 func (r *Releases) coresOn(i int, set []uint64) int {
 	sp := r.spans[i]
+	if sp.hi == sp.lo+1 { // most holders lie within one word
+		nw := r.words[sp.lo]
+		switch m := set[nw.w] & nw.mask; m {
+		case 0:
+			return 0
+		case nw.mask:
+			return r.cores[i]
+		}
+	}
 	full, some := true, false
 	for _, nw := range r.words[sp.lo:sp.hi] {
 		m := set[nw.w] & nw.mask
@@ -649,10 +658,13 @@ func (w *wrWalk) step() {
 		}
 		h := &hs[w.i]
 		w.i++
-		if !rel.inPlay(w.i-1, c.playIdx) {
+		// Untyped, the nodes in play are those counted (playT): a
+		// holder with no core on them has no node in play.
+		k := rel.coresOn(w.i-1, c.playT)
+		if k == 0 && (w.req.Type < 0 || !rel.inPlay(w.i-1, c.playIdx)) {
 			continue // no node in play: _will_run_test skips it
 		}
-		w.free += rel.coresOn(w.i-1, c.playT)
+		w.free += k
 		if w.endTim == 0 {
 			w.endTim = h.End + wrWindow0 - posMod(h.End+c.wall, wrWindow0)
 		}
@@ -709,46 +721,43 @@ func (c *Cluster) willRunMove(a Alloc, take bool) {
 }
 
 // freeCoresIn is the free cores of the nodes in rank (a bitmap by
-// allocation rank): through the free-level index, a popcount per level.
+// allocation rank). A word whose free nodes are all in rank counts as
+// the index's sum for it (freeLevels.word); otherwise the fewer of its
+// free nodes in rank and out of it are visited. Will-run sets are the
+// nodes free of reservations: their words hold either most free nodes
+// or few.
 func (c *Cluster) freeCoresIn(rank []uint64) int {
 	total := 0
-	if f := &c.fl; f.levels != nil && c.levelsPay(len(rank)) {
-		for k := 1; k < len(f.levels); k++ {
-			if f.count[k] == 0 {
-				continue
+	if f := &c.fl; f.word != nil {
+		for wi, fw := range c.freeBits {
+			in := fw & rank[wi]
+			switch {
+			case in == 0:
+			case in == fw:
+				total += f.word[wi]
+			default:
+				if out := fw &^ in; bits.OnesCount64(out) < bits.OnesCount64(in) {
+					total += f.word[wi] - c.coresOfRanks(wi, out)
+				} else {
+					total += c.coresOfRanks(wi, in)
+				}
 			}
-			n := 0
-			for wi, w := range f.levels[k] {
-				n += bits.OnesCount64(w & rank[wi])
-			}
-			total += k * n
 		}
 		return total
 	}
-	// Only nodes with a free core count.
 	for wi, w := range c.freeBits {
-		w &= rank[wi]
-		for w != 0 {
-			b := bits.TrailingZeros64(w)
-			w &= w - 1
-			total += c.Nodes[c.byRank[wi*64+b]].FreeCores
-		}
+		total += c.coresOfRanks(wi, w&rank[wi])
 	}
 	return total
 }
 
-// levelsPay reports whether counting free cores a level at a time costs
-// less than visiting each node with a free core: on a busy cluster the
-// few free nodes spread over many levels.
-func (c *Cluster) levelsPay(words int) bool {
-	levels, nodes := 0, 0
-	for _, n := range c.fl.count[1:] {
-		if n > 0 {
-			levels++
-			nodes += n
-		}
+// coresOfRanks is the free cores of the nodes of word wi's ranks in w.
+func (c *Cluster) coresOfRanks(wi int, w uint64) int {
+	k := 0
+	for ; w != 0; w &= w - 1 {
+		k += c.Nodes[c.byRank[wi*64+bits.TrailingZeros64(w)]].FreeCores
 	}
-	return levels*words <= words+4*nodes
+	return k
 }
 
 // posMod is x mod m in [0, m).
