@@ -184,6 +184,12 @@ func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	usable := func(wi int) uint64 {
 		return c.freeBits[wi] & part.rankBits[wi] & c.playWord(wi) & c.typeWord(req, wi)
 	}
+	nz := 0 // free levels with a node
+	for _, n := range f.count[1:] {
+		if n > 0 {
+			nz++
+		}
+	}
 	var carry uint64 // the last rank of the word before is usable
 	for wi := range c.freeBits {
 		u := usable(wi)
@@ -204,11 +210,7 @@ func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
 			s := &sets[len(sets)-1]
 			s.end = r + t + 1
 			s.nodes += t + 1
-			for k := 1; k < len(f.levels); k++ {
-				if f.count[k] > 0 {
-					s.cpus += k * bits.OnesCount64(f.levels[k][wi]&mask)
-				}
-			}
+			s.cpus += c.freeCoresOfMask(wi, mask, nz)
 		}
 	}
 	return c.evalDrive(req, dst, sets, func(s *consecSet, e *evalRem, dst Alloc) Alloc {
@@ -274,4 +276,30 @@ func bestSet(sets []consecSet, remCPUs, remNodes int) int {
 		}
 	}
 	return best
+}
+
+// freeCoresOfMask is the free cores of the free nodes of word wi's ranks
+// in mask: the word's sum where mask holds all its free nodes, else the
+// cheapest of visiting the nodes in mask, visiting those out of it, or a
+// popcount per free level (nz levels hold a node).
+func (c *Cluster) freeCoresOfMask(wi int, mask uint64, nz int) int {
+	f := &c.fl
+	fw := c.freeBits[wi]
+	in, out := mask&fw, fw&^mask
+	nIn, nOut := bits.OnesCount64(in), bits.OnesCount64(out)
+	switch {
+	case nOut == 0:
+		return f.word[wi]
+	case nIn <= nOut && nIn <= nz:
+		return c.coresOfRanks(wi, in)
+	case nOut <= nz:
+		return f.word[wi] - c.coresOfRanks(wi, out)
+	}
+	k := 0
+	for l := 1; l < len(f.levels); l++ {
+		if f.count[l] > 0 {
+			k += l * bits.OnesCount64(f.levels[l][wi]&in)
+		}
+	}
+	return k
 }
