@@ -37,6 +37,8 @@ type nodeSpace struct {
 	// limit) for record after record, while reservations only grow.
 	held  map[[2]int64]*nsHeld
 	spare []*nsHeld
+	// spareEnds are ends lists of records gone, for reuse.
+	spareEnds [][]int32
 }
 
 type nsHeld struct {
@@ -55,6 +57,9 @@ type nsResv struct {
 type nsRec struct {
 	begin, end int64
 	avail      []uint64
+	// ends are the reservations (indices into resv) ending at end: the
+	// next record can hold a node this one lacks only in their words.
+	ends []int32
 }
 
 func (m *nodeSpace) bitmap() []uint64 {
@@ -79,11 +84,14 @@ func (m *nodeSpace) reset(words int, begin, end int64, avail []uint64) {
 		if r.avail != nil {
 			m.pool = append(m.pool, r.avail)
 		}
+		if r.ends != nil {
+			m.spareEnds = append(m.spareEnds, r.ends[:0])
+		}
 	}
 	m.recs = m.recs[:0]
 	b := m.bitmap()
 	copy(b, avail)
-	m.recs = append(m.recs, nsRec{begin, max(end, begin), b})
+	m.recs = append(m.recs, nsRec{begin, max(end, begin), b, m.endsList()})
 	m.made = 1
 	m.resv = m.resv[:0]
 	m.arena = m.arena[:0]
@@ -118,7 +126,7 @@ func (m *nodeSpace) availOver(dst []uint64, start, end int64) (later int64) {
 	})
 	for ; i+1 < len(m.recs); i++ {
 		r := &m.recs[i]
-		if gains(dst, m.recs[i+1].avail, r.avail) {
+		if m.gainsAt(dst, r, &m.recs[i+1]) {
 			later = r.end
 			break
 		}
@@ -163,11 +171,16 @@ func (m *nodeSpace) heldOver(start, end int64) *nsHeld {
 	return h
 }
 
-// gains reports whether base∧next has a bit that this lacks.
-func gains(base, next, this []uint64) bool {
-	for w := range base {
-		if base[w]&next[w]&^this[w] != 0 {
-			return true
+// gainsAt reports whether base∧next has a bit that this lacks, where
+// next follows this: only a reservation ending between them can free a
+// node, so only their words are read.
+func (m *nodeSpace) gainsAt(base []uint64, this, next *nsRec) bool {
+	for _, k := range this.ends {
+		rv := &m.resv[k]
+		for w := rv.w0; w < rv.w0+rv.hi-rv.lo; w++ {
+			if base[w]&next.avail[w]&^this.avail[w] != 0 {
+				return true
+			}
 		}
 	}
 	return false
@@ -273,14 +286,19 @@ func (m *nodeSpace) add(start, end, res int64, nodes []uint64) {
 		if end == r.end {
 			if k+1 < len(m.recs) {
 				oneAfter = k + 1
+				r.ends = append(r.ends, int32(len(m.resv)-1))
 			}
 			break
 		}
 	}
 	for i := oneBefore; i != oneAfter && i+1 < len(m.recs); i++ {
 		if slices.Equal(m.recs[i].avail, m.recs[i+1].avail) {
+			// The boundary goes: what ended there frees nothing, as
+			// the two records lack the same nodes.
 			m.recs[i].end = m.recs[i+1].end
 			m.pool = append(m.pool, m.recs[i+1].avail)
+			m.recs[i].ends, m.recs[i+1].ends = m.recs[i+1].ends, m.recs[i].ends[:0]
+			m.spareEnds = append(m.spareEnds, m.recs[i+1].ends)
 			m.recs = slices.Delete(m.recs, i+1, i+2)
 			break
 		}
@@ -294,9 +312,20 @@ func (m *nodeSpace) splitAt(i int, t int64) {
 	r := m.recs[i]
 	b := m.bitmap()
 	copy(b, r.avail)
-	m.recs = slices.Insert(m.recs, i+1, nsRec{t, r.end, b})
+	m.recs = slices.Insert(m.recs, i+1, nsRec{t, r.end, b, r.ends})
 	m.recs[i].end = t
+	m.recs[i].ends = m.endsList() // what ended at the old end ends after the copy
 	m.made++
+}
+
+// endsList is an empty ends list, reusing one a merge or reset let go.
+func (m *nodeSpace) endsList() []int32 {
+	if k := len(m.spareEnds); k > 0 {
+		e := m.spareEnds[k-1][:0]
+		m.spareEnds = m.spareEnds[:k-1]
+		return e
+	}
+	return nil
 }
 
 // mayFill reports whether k more reservations could fill the map.
