@@ -444,7 +444,7 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 			continue
 		}
 		b.nodesOf(s.alloc)
-		if b.ns.overlaps(b.nodes, floorRes(t, res, c.Wall()), floorRes(t+tl, res, c.Wall())) {
+		if b.ns.overlapsAfter(b.nodes, floorRes(t, res, c.Wall()), floorRes(t+tl, res, c.Wall()), startRes+tl) {
 			if t <= startRes {
 				return -1, tried // cannot happen: avail covered these records
 			}

@@ -29,8 +29,9 @@ type nodeSpace struct {
 	// outside each one, and the nodes a range of records lacks are the
 	// nodes of the reservations meeting the range: availOver and
 	// overlaps read this list instead of ANDing a bitmap per record.
-	resv  []nsResv
-	arena []uint64 // the reservations' node bitmaps, each over its words
+	resv    []nsResv
+	byBegin []int32  // resv's indices by begin (overlapsAfter)
+	arena   []uint64 // the reservations' node bitmaps, each over its words
 	// held caches, per range [start, end] asked, the nodes the
 	// reservations meeting it hold, up to the first n reservations: a
 	// cycle asks the same few ranges (now to now plus each common time
@@ -94,6 +95,7 @@ func (m *nodeSpace) reset(words int, begin, end int64, avail []uint64) {
 	m.recs = append(m.recs, nsRec{begin, max(end, begin), b, m.endsList()})
 	m.made = 1
 	m.resv = m.resv[:0]
+	m.byBegin = m.byBegin[:0]
 	m.arena = m.arena[:0]
 	for k, h := range m.held {
 		if len(h.nodes) == words {
@@ -180,6 +182,40 @@ func (m *nodeSpace) gainsAt(base []uint64, this, next *nsRec) bool {
 		for w := rv.w0; w < rv.w0+rv.hi-rv.lo; w++ {
 			if base[w]&next.avail[w]&^this.avail[w] != 0 {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// overlapsAfter is overlaps for nodes that no reservation meeting
+// [from-limit, from] holds (availOver's range, from being its end), where
+// start is at or after that range's start: only a reservation beginning
+// after from can then meet them within [start, end), as one ending at or
+// before the range's start ends on the grid at or before start. The
+// reservations are read from the first beginning after from, in order of
+// their beginnings, up to end.
+func (m *nodeSpace) overlapsAfter(nodes []uint64, start, end, from int64) bool {
+	if start >= end {
+		return m.overlaps(nodes, start, end)
+	}
+	k, _ := slices.BinarySearchFunc(m.byBegin, from+1, func(i int32, t int64) int {
+		if m.resv[i].begin < t {
+			return -1
+		}
+		return 1
+	})
+	for _, i := range m.byBegin[k:] {
+		rv := &m.resv[i]
+		if rv.begin >= end {
+			break
+		}
+		if rv.end > start {
+			d := nodes[rv.w0:]
+			for k, x := range m.arena[rv.lo:rv.hi] {
+				if d[k]&x != 0 {
+					return true
+				}
 			}
 		}
 	}
@@ -273,6 +309,14 @@ func (m *nodeSpace) add(start, end, res int64, nodes []uint64) {
 		lo := int32(len(m.arena))
 		m.arena = append(m.arena, nodes[w0:w1]...)
 		m.resv = append(m.resv, nsResv{m.recs[first].begin, min(end, m.recs[len(m.recs)-1].end), int32(w0), lo, int32(len(m.arena))})
+		b := m.resv[len(m.resv)-1].begin
+		k, _ := slices.BinarySearchFunc(m.byBegin, b+1, func(i int32, t int64) int {
+			if m.resv[i].begin < t {
+				return -1
+			}
+			return 1
+		})
+		m.byBegin = slices.Insert(m.byBegin, k, int32(len(m.resv)-1))
 	}
 	for k := first; first >= 0 && k < len(m.recs); k++ {
 		r := &m.recs[k]

@@ -51,9 +51,11 @@ func overlapsRecords(m *nodeSpace, nodes []uint64, start, end int64) bool {
 	return false
 }
 
-// TestNodeSpaceReservationsAsRecords checks availOver and overlaps, which
-// read the reservation list, against the records they stand for, over
-// random maps of 130 nodes (three words) with merges and clipped ends.
+// TestNodeSpaceReservationsAsRecords checks availOver, overlaps and
+// overlapsAfter, which read the reservation list, against the records
+// they stand for, over random maps of 130 nodes (three words) with merges
+// and clipped ends; overlapsAfter on nodes chosen from availOver's answer,
+// as planJob asks it.
 func TestNodeSpaceReservationsAsRecords(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	const nodes, res = 130, 10
@@ -102,6 +104,22 @@ func TestNodeSpaceReservationsAsRecords(t *testing.T) {
 				}
 				if w, g := overlapsRecords(&m, set, qs, qe), m.overlaps(set, qs, qe); w != g {
 					t.Fatalf("trial %d add %d: overlaps [%d, %d) = %v, records give %v", trial, k, qs, qe, g, w)
+				}
+				// planJob's check of the nodes a will-run test chose on
+				// got, at a start t at or after qs, over the same limit.
+				if qs < begin {
+					continue
+				}
+				chosen := make([]uint64, words)
+				for n := range nodes {
+					if hasBit(got, n) && rng.Intn(3) == 0 {
+						setBit(chosen, n)
+					}
+				}
+				tt := qs + int64(rng.Intn(20))*res + int64(rng.Intn(res))
+				fs, fe := tt/res*res, (tt+ae-qs)/res*res
+				if w, g := overlapsRecords(&m, chosen, fs, fe), m.overlapsAfter(chosen, fs, fe, ae); w != g {
+					t.Fatalf("trial %d add %d: overlapsAfter [%d, %d) after %d = %v, records give %v\n%s", trial, k, fs, fe, ae, g, w, nsString(&m, nodes))
 				}
 			}
 		}
