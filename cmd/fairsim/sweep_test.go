@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -139,32 +138,5 @@ func TestSweepEmitSbatch(t *testing.T) {
 	mustRun(t, append([]string{"sweep", "--scenario", scen, "--quiet", "--out", direct}, set...)...)
 	if readFile(t, filepath.Join(out, "sweep.csv")) != readFile(t, filepath.Join(direct, "sweep.csv")) {
 		t.Error("the job array's merged sweep.csv differs from a direct sweep")
-	}
-}
-
-// TestSweepGCKeepsTheEnvironment: a sweep raises GOGC to 400 unless the
-// environment sets it, and reads the machine's memory for its soft limit.
-func TestSweepGCKeepsTheEnvironment(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "")
-	sweepGC()
-	if got := debug.SetGCPercent(100); got != 400 {
-		t.Errorf("GOGC unset: a sweep collects at %d %%, want 400", got)
-	}
-	if _, err := os.Stat("/proc/meminfo"); err == nil {
-		if memTotal() <= 0 {
-			t.Error("/proc/meminfo is there but memTotal read nothing")
-		}
-		if got := debug.SetMemoryLimit(-1); got != memTotal()/2 {
-			t.Errorf("memory limit %d, want half of %d", got, memTotal())
-		}
-	}
-	t.Setenv("GOGC", "150")
-	debug.SetGCPercent(150)
-	sweepGC()
-	if got := debug.SetGCPercent(100); got != 150 {
-		t.Errorf("GOGC=150 in the environment: a sweep collects at %d %%, want 150", got)
 	}
 }
