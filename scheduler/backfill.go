@@ -19,6 +19,7 @@ type backfillState struct {
 	nodes  []uint64      // the nodes of an allocation
 	rel    sim.Releases  // expected releases, by (End, job index)
 	hs     []sim.Holding // scratch for rel
+	x, sx  cand          // the record a cycle plans, and the one settled tests
 	reach  []int64
 
 	perUser     map[int32]int
@@ -174,7 +175,8 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		if s.P.BfMaxJobStart > 0 && started >= s.P.BfMaxJobStart {
 			break
 		}
-		x := candOf(c, r)
+		x := &b.x // reused: a cand of its own would move to the heap each record
+		*x = candOf(c, r)
 		j := x.j
 		arr := s.arrayOf(j)
 		if arr != 0 && b.arrResv[arr] >= max(s.P.BfMaxJobArrayResv, 1) {
@@ -190,13 +192,13 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			}
 			arrRej, arrRejPart = arr, x.part
 		}
-		if !s.bfCount(&x) {
+		if !s.bfCount(x) {
 			continue
 		}
 		if !c.Parts[x.part].State.Schedules() {
 			continue // backfill.c: "partition not usable"
 		}
-		tl := s.planLimit(c, &x)
+		tl := s.planLimit(c, x)
 		if s.qosNoReserve(j) {
 			tl = 60 // a NoReserve QOS job is planned with a one-minute limit
 		}
@@ -214,8 +216,8 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			reach = now + b.reach[i+1]
 			horizon = min(horizon, reach+res)
 		}
-		nowOnly := s.noReserve(v, &x)
-		key := planKey{keyOf(&x), tl, horizon, nowOnly, s.preemptKey(&x)}
+		nowOnly := s.noReserve(v, x)
+		key := planKey{keyOf(x), tl, horizon, nowOnly, s.preemptKey(x)}
 		key.shape.limit = 0
 		if f, ok := b.failed[key]; ok && f.gen == b.gen0 {
 			if f.counted {
@@ -223,7 +225,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			}
 			continue
 		}
-		t, counted := s.planJobPreempt(v, plan, &x, tl, nowOnly, horizon)
+		t, counted := s.planJobPreempt(v, plan, x, tl, nowOnly, horizon)
 		if counted {
 			tested++
 		}
@@ -239,7 +241,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			if err := plan.Start(j, x.part, s.alloc, sim.ByBackfill); err != nil {
 				panic("slurm backfill: " + err.Error())
 			}
-			s.started(v, plan, &x)
+			s.started(v, plan, x)
 			started++
 			arrRej = 0
 		case floorRes(t, res, wall) > reach:
@@ -279,12 +281,13 @@ func (s *Slurm) settled(v *sim.View, jobs []Record, i, last int) bool {
 		if b.frontAt == b.front && b.stillFits(c, now) {
 			return false
 		}
-		x := candOf(c, jobs[k])
-		tl := s.planLimit(c, &x)
+		x := &b.sx
+		*x = candOf(c, jobs[k])
+		tl := s.planLimit(c, x)
 		if s.qosNoReserve(x.j) {
 			tl = 60
 		}
-		key := blockKey{keyOf(&x), tl}
+		key := blockKey{keyOf(x), tl}
 		if b.blocked[key] {
 			continue // a record of the same shape and limit failed already
 		}
