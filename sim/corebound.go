@@ -14,8 +14,8 @@ import (
 //
 // Most answers are false, and the partition's free cores, at least the
 // set's, usually prove them with the holders' cores on set: the set's own
-// free cores (a popcount per free level over every word) are counted only
-// where that bound leaves the question open.
+// free cores (a pass over every word) are counted only where that bound
+// leaves the question open.
 func (r *Releases) MayHaveCores(c *Cluster, p int, set []uint64, t int64, need int) bool {
 	end, _ := slices.BinarySearchFunc(r.h, t+1, func(h Holding, t int64) int {
 		if h.End < t {
