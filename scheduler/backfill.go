@@ -198,10 +198,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		if !c.Parts[x.part].State.Schedules() {
 			continue // backfill.c: "partition not usable"
 		}
-		tl := s.planLimit(c, x)
-		if s.qosNoReserve(j) {
-			tl = 60 // a NoReserve QOS job is planned with a one-minute limit
-		}
+		tl := s.bfLimit(c, x)
 		// Past the longest limit of the later records that could start
 		// now, a reservation protects nothing: search no further.
 		// The last record of the queue still gets its estimate. But
@@ -283,10 +280,7 @@ func (s *Slurm) settled(v *sim.View, jobs []Record, i, last int) bool {
 		}
 		x := &b.sx
 		*x = candOf(c, jobs[k])
-		tl := s.planLimit(c, x)
-		if s.qosNoReserve(x.j) {
-			tl = 60
-		}
+		tl := s.bfLimit(c, x)
 		key := blockKey{keyOf(x), tl}
 		if b.blocked[key] {
 			continue // a record of the same shape and limit failed already
@@ -536,6 +530,16 @@ func (s *Slurm) bfCount(x *cand) bool {
 		b.perUser[j.User]++
 	}
 	return true
+}
+
+// bfLimit is the limit a backfill cycle plans record x over: planLimit,
+// or one minute for a NoReserve QOS job. settled must test the same run
+// the cycle would plan.
+func (s *Slurm) bfLimit(c *sim.Cluster, x *cand) int64 {
+	if s.qosNoReserve(x.j) {
+		return 60 // a NoReserve QOS job is planned with a one-minute limit
+	}
+	return s.planLimit(c, x)
 }
 
 // planLimit is the time limit backfill plans with: the job's limit capped
