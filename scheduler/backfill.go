@@ -20,7 +20,6 @@ type backfillState struct {
 	rel    sim.Releases  // expected releases, by (End, job index)
 	hs     []sim.Holding // scratch for rel
 	x, sx  cand          // the record a cycle plans, and the one settled tests
-	reach  []int64
 
 	perUser     map[int32]int
 	perAssoc    map[int]int
@@ -74,9 +73,8 @@ type backfillState struct {
 // limit. A job that fits now starts; one that fits later reserves the
 // whole nodes chosen for it from its start to its end, both rounded down
 // to bf_resolution (_add_reservation). Reservations are made only up to
-// the last job that could start now at all, and only within the longest
-// limit of the jobs after them: past that, a pass could change nothing
-// but estimates.
+// the last job that could start now at all: past it, a pass could change
+// nothing but estimates.
 func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	if v.Version() == s.bfVersion {
 		return // nothing changed since the last pass: Slurm skips the cycle
@@ -99,29 +97,22 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	b.gen0++
 
 	// Which records could start now at all, ignoring reservations: the
-	// last of them bounds the pass, and their limits bound how far ahead
-	// a reservation can matter.
+	// last of them bounds the pass (a record after it could only reserve).
 	s.memo.reset()
 	last := -1
-	b.reach = b.reach[:0]
 	b.cands = b.cands[:0]
 	settle := !s.Estimates && s.P.BfTestsPerSec <= 0
 	for i, r := range jobs {
-		b.reach = append(b.reach, 0)
 		x := candOf(c, r)
 		fits := c.Parts[x.part].FreeCores >= x.j.CPUs && s.tryAlloc(c, &x, nil) == sim.FitsNow
 		if fits || s.bfMayPreempt(v, plan, &x) {
 			last = i
-			b.reach[i] = s.planLimit(c, &x)
 			b.cands = append(b.cands, i)
 			settle = settle && fits && !s.preemptible()
 		}
 	}
 	if last < 0 {
 		return
-	}
-	for i := len(b.reach) - 2; i >= 0; i-- {
-		b.reach[i] = max(b.reach[i], b.reach[i+1]) // the longest limit at or after i
 	}
 	res := s.P.BfResolution
 	now := v.Now()
@@ -199,20 +190,11 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			continue // backfill.c: "partition not usable"
 		}
 		tl := s.bfLimit(c, x)
-		// Past the longest limit of the later records that could start
-		// now, a reservation protects nothing: search no further.
-		// The last record of the queue still gets its estimate. But
-		// while the reservations Slurm would make up to the last such
-		// record could fill the map (bf_node_space_size: two records
-		// each at most, one more for an empty first record), each is
-		// searched and made as Slurm does, since a full map ends the
-		// cycle.
+		// Every reservation within bf_window is made, however far past
+		// the limits of the records that could still start now: it
+		// shapes where the records after it reserve, and those
+		// reservations decide the starts.
 		horizon := now + s.P.BfWindow
-		reach := horizon
-		if i+1 < len(b.reach) && !b.ns.mayFill(s.nodeSpaceSize(), last-i+1) {
-			reach = now + b.reach[i+1]
-			horizon = min(horizon, reach+res)
-		}
 		nowOnly := s.noReserve(v, x)
 		key := planKey{keyOf(x), tl, horizon, nowOnly, s.preemptKey(x)}
 		key.shape.limit = 0
@@ -241,8 +223,6 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			s.started(v, plan, x)
 			started++
 			arrRej = 0
-		case floorRes(t, res, wall) > reach:
-			continue // no job left in this pass could collide with it
 		default:
 			plan.Expect(j, t)
 			if b.ns.full(s.nodeSpaceSize()) {

@@ -38,17 +38,19 @@
 //     modelled); a whole-node job the pass starts is, until its end
 //     rounded down, when preemption is off (_bf_reserve_running).
 //   - Reservations are made only up to the last record that could start
-//     now at all, and only within the longest time limit of the records
-//     after it; records past that get no estimate (Slurm estimates every
-//     record it tests). The schedule is the same: such reservations
-//     could delay no start. That holds only while the map cannot fill:
-//     bf_node_space_size (default bf_max_job_test) bounds the records a
-//     cycle makes, counted as node_space_recs counts them (two a
-//     reservation at most, merges give none back), and a full map ends
-//     the cycle. Once the reservations left could fill it, every one is
-//     searched over bf_window and made as Slurm makes it, with
-//     _add_reservation's merge of the first two equal neighbouring
-//     records.
+//     now at all; records after it get no estimate (Slurm estimates every
+//     record it tests). The schedule is the same: records after it can
+//     only reserve, and starts come before them. Every reservation up to
+//     it is made over bf_window, however far past the limits of the
+//     records that could still start: it moves the reservations after it
+//     to other nodes, and those decide which jobs fit now (a cut at the
+//     longest such limit left job 2's reservation out in
+//     TestBackfillReservationPastLimitsShapesLaterOnes and kept job 4
+//     waiting). bf_node_space_size (default bf_max_job_test) bounds the
+//     records a cycle makes, counted as node_space_recs counts them (two
+//     a reservation at most, merges give none back), and a full map ends
+//     the cycle, with _add_reservation's merge of the first two equal
+//     neighbouring records.
 //   - A cycle also ends once it is settled (backfill.go settled): every
 //     record left that could start now at all fails the test of now on
 //     the nodes the reservations so far leave it, and none is held by a

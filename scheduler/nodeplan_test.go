@@ -61,6 +61,29 @@ func TestBackfillFirstSlotNotNegative(t *testing.T) {
 	f.pass(planner(DefaultParams()), sim.PassBackfill, "expect 2 1000", "start 3 p n3:1 backfill")
 }
 
+// A reservation past the limits of every record that could start now
+// still shapes the reservations after it, and so the starts. n1 has 1
+// free core until job 8 ends at 500, n2 none until job 9 ends at 800.
+//
+//	job 2 (8 CPUs, limit 1000): both nodes are idle at 800: expected 800,
+//	  n1 and n2 reserved over [780, 1800).
+//	job 3 (2 CPUs, limit 1000): every run before 1800 meets that
+//	  reservation: expected 1800.
+//	job 4 (1 CPU, limit 500): its run [100, 600] meets no reservation: it
+//	  starts on n1's free core. Leaving job 2's reservation out, as past
+//	  job 4's limit, put job 3 on n1 at 500 and kept job 4 waiting.
+func TestBackfillReservationPastLimitsShapesLaterOnes(t *testing.T) {
+	for _, s := range []*Slurm{planner(DefaultParams()), NewSlurm(DefaultParams())} {
+		f := newFake(t, 100, []sim.NodeSpec{nodes("n", 2, 4, 4000)}, []sim.PartitionSpec{part("p")})
+		f.run(8, 0, 500, "p", "n1:3")
+		f.run(9, 0, 800, "p", "n2:4")
+		f.pend(2, 8, 1000, 300, "p")
+		f.pend(3, 2, 1000, 200, "p")
+		f.pend(4, 1, 500, 100, "p")
+		f.pass(s, sim.PassBackfill, "expect 2 800", "expect 3 1800", "start 4 p n1:1 backfill")
+	}
+}
+
 // An exclusive multi-node top job. Partition p is OverSubscribe=EXCLUSIVE
 // over a1 (4 cores, idle), b1 (8 cores) and a2 (4 cores), both busy until
 // 1000, and a3 (4 cores) busy until 5000.

@@ -372,11 +372,6 @@ func (m *nodeSpace) endsList() []int32 {
 	return nil
 }
 
-// mayFill reports whether k more reservations could fill the map.
-func (m *nodeSpace) mayFill(limit, k int) bool {
-	return limit > 0 && m.made+2*k+1 >= limit
-}
-
 // full reports whether the map has made limit records: backfill.c ends
 // the cycle rather than add a reservation then (bf_node_space_size).
 func (m *nodeSpace) full(limit int) bool { return limit > 0 && m.made >= limit }

@@ -70,7 +70,7 @@ func refSpread(t *testing.T, dir string) map[int64][]int64 {
 // reproduces it: no pair in opposite order, every start within 2 s of the
 // controller's band, wait MAPE 0.4 %. Runs 2 and
 // 3 came in the next second, 0.9 and 0.1 s into it, where fairsim sees
-// every job of that second: run 2 ends 26 pairs off, run 3, whose cycle
+// every job of that second: run 2 ends 24 pairs off, run 3, whose cycle
 // saw least, 192.
 func TestReferenceFidelity(t *testing.T) {
 	cases := []struct {
@@ -107,7 +107,12 @@ func TestReferenceFidelity(t *testing.T) {
 		// not fit where the controller put them and start late; main's
 		// captures also predate capture's BOOT_TIME (phase set by hand).
 		{"main", "run1", 0.99, 2, 0, 0, 12, 0.086, 38, 0.017, 1e-6, 1e-6, 1e-6, 1e-6},
-		{"main", "run2", 0.93, 58, 15, 26, 70, 2.25, 23, 0.039, 1e-6, 1e-6, 1e-6, 1e-6},
+		// Since every reservation within bf_window is made (no cut at the
+		// limits of the records that could still start, which left some
+		// out and so moved others), run 2 has 24 pairs the other way
+		// round (26 before) and a wait MAPE of 4.2 % (5.5 %), steady's
+		// run 3 67 (56).
+		{"main", "run2", 0.93, 58, 16, 24, 70, 2.25, 25, 0.039, 1e-6, 1e-6, 1e-6, 1e-6},
 		// Run 3's wave snapshot on fairsim's schedule has a cell that is
 		// inf on one side only (NaN accepts it).
 		{"main", "run3", 0.61, 162, 37, 192, 153, math.NaN(), 96, 0.06, 1e-6, 1e-6, 1e-6, 1e-6},
@@ -116,7 +121,7 @@ func TestReferenceFidelity(t *testing.T) {
 		// end snapshot; fairsim's own schedule is the gap.
 		{"steady", "run1", 0.87, 250, 17, 48, 286, 0.39, 333, 0.2, 1e-6, 1e-6, 1e-6, 1e-6},
 		{"steady", "run2", 0.83, 295, 16, 65, 87, 0.221, 112, 0.077, 1e-6, 1e-6, 1e-6, 1e-6},
-		{"steady", "run3", 0.85, 386, 14, 56, 70, 0.213, 133, 0.029, 1e-6, 1e-6, 14, 0.009},
+		{"steady", "run3", 0.83, 386, 15, 67, 70, 0.213, 253, 0.07, 1e-6, 1e-6, 14, 0.009},
 	}
 	for _, c := range cases {
 		t.Run(c.workload+"/"+c.run, func(t *testing.T) {
