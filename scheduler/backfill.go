@@ -43,9 +43,12 @@ type backfillState struct {
 	frontResv  int
 	frontAlloc sim.Alloc
 	blocked    map[blockKey]bool // shapes and limits settled this cycle
-	heldAt     int               // a record held by a limit, found since the last start (-1: none)
-	failed     map[planKey]planFail
-	hold       []sim.Holding // scratch for View.Holdings
+	// heldAt is the first record held by a limit at or after heldScan
+	// (len(jobs): none), found since the last start (heldScan -1: not
+	// looked for); heldFrom keeps it.
+	heldAt, heldScan int
+	failed           map[planKey]planFail
+	hold             []sim.Holding // scratch for View.Holdings
 
 	// A node-level view of now, for preemption.
 	free   []int
@@ -73,8 +76,8 @@ type backfillState struct {
 // limit. A job that fits now starts; one that fits later reserves the
 // whole nodes chosen for it from its start to its end, both rounded down
 // to bf_resolution (_add_reservation). Reservations are made only up to
-// the last job that could start now at all: past it, a pass could change
-// nothing but estimates.
+// the last job that could start now at all, or held by a limit: past it,
+// a pass could change nothing but estimates.
 func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	if v.Version() == s.bfVersion {
 		return // nothing changed since the last pass: Slurm skips the cycle
@@ -111,8 +114,12 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			settle = settle && fits && !s.preemptible()
 		}
 	}
-	if last < 0 {
-		return
+	if planAll {
+		last = len(jobs) - 1
+	}
+	b.heldScan = -1
+	if last < 0 && !s.heldFrom(v, jobs, 0) {
+		return // nothing to start, no pending reason to set
 	}
 	res := s.P.BfResolution
 	now := v.Now()
@@ -144,7 +151,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	}()
 	var arrRej int64 // the array whose last task tried got nothing (backfill.c reject_array_job)
 	arrRejPart := -1
-	b.front, b.checked, b.frontAt, b.heldAt = 0, b.gen0-1, -1, -1
+	b.front, b.checked, b.frontAt = 0, b.gen0-1, -1
 	for i, r := range jobs {
 		if settle && b.checked != b.gen0 {
 			// Every start and reservation may be the one that leaves no
@@ -157,7 +164,12 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		}
 		// bf_max_job_test counts the records that reached the will-run
 		// test (backfill.c bf_last_depth_try), not queue positions.
-		if i > last || tested >= s.P.BfMaxJobTest || (budget >= 0 && tested >= budget) {
+		if tested >= s.P.BfMaxJobTest || (budget >= 0 && tested >= budget) {
+			break
+		}
+		if i > last && !s.heldFrom(v, jobs, i) {
+			// Past the last record that could start now, the records only
+			// reserve; a held one still gets its pending reason.
 			break
 		}
 		if v.Placed(r.Job) {
@@ -281,16 +293,25 @@ func (s *Slurm) settled(v *sim.View, jobs []Record, i, last int) bool {
 		}
 		b.blocked[key] = true
 	}
-	if b.heldAt >= i {
-		return false // no start since: that record is still held
-	}
-	for k := i; k <= last; k++ {
-		if j := jobs[k].Job; !v.Placed(j) && v.Hold(j) != "" {
-			b.heldAt = k
-			return false
+	return !s.heldFrom(v, jobs, i)
+}
+
+// heldFrom reports whether a record from i on is held by a limit now
+// (its pending reason is set by the cycle that reaches it). Holds change
+// only with starts, which drop what was found, and i only grows within a
+// cycle: the queue is read about once between starts.
+func (s *Slurm) heldFrom(v *sim.View, jobs []Record, i int) bool {
+	b := &s.bf
+	if b.heldScan < 0 || b.heldScan > i || b.heldAt < i {
+		b.heldScan, b.heldAt = i, len(jobs)
+		for k := i; k < len(jobs); k++ {
+			if j := jobs[k].Job; !v.Placed(j) && v.Hold(j) != "" {
+				b.heldAt = k
+				break
+			}
 		}
 	}
-	return true
+	return b.heldAt < len(jobs)
 }
 
 // stillFits reports whether the allocation the front record last fitted
@@ -314,6 +335,10 @@ func (b *backfillState) stillFits(c *sim.Cluster, now int64) bool {
 // coreBoundOff makes planJob run every will-run test it would skip (for
 // the test that skipping changes nothing).
 var coreBoundOff bool
+
+// planAll makes a cycle plan every record, as backfill.c does, rather
+// than stop after the last one that could start now (for tests).
+var planAll bool
 
 // floorRes rounds t down to the bf_resolution grid of the wall clock
 // (wall is the Unix time of t = 0): backfill.c divides Unix times.
@@ -439,7 +464,7 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 func (s *Slurm) started(v *sim.View, plan *sim.Plan, x *cand) {
 	b := &s.bf
 	a := &plan.Actions[len(plan.Actions)-1]
-	b.heldAt = -1 // limits count the start
+	b.heldScan = -1 // limits count the start
 	h := sim.Holding{Job: a.Job, Part: a.Part, Alloc: a.Alloc, Start: v.Now(), End: a.ExpectedEnd}
 	k, _ := slices.BinarySearchFunc(b.rel.Holdings(), h, byRelease)
 	b.rel.Insert(k, h)

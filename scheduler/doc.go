@@ -38,9 +38,10 @@
 //     modelled); a whole-node job the pass starts is, until its end
 //     rounded down, when preemption is off (_bf_reserve_running).
 //   - Reservations are made only up to the last record that could start
-//     now at all; records after it get no estimate (Slurm estimates every
-//     record it tests). The schedule is the same: records after it can
-//     only reserve, and starts come before them. Every reservation up to
+//     now at all, or that a limit holds (it gets its pending reason as in
+//     Slurm, whose cycle reaches it); records after it get no estimate
+//     (Slurm estimates every record it tests). The schedule is the same:
+//     records after it can only reserve, and starts come before them. Every reservation up to
 //     it is made over bf_window, however far past the limits of the
 //     records that could still start: it moves the reservations after it
 //     to other nodes, and those decide which jobs fit now (a cut at the
@@ -53,8 +54,8 @@
 //     neighbouring records.
 //   - A cycle also ends once it is settled (backfill.go settled): every
 //     record left that could start now at all fails the test of now on
-//     the nodes the reservations so far leave it, and none is held by a
-//     limit. Reservations only grow and starts only take resources
+//     the nodes the reservations so far leave it, and no record left is
+//     held by a limit. Reservations only grow and starts only take resources
 //     within a cycle, so nothing after could start; the records left
 //     keep their previous estimates. Slurm.Estimates (set by explain)
 //     runs every cycle to its end. Off as well under preemption and the

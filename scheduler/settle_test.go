@@ -12,15 +12,18 @@ import (
 // TestSettledCyclesChangeNoStart schedules 700 random jobs (two
 // overlapping partitions, 1 core to 40, limits over- and under-estimated,
 // two users each capped at four running jobs by their QOS, so records are
-// held by limits) three ways: every cycle to its end with every will-run
-// test made (Estimates, coreBoundOff), every cycle to its end with the
+// held by limits) three ways: every cycle to its end with every record
+// planned and every will-run test made (Estimates, planAll,
+// coreBoundOff), as backfill.c plans, every cycle to its end with the
 // tests MayHaveCores proves useless skipped, and the default, where a
 // cycle also ends once settled. Every job must start at the same time on
 // the same nodes by the same pass and wait under the same reason; the
 // first two must also agree on every last expected start. Ending cycles
 // at the first record that can no longer start fails it, and so does a
-// core bound that leaves out the last holder before the time asked
-// (TestBackfillReservation guards settled's held check).
+// core bound that leaves out the last holder before the time asked, and
+// so does leaving out the reservations past the limits of the records
+// that could still start (TestBackfillReservation guards settled's held
+// check).
 func TestSettledCyclesChangeNoStart(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 7))
 	tjs := randomJobs(rng, 700, 40, 30)
@@ -33,8 +36,8 @@ func TestSettledCyclesChangeNoStart(t *testing.T) {
 	const qos = "Name|Priority|MaxJobsPU\nqa|0|4\nqb|0|4\n"
 	var settled, skipped int
 	schedule := func(estimates, noBound bool) map[int64]*sim.Job {
-		coreBoundOff = noBound
-		defer func() { coreBoundOff = false }()
+		coreBoundOff, planAll = noBound, noBound
+		defer func() { coreBoundOff, planAll = false, false }()
 		c := cluster(t, []sim.NodeSpec{nodes("n", 6, 8, 32000)}, []sim.PartitionSpec{part("p"), part("q", "n5", "n6")})
 		p := DefaultParams()
 		p.BfInterval, p.BfResolution = 10, 60
