@@ -210,7 +210,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		nowOnly := s.noReserve(v, x)
 		key := planKey{keyOf(x), tl, horizon, nowOnly, s.preemptKey(x)}
 		key.shape.limit = 0
-		if f, ok := b.failed[key]; ok && f.gen == b.gen0 {
+		if f, ok := b.failed[key]; ok && f.gen == b.gen0 && !memoOff {
 			if f.counted {
 				tested++ // the same test on the same map: the same failure
 			}
@@ -340,6 +340,10 @@ var coreBoundOff bool
 // than stop after the last one that could start now (for tests).
 var planAll bool
 
+// memoOff makes every fit and will-run test run rather than come from
+// a memo (fitMemo, wrMemo, the failed records of a cycle), for tests.
+var memoOff bool
+
 // floorRes rounds t down to the bf_resolution grid of the wall clock
 // (wall is the Unix time of t = 0): backfill.c divides Unix times.
 func floorRes(t, res, wall int64) int64 {
@@ -422,7 +426,7 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 		}
 		key := wrKey{x.j.Idx, calls}
 		calls++
-		if e, ok := s.wr.lookup(key, &x.req, x.part, b.avail, until, now, s.cycle); ok {
+		if e, ok := s.wr.lookup(key, &x.req, x.part, b.avail, until, now, s.cycle); ok && !memoOff {
 			s.alloc, t, fit = e.answer(now, s.alloc[:0])
 		} else {
 			s.alloc, t, fit = c.WillRun(&x.req, x.part, b.avail, &b.rel, until, s.alloc[:0])

@@ -36,8 +36,8 @@ func TestSettledCyclesChangeNoStart(t *testing.T) {
 	const qos = "Name|Priority|MaxJobsPU\nqa|0|4\nqb|0|4\n"
 	var settled, skipped int
 	schedule := func(estimates, noBound bool) map[int64]*sim.Job {
-		coreBoundOff, planAll = noBound, noBound
-		defer func() { coreBoundOff, planAll = false, false }()
+		coreBoundOff, planAll, memoOff = noBound, noBound, noBound
+		defer func() { coreBoundOff, planAll, memoOff = false, false, false }()
 		c := cluster(t, []sim.NodeSpec{nodes("n", 6, 8, 32000)}, []sim.PartitionSpec{part("p"), part("q", "n5", "n6")})
 		p := DefaultParams()
 		p.BfInterval, p.BfResolution = 10, 60

@@ -103,6 +103,11 @@ func keyOf(x *cand) shapeKey {
 // s.memo.reset().
 func (s *Slurm) tryAlloc(c *sim.Cluster, x *cand, mask []bool) sim.Fit {
 	k := keyOf(x)
+	if memoOff {
+		var fit sim.Fit
+		s.alloc, fit = c.TryAllocExcept(&x.req, x.part, mask, s.alloc[:0])
+		return fit
+	}
 	if s.memo.failed[k] {
 		return sim.NotNow
 	}
