@@ -84,6 +84,18 @@
 //   - Preemption: cons_tres's reordering of candidates
 //     (preempt_reorder_count, preempt_strict_order) and gang
 //     time-slicing are not modelled; see preempt.go.
+//   - The backfill agent's cadence (sim.Simulator): a cycle follows the
+//     previous one bf_interval after it, or at the poll after the next
+//     change, and a cycle's starts are a change. backfill.c also sets
+//     last_job_update when a record tried later fits earlier than that
+//     try (start_res > job_ptr->start_time), so such a cycle is followed
+//     by another whatever changes: in a real 22.05 controller's log
+//     (steady workload, DebugFlags=Backfill) all 170 such cycles that
+//     ended in their own second were followed by one 3 s later, the
+//     cycles drifting by their own ~50 ms. Modelled with every record
+//     planned, the nine reference runs ended with more pairs in the
+//     opposite order (428 against 396), as that drift moves the cycles'
+//     second anyway; fairsim keeps the change-driven cadence.
 //   - Limit-held records are skipped even with assoc_limit_stop (Slurm
 //     then tests them and blocks their QOS until an estimate).
 //   - Licenses, node features and reboots, advance reservations in the
