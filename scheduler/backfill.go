@@ -104,7 +104,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	s.memo.reset()
 	last := -1
 	b.cands = b.cands[:0]
-	settle := !s.Estimates && s.P.BfTestsPerSec <= 0
+	settle := !s.Estimates && s.Trace == nil && s.P.BfTestsPerSec <= 0
 	for i, r := range jobs {
 		x := candOf(c, r)
 		fits := c.Parts[x.part].FreeCores >= x.j.CPUs && s.tryAlloc(c, &x, nil) == sim.FitsNow
@@ -114,8 +114,11 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			settle = settle && fits && !s.preemptible()
 		}
 	}
-	if planAll {
+	if planAll || s.Trace != nil {
 		last = len(jobs) - 1
+	}
+	if s.Trace != nil {
+		s.Trace(BackfillEvent{Kind: CycleBegins, Now: v.Now()})
 	}
 	b.heldScan = -1
 	if last < 0 && !s.heldFrom(v, jobs, 0) {
@@ -235,8 +238,14 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			s.started(v, plan, x)
 			started++
 			arrRej = 0
+			if s.Trace != nil {
+				s.Trace(BackfillEvent{Kind: Started, Now: now, Job: j, Part: x.part, Start: now, Alloc: s.alloc})
+			}
 		default:
 			plan.Expect(j, t)
+			if s.Trace != nil {
+				s.Trace(BackfillEvent{Kind: Reserved, Now: now, Job: j, Part: x.part, Start: t, End: floorRes(t+tl, res, wall), Alloc: s.alloc})
+			}
 			if b.ns.full(s.nodeSpaceSize()) {
 				return // backfill.c: "table size limit reached"
 			}

@@ -1,6 +1,9 @@
 package scheduler
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"fairsim/sim"
@@ -52,13 +55,45 @@ func TestBackfillWholeNodeReservation(t *testing.T) {
 // once. The core profile credited job 1's release only from the slot
 // after 960, so that slot held 1 - 4 = -3 cores and job 3 waited.
 func TestBackfillFirstSlotNotNegative(t *testing.T) {
+	firstSlot(t, 1000).pass(planner(DefaultParams()), sim.PassBackfill, "expect 2 1000", "start 3 p n3:1 backfill")
+}
+
+// firstSlot is TestBackfillFirstSlotNotNegative's pass, job 2's limit
+// limit2.
+func firstSlot(t *testing.T, limit2 int64) *fake {
 	f := newFake(t, 100, []sim.NodeSpec{nodes("n", 3, 4, 4000)}, []sim.PartitionSpec{part("p")})
 	f.run(1, 0, 1000, "p", "n1:4")
 	f.run(8, 0, 5000, "p", "n2:4")
 	f.run(9, 0, 5000, "p", "n3:3")
-	f.pend(2, 4, 1000, 300, "p")
+	f.pend(2, 4, limit2, 300, "p")
 	f.pend(3, 1, 880, 200, "p")
-	f.pass(planner(DefaultParams()), sim.PassBackfill, "expect 2 1000", "start 3 p n3:1 backfill")
+	return f
+}
+
+// Trace reports a cycle as slurmctld's backfill log does, on
+// TestBackfillFirstSlotNotNegative's pass with job 2's limit 300: the
+// cycle's beginning, job 2 expected at 1000 on n1 with its nodes held
+// until 1300 rounded down to bf_resolution (1260), job 3 started on n3.
+func TestBackfillTrace(t *testing.T) {
+	f := firstSlot(t, 300)
+	s := NewSlurm(DefaultParams())
+	var got []string
+	s.Trace = func(e BackfillEvent) {
+		id := int64(0)
+		if e.Job != nil {
+			id = e.Job.ID
+		}
+		got = append(got, fmt.Sprintf("%d at %d: job %d [%d, %d) %v", e.Kind, e.Now, id, e.Start, e.End, e.Alloc))
+	}
+	f.pass(s, sim.PassBackfill, "expect 2 1000", "start 3 p n3:1 backfill")
+	want := []string{
+		fmt.Sprintf("%d at 100: job 0 [0, 0) []", CycleBegins),
+		fmt.Sprintf("%d at 100: job 2 [1000, 1260) [{0 4 4000 0}]", Reserved),
+		fmt.Sprintf("%d at 100: job 3 [100, 0) [{2 1 1000 0}]", Started),
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("trace:\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
 }
 
 // A reservation past the limits of every record that could start now

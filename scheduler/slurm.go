@@ -43,11 +43,17 @@ type Slurm struct {
 	// expected start of each record it tests (explain reads them); off,
 	// a cycle ends once no record left can start in it (settled).
 	Estimates bool
-	q         queue
-	alloc     sim.Alloc
-	mask      []bool // nodes taken out of play in the current pass
-	failed    []bool // partitions blocked in the current pass
-	partCnt   []int
+	// Trace, when set, is told each backfill cycle's beginning, starts
+	// and reservations, the lines slurmctld logs with
+	// DebugFlags=Backfill; its cycles then plan every record to their
+	// end, as backfill.c does. The event's allocation is reused after
+	// the call.
+	Trace   func(BackfillEvent)
+	q       queue
+	alloc   sim.Alloc
+	mask    []bool // nodes taken out of play in the current pass
+	failed  []bool // partitions blocked in the current pass
+	partCnt []int
 
 	bfVersion uint64
 	bf        backfillState

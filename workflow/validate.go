@@ -37,10 +37,14 @@ schedule with the recorded one:
   sshare           with DIR/sshare-*.txt snapshots (sshare -a -l -P after a line
                    "#fairsim snapshot epoch=N"), the largest difference per column
                    from fairsim's sshare at that instant
+  backfill plans   with slurmctld's log of the run (--slurmctld-log, or DIR/slurmctld.log;
+                   DebugFlags=Backfill), each logged backfill cycle against fairsim's:
+                   the jobs started, and each reservation's time and nodes; the first
+                   cycles that differ, job by job
 
 Only jobs that started in both schedules are compared; the others are counted.
 
-  fairsim validate --scenario DIR [--out DIR] [--window 0:01:00] [--top 5]`
+  fairsim validate --scenario DIR [--out DIR] [--window 0:01:00] [--top 5] [--slurmctld-log FILE]`
 
 // ValidateOptions tune Validate.
 type ValidateOptions struct {
@@ -55,6 +59,9 @@ type ValidateOptions struct {
 	// Sshare are recorded `sshare -a -l -P` snapshots ("#fairsim snapshot
 	// epoch=N" first) to compare with fairsim's sshare at their instant.
 	Sshare []string
+	// SlurmctldLog is slurmctld's log with DebugFlags=Backfill, whose
+	// backfill cycles are compared with fairsim's ("": none).
+	SlurmctldLog string
 }
 
 // JobDiff is one job's recorded and simulated start.
@@ -105,6 +112,7 @@ type Validation struct {
 	Worst               []*JobDiff
 	ExplainFailure      string
 	Shares              []*ShareCheck
+	Plans               *PlanCheck // with ValidateOptions.SlurmctldLog
 }
 
 // Validate simulates sc and compares each job's start with the start its
@@ -191,6 +199,11 @@ func Validate(sc *config.Scenario, o ValidateOptions) (*Validation, error) {
 				return nil, err
 			}
 			v.Shares = append(v.Shares, c)
+		}
+	}
+	if o.SlurmctldLog != "" {
+		if v.Plans, err = comparePlans(sc, o.SlurmctldLog); err != nil {
+			return nil, fmt.Errorf("--slurmctld-log: %w", err)
 		}
 	}
 	if o.Out != "" {
@@ -409,6 +422,9 @@ func (v *Validation) Write(w io.Writer) {
 		fmt.Fprintf(w, "  (explain failed: %s)\n", v.ExplainFailure)
 	}
 	v.writeShares(w)
+	if v.Plans != nil {
+		v.Plans.write(w)
+	}
 }
 
 // writeFiles writes validate.csv (one row per compared job, by recorded
@@ -471,6 +487,12 @@ func ValidateScenario(path, window string, o ValidateOptions) (*Validation, erro
 		// The sshare snapshots a reference run records beside its capture.
 		snaps, _ := filepath.Glob(filepath.Join(path, "sshare-*.txt"))
 		o.Sshare = append(o.Sshare, snaps...)
+		// And the backfill log of a run recorded with DebugFlags=Backfill.
+		if l := filepath.Join(path, "slurmctld.log"); o.SlurmctldLog == "" {
+			if _, err := os.Stat(l); err == nil {
+				o.SlurmctldLog = l
+			}
+		}
 	}
 	spec := RunSpec{Scenario: path}
 	sc, err := spec.Resolve()
@@ -478,6 +500,16 @@ func ValidateScenario(path, window string, o ValidateOptions) (*Validation, erro
 		return nil, fmt.Errorf("--scenario: %w", err)
 	}
 	return Validate(sc, o)
+}
+
+// ValidateTo is ValidateScenario writing its figures to w, as `fairsim
+// validate` prints them.
+func ValidateTo(w io.Writer, path, window string, o ValidateOptions) error {
+	v, err := ValidateScenario(path, window, o)
+	if err == nil {
+		v.Write(w)
+	}
+	return err
 }
 
 // meanDur prints a mean wait in seconds as Slurm prints durations,

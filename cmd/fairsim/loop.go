@@ -36,13 +36,11 @@ func validateCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write validate.csv and waits.png into `DIR`"},
 			&cli.StringFlag{Name: "window", Usage: "moving window `WIDTH` of submit time, a Slurm time (default: a fifth of the submission span)"},
 			&cli.IntFlag{Name: "top", Value: 5, Usage: "explain the `N` jobs whose wait differs most"},
+			&cli.StringFlag{Name: "slurmctld-log", Usage: "compare fairsim's backfill cycles with those of slurmctld's log `FILE` (DebugFlags=Backfill; default: DIR/slurmctld.log when there)"},
 		},
 		Action: func(c *cli.Context) error {
-			v, err := workflow.ValidateScenario(c.String("scenario"), c.String("window"), workflow.ValidateOptions{Top: c.Int("top"), Out: c.String("out")})
-			if err == nil {
-				v.Write(c.App.Writer)
-			}
-			return err
+			return workflow.ValidateTo(c.App.Writer, c.String("scenario"), c.String("window"),
+				workflow.ValidateOptions{Top: c.Int("top"), Out: c.String("out"), SlurmctldLog: c.String("slurmctld-log")})
 		},
 	}
 }

@@ -1,0 +1,170 @@
+package workflow
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// BackfillCycle is one backfill cycle of slurmctld's log: when it began
+// and what it planned, job by job.
+type BackfillCycle struct {
+	At    int64 // Unix seconds of "_attempt_backfill: beginning"
+	Line  int
+	Plans []BackfillPlan
+}
+
+// BackfillPlan is what a cycle did with one job: started it now, or
+// expected it to start at Start with its nodes held until End.
+type BackfillPlan struct {
+	Job        int64
+	Started    bool
+	Start, End int64 // Unix seconds; Start is the cycle's second for a start
+	Nodes      string
+	Part       string
+}
+
+// The lines a backfill cycle logs with DebugFlags=Backfill (backfill.c
+// _attempt_backfill, _start_job, _dump_job_sched). The prefix before them
+// (plugin name, "debug:") varies by version and is not read.
+var (
+	bfBegin   = regexp.MustCompile(`_attempt_backfill: beginning`)
+	bfStarted = regexp.MustCompile(`_start_job: Started (JobId=\S+) in (\S+) on (\S+)`)
+	bfSched   = regexp.MustCompile(`_dump_job_sched: (JobId=\S+) to start at (\S+), end at (\S+) on nodes (\S+) in partition (\S+)`)
+	bfJobID   = regexp.MustCompile(`^JobId=(\d+)(?:[_+]\d+\((\d+)\))?$`)
+)
+
+// ReadBackfillLogFile reads the backfill cycles of slurmctld's log at
+// path; its time stamps are in loc (slurmctld writes local time).
+func ReadBackfillLogFile(path string, loc *time.Location) ([]BackfillCycle, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadBackfillLog(f, path, loc)
+}
+
+// ReadBackfillLog reads the backfill cycles of a slurmctld log (name is
+// for messages). Lines of other kinds are skipped; a backfill line with
+// a field it cannot read is an error naming its line and field, as is a
+// log with no backfill cycle (slurmctld logs them with
+// DebugFlags=Backfill only).
+func ReadBackfillLog(r io.Reader, name string, loc *time.Location) ([]BackfillCycle, error) {
+	var out []BackfillCycle
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		fail := func(field, val string) error {
+			return fmt.Errorf("%s:%d: %s %q: want %s", name, n, field, val, map[string]string{
+				"time stamp": "[YYYY-MM-DDTHH:MM:SS(.mmm)] as slurmctld logs it",
+				"JobId":      "JobId=N, JobId=N_T(N) or JobId=N+C(N)",
+				"start time": "YYYY-MM-DDTHH:MM:SS",
+				"end time":   "YYYY-MM-DDTHH:MM:SS",
+			}[field])
+		}
+		var kind int
+		var m []string
+		switch {
+		case bfBegin.MatchString(line):
+			kind = 1
+		case strings.Contains(line, "_start_job: Started "):
+			if m = bfStarted.FindStringSubmatch(line); m == nil {
+				continue // _start_job's other lines ("Started ... since boot")
+			}
+			kind = 2
+		case strings.Contains(line, "_dump_job_sched: "):
+			if m = bfSched.FindStringSubmatch(line); m == nil {
+				return nil, fail("reservation line", line)
+			}
+			kind = 3
+		default:
+			continue
+		}
+		at, ok := logStamp(line, loc)
+		if !ok {
+			return nil, fail("time stamp", line[:min(len(line), 32)])
+		}
+		if kind == 1 {
+			out = append(out, BackfillCycle{At: at, Line: n})
+			continue
+		}
+		if len(out) == 0 {
+			continue // the log starts within a cycle
+		}
+		id, ok := logJobID(m[1])
+		if !ok {
+			return nil, fail("JobId", m[1])
+		}
+		p := BackfillPlan{Job: id}
+		if kind == 2 {
+			p.Started, p.Start, p.Part, p.Nodes = true, at, m[2], m[3]
+		} else {
+			if p.Start, ok = logTime(m[2], loc); !ok {
+				return nil, fail("start time", m[2])
+			}
+			if p.End, ok = logTime(m[3], loc); !ok {
+				return nil, fail("end time", m[3])
+			}
+			p.Nodes, p.Part = m[4], m[5]
+		}
+		c := &out[len(out)-1]
+		c.Plans = append(c.Plans, p)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no backfill cycle (slurmctld logs them with DebugFlags=Backfill)", name)
+	}
+	return out, nil
+}
+
+// logStamp reads the "[2026-11-27T11:35:03.887]" a slurmctld log line
+// starts with (LogTimeFormat iso8601_ms, the default, or iso8601),
+// to the second.
+func logStamp(line string, loc *time.Location) (int64, bool) {
+	if len(line) < 21 || line[0] != '[' {
+		return 0, false
+	}
+	end := strings.IndexByte(line, ']')
+	if end < 20 {
+		return 0, false
+	}
+	s := line[1:end]
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		s = s[:i]
+	}
+	return logTime(s, loc)
+}
+
+// logTime reads a YYYY-MM-DDTHH:MM:SS date in loc.
+func logTime(s string, loc *time.Location) (int64, bool) {
+	t, err := time.ParseInLocation("2006-01-02T15:04:05", s, loc)
+	if err != nil {
+		return 0, false
+	}
+	return t.Unix(), true
+}
+
+// logJobID reads %pJ: JobId=N, or an array task's or a het job
+// component's JobId=N_T(R) / JobId=N+C(R), whose raw id R sacct calls
+// JobIDRaw.
+func logJobID(s string) (int64, bool) {
+	m := bfJobID.FindStringSubmatch(s)
+	if m == nil {
+		return 0, false
+	}
+	v := m[1]
+	if m[2] != "" {
+		v = m[2]
+	}
+	id, err := strconv.ParseInt(v, 10, 64)
+	return id, err == nil
+}
