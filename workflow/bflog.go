@@ -14,9 +14,10 @@ import (
 // BackfillCycle is one backfill cycle of slurmctld's log: when it began
 // and what it planned, job by job.
 type BackfillCycle struct {
-	At    int64 // Unix seconds of "_attempt_backfill: beginning"
-	Line  int
-	Plans []BackfillPlan
+	At     int64 // Unix seconds of "_attempt_backfill: beginning"
+	Line   int
+	NoJobs bool // "no jobs to backfill": nothing pending
+	Plans  []BackfillPlan
 }
 
 // BackfillPlan is what a cycle did with one job: started it now, or
@@ -34,6 +35,7 @@ type BackfillPlan struct {
 // (plugin name, "debug:") varies by version and is not read.
 var (
 	bfBegin   = regexp.MustCompile(`_attempt_backfill: beginning`)
+	bfNoJobs  = regexp.MustCompile(`_attempt_backfill: no jobs to backfill`)
 	bfStarted = regexp.MustCompile(`_start_job: Started (JobId=\S+) in (\S+) on (\S+)`)
 	bfSched   = regexp.MustCompile(`_dump_job_sched: (JobId=\S+) to start at (\S+), end at (\S+) on nodes (\S+) in partition (\S+)`)
 	bfJobID   = regexp.MustCompile(`^JobId=(\d+)(?:[_+]\d+\((\d+)\))?$`)
@@ -74,6 +76,11 @@ func ReadBackfillLog(r io.Reader, name string, loc *time.Location) ([]BackfillCy
 		switch {
 		case bfBegin.MatchString(line):
 			kind = 1
+		case bfNoJobs.MatchString(line):
+			if len(out) > 0 {
+				out[len(out)-1].NoJobs = true
+			}
+			continue
 		case strings.Contains(line, "_start_job: Started "):
 			if m = bfStarted.FindStringSubmatch(line); m == nil {
 				continue // _start_job's other lines ("Started ... since boot")

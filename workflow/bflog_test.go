@@ -34,7 +34,7 @@ func TestReadBackfillLog(t *testing.T) {
 		return tm.Unix()
 	}
 	want := []BackfillCycle{
-		{At: at("2026-11-27T11:33:08"), Line: 2},
+		{At: at("2026-11-27T11:33:08"), Line: 2, NoJobs: true},
 		{At: at("2026-11-27T11:33:11"), Line: 4, Plans: []BackfillPlan{
 			{Job: 4, Started: true, Start: at("2026-11-27T11:33:11"), Nodes: "n1", Part: "batch"},
 			{Job: 8, Start: at("2026-11-27T11:36:11"), End: at("2026-11-27T11:39:10"), Nodes: "n4", Part: "short"},

@@ -21,7 +21,7 @@ import (
 // in force when nothing changed since (fairsim runs no cycle then).
 type PlanCheck struct {
 	File      string
-	Cycles    int // logged cycles within the replay
+	Cycles    int // logged cycles within the replay, with jobs pending
 	Same      int // of them, planned as fairsim planned: the same starts, each reservation at the same time on the same nodes
 	Near      int // the same but for expected starts a second apart (sub-second phases)
 	Differing int
@@ -98,8 +98,8 @@ func comparePlans(sc *config.Scenario, logPath string) (*PlanCheck, error) {
 	pc := &PlanCheck{File: logPath}
 	for _, lc := range logged {
 		at := lc.At - wall
-		if at < 0 || at > last || len(lc.Plans) == 0 {
-			continue // before the replay, after it, or a cycle with no job
+		if at < 0 || at > last || lc.NoJobs {
+			continue // before the replay, after it, or with no job pending
 		}
 		real := planCycle{at: at, plans: map[int64]BackfillPlan{}}
 		for _, bp := range lc.Plans {
