@@ -41,6 +41,45 @@ var (
 	bfJobID   = regexp.MustCompile(`^JobId=(\d+)(?:[_+]\d+\((\d+)\))?$`)
 )
 
+// bfKeep are the lines of slurmctld's log the backfill comparison reads.
+var bfKeep = regexp.MustCompile(`_attempt_backfill: (beginning|no jobs to backfill)|_start_job: Started JobId|_dump_job_sched: JobId`)
+
+// captureBackfillLog copies the backfill lines of slurmctld's log when
+// the controller writes them (DebugFlags=Backfill) and the log is
+// readable here, after a "#fairsim tz=" line: slurmctld stamps its log
+// in its local time, taken to be loc's. Otherwise it says why validate
+// will compare no backfill plan, when the flag is set.
+func captureBackfillLog(cfg map[string]string, loc *time.Location) ([]byte, []string) {
+	set := false
+	for _, f := range strings.Split(cfg["DebugFlags"], ",") {
+		set = set || strings.EqualFold(strings.TrimSpace(f), "Backfill")
+	}
+	if !set {
+		return nil, nil
+	}
+	path := cfg["SlurmctldLogFile"]
+	if path == "" || path == "(null)" {
+		return nil, []string{"DebugFlags=Backfill, but slurmctld logs to syslog (no SlurmctldLogFile): validate will compare no backfill plans"}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, []string{fmt.Sprintf("slurmctld's log: %v: validate will compare no backfill plans", err)}
+	}
+	defer f.Close()
+	out := []byte("#fairsim tz=" + loc.String() + "\n")
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if b := sc.Bytes(); bfKeep.Match(b) {
+			out = append(append(out, b...), '\n')
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, []string{fmt.Sprintf("slurmctld's log %s: %v: validate will compare no backfill plans", path, err)}
+	}
+	return out, nil
+}
+
 // ReadBackfillLogFile reads the backfill cycles of slurmctld's log at
 // path; its time stamps are in loc (slurmctld writes local time).
 func ReadBackfillLogFile(path string, loc *time.Location) ([]BackfillCycle, error) {
@@ -53,7 +92,9 @@ func ReadBackfillLogFile(path string, loc *time.Location) ([]BackfillCycle, erro
 }
 
 // ReadBackfillLog reads the backfill cycles of a slurmctld log (name is
-// for messages). Lines of other kinds are skipped; a backfill line with
+// for messages), its time stamps in loc unless a first line "#fairsim
+// tz=ZONE" (fairsim capture's) names their zone. Lines of other kinds are
+// skipped; a backfill line with
 // a field it cannot read is an error naming its line and field, as is a
 // log with no backfill cycle (slurmctld logs them with
 // DebugFlags=Backfill only).
@@ -63,6 +104,15 @@ func ReadBackfillLog(r io.Reader, name string, loc *time.Location) ([]BackfillCy
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
+		if n == 1 && strings.HasPrefix(line, "#fairsim tz=") {
+			// fairsim capture's copy says the zone of its time stamps.
+			l, err := time.LoadLocation(strings.TrimSpace(strings.TrimPrefix(line, "#fairsim tz=")))
+			if err != nil {
+				return nil, fmt.Errorf("%s:1: time zone: %v", name, err)
+			}
+			loc = l
+			continue
+		}
 		fail := func(field, val string) error {
 			return fmt.Errorf("%s:%d: %s %q: want %s", name, n, field, val, map[string]string{
 				"time stamp": "[YYYY-MM-DDTHH:MM:SS(.mmm)] as slurmctld logs it",

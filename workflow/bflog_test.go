@@ -110,6 +110,7 @@ func TestValidatePlansAgainstLog(t *testing.T) {
 
 func FuzzReadBackfillLog(f *testing.F) {
 	f.Add([]byte(bflogSample))
+	f.Add([]byte("#fairsim tz=Europe/Paris\n" + bflogSample))
 	if b, err := os.ReadFile(filepath.Join("..", "scenarios", "testdata", "slurm-ref", "steady-bflog", "slurmctld.log")); err == nil {
 		f.Add(b[:min(len(b), 4096)])
 	}

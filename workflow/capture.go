@@ -20,8 +20,10 @@ const CaptureHelp = `Writes slurm.conf as slurmctld reads it (with its Include f
 the cluster (assoc.cfg), sacctmgr show qos -P (qos.txt), sacct -P -X -a over the window
 with the columns fairsim reads (sacct.txt, UTC), node states and reservations (events)
 and scenario.yaml, with the controller's timer phase (sim.controller_uptime, from BOOT_TIME)
-and fairshare.assoc_added_after_start (sacctmgr list transactions). Then: fairsim run
---scenario DIR, fairsim validate --scenario DIR.`
+and fairshare.assoc_added_after_start (sacctmgr list transactions). With DebugFlags=Backfill
+and a SlurmctldLogFile readable here, the log's backfill lines too (slurmctld.log, for
+validate's comparison of backfill plans). Then: fairsim run --scenario DIR, fairsim
+validate --scenario DIR.`
 
 // A Runner runs one Slurm client command (sacct, sacctmgr, scontrol) with
 // extra environment settings and returns its standard output. Capture
@@ -70,6 +72,9 @@ const (
 	CaptureSacct     = "sacct.txt"
 	CaptureEvents    = "events"
 	CaptureScenario  = "scenario.yaml"
+	// CaptureBackfillLog holds the backfill lines of slurmctld's log,
+	// which validate compares with fairsim's cycles.
+	CaptureBackfillLog = "slurmctld.log"
 )
 
 // captureTZ is the zone sacct prints in: the commands run with TZ=UTC so
@@ -190,6 +195,19 @@ func Capture(o CaptureOptions) (*CaptureResult, error) {
 	if hasEvents {
 		if err := write(CaptureEvents, ev); err != nil {
 			return nil, err
+		}
+	}
+	if bf, warn := captureBackfillLog(cfg, loc); bf != nil || warn != nil {
+		res.Warnings = append(res.Warnings, warn...)
+		if o.Warn != nil {
+			for _, w := range warn {
+				fmt.Fprintln(o.Warn, "fairsim: warning:", w)
+			}
+		}
+		if bf != nil {
+			if err := write(CaptureBackfillLog, bf); err != nil {
+				return nil, err
+			}
 		}
 	}
 	ph, warn := captureControllerPhase(run, env, cfg, sacct)

@@ -18,6 +18,7 @@ import (
 type fakeSlurm struct {
 	conf  string
 	calls []string
+	more  string // more lines of scontrol show config
 }
 
 func (f *fakeSlurm) run(env []string, name string, args ...string) ([]byte, error) {
@@ -28,7 +29,7 @@ func (f *fakeSlurm) run(env []string, name string, args ...string) ([]byte, erro
 	}
 	switch {
 	case call == "scontrol show config":
-		return []byte("Configuration data as of 2024-01-01T00:00:00\nClusterName             = tiny\nSLURM_CONF              = " + f.conf + "\nSLURM_VERSION           = 22.05.8\nBOOT_TIME               = 2023-12-31T23:59:57\n"), nil
+		return []byte("Configuration data as of 2024-01-01T00:00:00\nClusterName             = tiny\nSLURM_CONF              = " + f.conf + "\nSLURM_VERSION           = 22.05.8\nBOOT_TIME               = 2023-12-31T23:59:57\n" + f.more), nil
 	case call == "sacctmgr -P -n list transactions Start=2023-12-31T23:59:57 format=Time,Action":
 		return []byte("2023-12-31T23:59:58|Add Accounts\n2023-12-31T23:59:58|Add Associations\n2023-12-31T23:59:59|Add Users\n"), nil
 	case strings.HasPrefix(call, "sacctmgr -i dump tiny file="):
@@ -182,4 +183,61 @@ func FuzzCaptureOutputs(f *testing.F) {
 			events.Read(strings.NewReader(string(out)), "events", time.UTC)
 		}
 	})
+}
+
+// TestCaptureBackfillLog: with DebugFlags=Backfill, capture copies the
+// backfill lines of slurmctld's log beside the capture, after the zone of
+// their time stamps; without the flag, or with a log it cannot read, it
+// copies none (saying why when the flag is set).
+func TestCaptureBackfillLog(t *testing.T) {
+	etc := t.TempDir()
+	if err := os.WriteFile(filepath.Join(etc, "slurm.conf"), []byte("ClusterName=tiny\nNodeName=n1 CPUs=8 RealMemory=8000\nPartitionName=batch Nodes=n1 Default=YES\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "slurmctld.log")
+	if err := os.WriteFile(log, []byte(bflogSample+"[2026-11-27T11:33:12.000] _job_complete: JobId=4 done\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, more string
+		file       bool
+		warnings   int
+	}{
+		{"flag and log", "DebugFlags              = Backfill,BackfillMap\nSlurmctldLogFile        = " + log + "\n", true, 0},
+		{"no flag", "DebugFlags              = (null)\nSlurmctldLogFile        = " + log + "\n", false, 0},
+		{"unreadable log", "DebugFlags              = Backfill\nSlurmctldLogFile        = " + log + ".gone\n", false, 1},
+		{"syslog", "DebugFlags              = Backfill\nSlurmctldLogFile        = (null)\n", false, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := &fakeSlurm{conf: filepath.Join(etc, "slurm.conf"), more: c.more}
+			out := t.TempDir()
+			res, err := Capture(CaptureOptions{Out: out, Location: time.UTC, Run: f.run})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, w := range res.Warnings {
+				if strings.Contains(w, "backfill plans") {
+					n++
+				}
+			}
+			got, err := os.ReadFile(filepath.Join(out, CaptureBackfillLog))
+			if (err == nil) != c.file || n != c.warnings || slices.Contains(res.Files, CaptureBackfillLog) != c.file {
+				t.Fatalf("%s: file %v (%v), %d warnings %q; want file %v, %d warnings", CaptureBackfillLog, err == nil, res.Files, n, res.Warnings, c.file, c.warnings)
+			}
+			if !c.file {
+				return
+			}
+			lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
+			if len(lines) != 8 || lines[0] != "#fairsim tz=UTC" || strings.Contains(string(got), "since boot") || strings.Contains(string(got), "_job_complete") {
+				t.Errorf("copied log:\n%s\nwant the zone and the 7 backfill lines", got)
+			}
+			// The zone line wins over the one the reader is given.
+			cs, err := ReadBackfillLogFile(filepath.Join(out, CaptureBackfillLog), time.FixedZone("X", 7200))
+			want, _ := ReadBackfillLog(strings.NewReader(bflogSample), "sample", time.UTC)
+			if err != nil || len(cs) != 2 || cs[1].At != want[1].At || len(cs[1].Plans) != 4 {
+				t.Errorf("read back: %v, %+v; want the sample's two cycles in UTC", err, cs)
+			}
+		})
+	}
 }
