@@ -198,15 +198,21 @@ func (e *EASY) shadow(v *sim.View, head *sim.Job) (int64, int) {
 // happened.
 func (e *EASY) sync(v *sim.View) {
 	e.gen++
-	kept := e.rel[:0]
-	for _, r := range e.rel {
+	// Compacted in place: an entry moves only once one before it left
+	// (most passes drop a few of thousands).
+	n := 0
+	for i := range e.rel {
+		r := &e.rel[i]
 		if j := r.job; !r.planned && sim.Running == j.State && r.start == j.Start && sim.ExpectedEnd(j) == r.end {
 			r.alloc = j.Alloc
-			kept = append(kept, r)
+			if n != i {
+				e.rel[n] = *r
+			}
+			n++
 		}
 	}
-	clear(e.rel[len(kept):]) // no stale allocations kept alive
-	e.rel = kept
+	clear(e.rel[n:]) // no stale allocations kept alive
+	e.rel = e.rel[:n]
 	e.fresh = e.fresh[:0]
 	for _, j := range e.started {
 		if j.State != sim.Running {
