@@ -30,7 +30,7 @@ type PlanCheck struct {
 
 // PlanDiff is a logged cycle that fairsim planned otherwise: At and
 // SimAt are the logged cycle's and fairsim's, in seconds from the first
-// submission.
+// submission (SimAt -1: fairsim had run no cycle yet).
 type PlanDiff struct {
 	At, SimAt int64
 	Jobs      []PlanJobDiff
@@ -110,35 +110,26 @@ func comparePlans(sc *config.Scenario, logPath string) (*PlanCheck, error) {
 			real.plans[bp.Job] = bp
 		}
 		pc.Cycles++
-		best, bestAt := []PlanJobDiff(nil), int64(-1)
+		// The candidates: fairsim's cycles within a second of it, and the
+		// plan in force, fairsim's last cycle before them, whose starts
+		// have happened.
+		best, bi := []PlanJobDiff(nil), -1
 		k, _ := slices.BinarySearchFunc(sims, at+2, func(x planCycle, t int64) int { return cmp.Compare(x.at, t) })
-		for i := k - 1; i >= 0 && sims[i].at >= at-1; i-- {
-			d := diffPlans(&real, &sims[i], false, 0)
-			if bestAt < 0 || len(d) < len(best) {
-				best, bestAt = d, sims[i].at
+		i := k - 1
+		for ; i >= 0 && sims[i].at >= at-1; i-- {
+			if d := diffPlans(&real, &sims[i], false, 0); bi < 0 || len(d) < len(best) {
+				best, bi = d, i
 			}
 		}
-		// The plan in force: fairsim's last cycle before, when nothing
-		// changed since (its starts have happened).
-		if i := k - 1; i >= 0 {
-			for i >= 0 && sims[i].at >= at-1 {
-				i--
-			}
-			if i >= 0 {
-				if d := diffPlans(&real, &sims[i], true, 0); bestAt < 0 || len(d) < len(best) {
-					best, bestAt = d, sims[i].at
-				}
+		if i >= 0 {
+			if d := diffPlans(&real, &sims[i], true, 0); bi < 0 || len(d) < len(best) {
+				best, bi = d, i
 			}
 		}
-		var chosen *planCycle
-		for i := range sims {
-			if sims[i].at == bestAt {
-				chosen = &sims[i]
-				break
-			}
-		}
-		if bestAt < 0 {
-			chosen = &planCycle{at: at}
+		chosen := &planCycle{at: -1}
+		if bi >= 0 {
+			chosen = &sims[bi]
+		} else {
 			best = diffPlans(&real, chosen, true, 0)
 		}
 		switch {
@@ -151,7 +142,7 @@ func comparePlans(sc *config.Scenario, logPath string) (*PlanCheck, error) {
 		}
 		pc.Differing++
 		if len(pc.Diffs) < planDiffsShown {
-			pc.Diffs = append(pc.Diffs, PlanDiff{At: at, SimAt: bestAt, Jobs: best})
+			pc.Diffs = append(pc.Diffs, PlanDiff{At: at, SimAt: chosen.at, Jobs: best})
 		}
 	}
 	if pc.Cycles == 0 {
@@ -211,7 +202,11 @@ func (pc *PlanCheck) write(w io.Writer) {
 	fmt.Fprintf(w, "  backfill plans against slurmctld's log (%s): %d cycles with jobs, %d planned as fairsim planned them, %d but for expected starts a second apart, %d otherwise\n",
 		pc.File, pc.Cycles, pc.Same, pc.Near, pc.Differing)
 	for _, d := range pc.Diffs {
-		fmt.Fprintf(w, "    cycle at %s (fairsim's at %s):\n", slurmtime.Format(d.At), slurmtime.Format(d.SimAt))
+		sim := "none before it"
+		if d.SimAt >= 0 {
+			sim = "at " + slurmtime.Format(d.SimAt)
+		}
+		fmt.Fprintf(w, "    cycle at %s (fairsim's %s):\n", slurmtime.Format(d.At), sim)
 		for _, j := range d.Jobs[:min(len(d.Jobs), 8)] {
 			fmt.Fprintf(w, "      job %d: slurmctld %s; fairsim %s\n", j.Job, j.Real, j.Sim)
 		}
