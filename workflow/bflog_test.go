@@ -77,7 +77,8 @@ func TestReadBackfillLogErrors(t *testing.T) {
 // plans otherwise moves them.
 func TestValidatePlansAgainstLog(t *testing.T) {
 	dir := filepath.Join("..", "scenarios", "testdata", "slurm-ref", "steady-bflog")
-	v, err := ValidateScenario(dir, "", ValidateOptions{})
+	out := t.TempDir()
+	v, err := ValidateScenario(dir, "", ValidateOptions{Out: out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +101,20 @@ func TestValidatePlansAgainstLog(t *testing.T) {
 	}
 	if d.At != 2 || d.SimAt != 2 || !found {
 		t.Errorf("first difference %+v; want the cycle at 2 with %+v", d, want)
+	}
+	// backfill_plans.csv: a row per compared cycle, the first the cycle at 2.
+	data, err := os.ReadFile(filepath.Join(out, "backfill_plans.csv"))
+	rows := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	count := map[string]int{}
+	for _, r := range rows[1:] {
+		f := strings.Split(r, ",")
+		if len(f) == 4 {
+			count[f[2]]++
+		}
+	}
+	if err != nil || len(rows) != 211 || rows[0] != "LoggedAt,SimAt,Outcome,JobsDiffering" || !strings.HasPrefix(rows[1], "2,2,differ,") ||
+		count["same"] != 18 || count["near"] != 14 || count["differ"] != 178 {
+		t.Errorf("backfill_plans.csv (%v): %d rows %v, first %q", err, len(rows), count, rows[:min(2, len(rows))])
 	}
 	var b strings.Builder
 	v.Write(&b)

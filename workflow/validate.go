@@ -428,7 +428,7 @@ func (v *Validation) Write(w io.Writer) {
 }
 
 // writeFiles writes validate.csv (one row per compared job, by recorded
-// start) and waits.png.
+// start), waits.png and, with slurmctld's log, backfill_plans.csv.
 func (v *Validation) writeFiles(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -440,6 +440,11 @@ func (v *Validation) writeFiles(dir string) error {
 	}
 	if err := os.WriteFile(filepath.Join(dir, "validate.csv"), []byte(b.String()), 0o644); err != nil {
 		return err
+	}
+	if v.Plans != nil {
+		if err := os.WriteFile(filepath.Join(dir, "backfill_plans.csv"), v.Plans.csv(), 0o644); err != nil {
+			return err
+		}
 	}
 	return v.plot(filepath.Join(dir, "waits.png"))
 }

@@ -26,6 +26,16 @@ type PlanCheck struct {
 	Near      int // the same but for expected starts a second apart (sub-second phases)
 	Differing int
 	Diffs     []PlanDiff // the first planDiffsShown differing cycles
+	Rows      []PlanRow  // every compared cycle, for backfill_plans.csv
+}
+
+// PlanRow is one compared cycle: when the controller and fairsim ran it
+// (seconds from the first submission; SimAt -1 for none), the outcome
+// (same, near or differ) and how many jobs differ.
+type PlanRow struct {
+	At, SimAt int64
+	Outcome   string
+	Jobs      int
 }
 
 // PlanDiff is a logged cycle that fairsim planned otherwise: At and
@@ -132,11 +142,19 @@ func comparePlans(sc *config.Scenario, logPath string) (*PlanCheck, error) {
 		} else {
 			best = diffPlans(&real, chosen, true, 0)
 		}
+		row := PlanRow{At: at, SimAt: chosen.at, Outcome: "differ", Jobs: len(best)}
 		switch {
 		case len(best) == 0:
+			row.Outcome = "same"
+		case len(diffPlans(&real, chosen, chosen.at < at-1, 1)) == 0:
+			row.Outcome = "near"
+		}
+		pc.Rows = append(pc.Rows, row)
+		switch row.Outcome {
+		case "same":
 			pc.Same++
 			continue
-		case len(diffPlans(&real, chosen, chosen.at < at-1, 1)) == 0:
+		case "near":
 			pc.Near++
 			continue
 		}
@@ -214,4 +232,14 @@ func (pc *PlanCheck) write(w io.Writer) {
 			fmt.Fprintf(w, "      ... and %d more job%s\n", n, strings.Repeat("s", min(n-1, 1)))
 		}
 	}
+}
+
+// csv is backfill_plans.csv: one row per compared cycle.
+func (pc *PlanCheck) csv() []byte {
+	var b strings.Builder
+	b.WriteString("LoggedAt,SimAt,Outcome,JobsDiffering\n")
+	for _, r := range pc.Rows {
+		fmt.Fprintf(&b, "%d,%d,%s,%d\n", r.At, r.SimAt, r.Outcome, r.Jobs)
+	}
+	return []byte(b.String())
 }
