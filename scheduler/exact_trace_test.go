@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"fairsim/sim"
-	"fairsim/workload"
 )
 
 // TestShortcutsExactOnTraces replays the first jobs of real traces twice
@@ -27,27 +26,12 @@ func TestShortcutsExactOnTraces(t *testing.T) {
 		{"CEA-Curie-2011-2.1-cln.swf.gz", 20000},
 	} {
 		t.Run(tc.trace, func(t *testing.T) {
-			path := sharedTrace(t, tc.trace)
 			sched := func(plain bool) *sim.Result {
 				coreBoundOff, planAll, memoOff = plain, plain, plain
 				defer func() { coreBoundOff, planAll, memoOff = false, false, false }()
-				src, err := workload.OpenSWF(path, workload.SWFOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer src.Close()
-				h := src.Header()
-				c, err := sim.HeaderCluster(h.MaxNodes, h.MaxProcs, sim.ReferenceCPU, 1024)
-				if err != nil {
-					t.Fatal(err)
-				}
 				s := NewSlurm(DefaultParams())
 				s.Estimates = plain
-				r, err := sim.New(c, s, nil, &prefix{Source: src, left: tc.jobs}, sim.Options{File: path}).Run()
-				if err != nil {
-					t.Fatal(err)
-				}
-				return r
+				return replayFirst(t, tc.trace, s, tc.jobs)
 			}
 			plain, fast := sched(true), sched(false)
 			if len(plain.Jobs) != len(fast.Jobs) {

@@ -30,6 +30,13 @@ func replay(t testing.TB, trace, sched string) *sim.Result {
 // replayWith runs a whole SWF trace with a given scheduler.
 func replayWith(t testing.TB, trace string, s sim.Scheduler) *sim.Result {
 	t.Helper()
+	return replayFirst(t, trace, s, 0)
+}
+
+// replayFirst runs the first jobs of an SWF trace (all of them when jobs
+// is 0) with a given scheduler, on the cluster its header describes.
+func replayFirst(t testing.TB, trace string, s sim.Scheduler, jobs int) *sim.Result {
+	t.Helper()
 	src, err := workload.OpenSWF(sharedTrace(t, trace), workload.SWFOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +47,11 @@ func replayWith(t testing.TB, trace string, s sim.Scheduler) *sim.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := sim.New(c, s, nil, src, sim.Options{File: trace}).Run()
+	var in workload.Source = src
+	if jobs > 0 {
+		in = &prefix{Source: src, left: jobs}
+	}
+	r, err := sim.New(c, s, nil, in, sim.Options{File: trace}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
