@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fairsim/ctldlog"
 	"fmt"
 	"io"
 	"math"
@@ -321,6 +322,21 @@ func (sc *Scenario) Build() (*Run, error) {
 		DecayThreadDelay: sc.Sim.DecayThreadDelay, LoopDelay: sc.Sim.BackgroundLoopDelay}
 	if sc.Trace != nil {
 		run.Options.File = sc.Trace.File
+	}
+	if sc.Sim.Timeline != "" {
+		loc := time.Local
+		if sc.Trace != nil && sc.Trace.TimeZone != "" {
+			if loc, err = time.LoadLocation(sc.Trace.TimeZone); err != nil {
+				return fail(fmt.Errorf("%s: trace.time_zone: %w", sc.file, err))
+			}
+		}
+		if run.Options.Timeline, err = ctldlog.ReadTimelineFile(sc.path(sc.Sim.Timeline), loc); err != nil {
+			return fail(fmt.Errorf("%s: sim.timeline: %w", sc.file, err))
+		}
+		// The log does not say when an ended job's epilog completed, and
+		// its passes ran when the controller did: a job's resources are
+		// free at its logged end.
+		run.Options.CompletingTime = 0
 	}
 	// JobRequeue=0 ends jobs of failed nodes instead of requeuing them
 	// (read_config.c: default 1).

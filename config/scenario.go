@@ -284,6 +284,13 @@ type SimSpec struct {
 	// cycle starts bf_interval after that end. 0 (the default): cycles
 	// take no time and only bf_max_job_test caps them.
 	BackfillTestsPerSecond float64 `yaml:"backfill_tests_per_second,omitempty"`
+	// Timeline is a slurmctld log (SlurmctldDebug=debug: its main passes;
+	// DebugFlags=Backfill or debug: its backfill cycles) whose timing the
+	// run replays instead of fairsim's model of the controller's timers:
+	// passes at the logged instants, and the events of one second in the
+	// order of their milliseconds (sim.Timeline). For validation: fairsim
+	// validate --timing log sets it to the scenario's slurmctld.log.
+	Timeline string `yaml:"timeline,omitempty"`
 }
 
 // Load reads a scenario file. Unknown keys are errors: a typo in a policy

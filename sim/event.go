@@ -27,6 +27,7 @@ const (
 // per event.
 type Event struct {
 	T    int64
+	Ms   int16 // milliseconds within T (a Timeline's; 0 otherwise)
 	Kind EventKind
 	Job  int32    // job index (0 for periodic events)
 	Pass PassKind // EvPass: which main pass
@@ -34,12 +35,15 @@ type Event struct {
 	seq  uint64
 }
 
-// less orders events by (time, kind rank, job index, pass kind,
-// sequence): an event-triggered main pass comes before a periodic one at
+// less orders events by (time, milliseconds, kind rank, job index, pass
+// kind, sequence): an event-triggered main pass comes before a periodic one at
 // the same instant.
 func (a *Event) less(b *Event) bool {
 	if a.T != b.T {
 		return a.T < b.T
+	}
+	if a.Ms != b.Ms {
+		return a.Ms < b.Ms
 	}
 	if a.Kind != b.Kind {
 		return a.Kind < b.Kind

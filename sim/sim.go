@@ -79,6 +79,10 @@ type Options struct {
 	// now + the credential lifetime + 1 (AuthInfo cred_expire, default
 	// 120 s in slurm_cred.c, so 121). 0 means Slurm's 121.
 	RequeueDelay int64
+	// Timeline, when set, is a controller's recorded timing: passes run
+	// at its instants, and events of one second follow its milliseconds
+	// (validate --timing log).
+	Timeline *Timeline
 }
 
 // DefaultRequeueDelay is Slurm's requeue delay: slurm_cred.c's default
@@ -165,6 +169,8 @@ type Simulator struct {
 	// (last_job_update and its kin).
 	lastBatch    int64
 	batchAt      int64
+	tlLeft       int  // timeline passes still queued
+	tlDone       bool // the timeline's passes are over (or there are none)
 	agentAt      int64
 	agentFull    bool
 	lastMainEnd  int64
@@ -299,6 +305,10 @@ func (s *Simulator) Run() (*Result, error) {
 		case EvWake:
 			s.request(false)
 		case EvPass:
+			if s.timed() {
+				s.timedPass(e)
+				break
+			}
 			if e.T != s.agentAt {
 				break // served by an earlier pass of the same instant
 			}
@@ -309,6 +319,10 @@ func (s *Simulator) Run() (*Result, error) {
 			s.agentAt, s.agentFull = -1, false
 			s.lastMainEnd = s.now + s.pass(kind)
 		case EvBackfill:
+			if s.timed() {
+				s.timedPass(e)
+				break
+			}
 			s.backfill(e)
 		case EvSample:
 			s.sample()
@@ -344,6 +358,14 @@ func (s *Simulator) arm(start, t0 int64) {
 		s.heap.push(Event{T: first, Kind: EvCalc})
 		if cp, ok := s.pol.(CalcPhaser); ok && first-s.pol.CalcPeriod() >= ds {
 			cp.LastCalc(first - s.pol.CalcPeriod())
+		}
+	}
+	if s.opt.Timeline != nil {
+		s.armTimeline(start)
+		if s.timed() {
+			s.bfEnd = start
+			s.heap.push(Event{T: t0, Kind: EvSample})
+			return
 		}
 	}
 	ls := start + s.opt.LoopDelay // the background loop's clocks
@@ -402,7 +424,7 @@ func onGrid(start, period, t int64, kmin int64) int64 {
 func (s *Simulator) changed() {
 	s.version++
 	s.lastChange = s.now
-	if s.bfWaiting {
+	if s.bfWaiting && !s.timed() {
 		s.bfWaiting = false
 		s.heap.push(Event{T: s.now + 1, Kind: EvBackfill})
 	}
@@ -412,7 +434,7 @@ func (s *Simulator) changed() {
 // the request into a pass at its first check at least SubmitDelay after
 // its previous pass.
 func (s *Simulator) queue() {
-	if s.trig.SubmitDelay < 0 || s.batchAt >= 0 {
+	if s.trig.SubmitDelay < 0 || s.batchAt >= 0 || s.timed() {
 		return
 	}
 	s.batchAt = max(s.now, s.lastBatch+s.trig.SubmitDelay)
@@ -440,6 +462,9 @@ func (s *Simulator) schedTick(e Event) {
 // requests made meanwhile are served by that one pass, a full one if any
 // asked for it.
 func (s *Simulator) request(full bool) {
+	if s.timed() {
+		return // the timeline's passes are the only ones
+	}
 	s.agentFull = s.agentFull || full
 	if s.agentAt >= 0 {
 		return
@@ -536,7 +561,7 @@ func (s *Simulator) readNext() bool {
 		Assoc: -1, QOSIdx: -1, ExpectStart: -1, Accrue: NotAccruing, origin: w.Line}
 	s.jobs = append(s.jobs, j)
 	s.arrived++
-	s.push(Event{T: w.Submit, Kind: EvSubmit, Job: int32(j.Idx)})
+	s.push(Event{T: w.Submit, Ms: s.submitMs(j), Kind: EvSubmit, Job: int32(j.Idx)})
 	return true
 }
 
@@ -979,7 +1004,7 @@ func (s *Simulator) start(a *Action) {
 	if s.pol != nil {
 		s.pol.Started(j, s.now)
 	}
-	s.push(Event{T: end, Kind: EvJobEnd, Job: int32(j.Idx), Gen: j.gen})
+	s.push(Event{T: end, Ms: s.endMs(j), Kind: EvJobEnd, Job: int32(j.Idx), Gen: j.gen})
 }
 
 // removeRunning takes j out of the running list; free says whether its
@@ -1020,7 +1045,7 @@ func (s *Simulator) end(j *Job) {
 	j.Release = s.now + s.opt.CompletingTime
 	if s.opt.CompletingTime > 0 {
 		s.completing = append(s.completing, j)
-		s.push(Event{T: s.now + s.opt.CompletingTime, Kind: EvRelease, Job: int32(j.Idx), Gen: j.gen})
+		s.push(Event{T: s.now + s.opt.CompletingTime, Ms: s.endMs(j), Kind: EvRelease, Job: int32(j.Idx), Gen: j.gen})
 		return
 	}
 	s.resumeSuspended()

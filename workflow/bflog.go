@@ -2,11 +2,11 @@ package workflow
 
 import (
 	"bufio"
+	"fairsim/ctldlog"
 	"fmt"
 	"io"
 	"os"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -38,32 +38,38 @@ var (
 	bfNoJobs  = regexp.MustCompile(`_attempt_backfill: no jobs to backfill`)
 	bfStarted = regexp.MustCompile(`_start_job: Started (JobId=\S+) in (\S+) on (\S+)`)
 	bfSched   = regexp.MustCompile(`_dump_job_sched: (JobId=\S+) to start at (\S+), end at (\S+) on nodes (\S+) in partition (\S+)`)
-	bfJobID   = regexp.MustCompile(`^JobId=(\d+)(?:[_+]\d+\((\d+)\))?$`)
 )
 
-// bfKeep are the lines of slurmctld's log the backfill comparison reads.
-var bfKeep = regexp.MustCompile(`_attempt_backfill: (beginning|no jobs to backfill)|_start_job: Started JobId|_dump_job_sched: JobId`)
+// bfKeep are the lines of slurmctld's log validate reads: the backfill
+// cycles it compares plans with, and the controller's timing (submissions,
+// completions and main passes, to the millisecond) it can replay.
+var bfKeep = regexp.MustCompile(`_attempt_backfill: (beginning|no jobs to backfill)|_start_job: Started JobId|_dump_job_sched: JobId|` +
+	`_slurm_rpc_submit_batch_job: JobId=|_job_complete: JobId=\S+ done|sched: Running job scheduler|sched: Allocate JobId`)
 
-// captureBackfillLog copies the backfill lines of slurmctld's log when
-// the controller writes them (DebugFlags=Backfill) and the log is
-// readable here, after a "#fairsim tz=" line: slurmctld stamps its log
-// in its local time, taken to be loc's. Otherwise it says why validate
-// will compare no backfill plan, when the flag is set.
+// captureBackfillLog copies the lines of slurmctld's log validate reads
+// (bfKeep) when the log is readable here, after a "#fairsim tz=" line:
+// slurmctld stamps its log in its local time, taken to be loc's. With
+// DebugFlags=Backfill and no readable log it says why validate will
+// compare no backfill plan. Without the flag the copy still holds the
+// controller's timing (validate --timing log, with SlurmctldDebug=debug).
 func captureBackfillLog(cfg map[string]string, loc *time.Location) ([]byte, []string) {
 	set := false
 	for _, f := range strings.Split(cfg["DebugFlags"], ",") {
 		set = set || strings.EqualFold(strings.TrimSpace(f), "Backfill")
 	}
-	if !set {
-		return nil, nil
+	warn := func(why string) []string {
+		if !set {
+			return nil
+		}
+		return []string{why + ": validate will compare no backfill plans"}
 	}
 	path := cfg["SlurmctldLogFile"]
 	if path == "" || path == "(null)" {
-		return nil, []string{"DebugFlags=Backfill, but slurmctld logs to syslog (no SlurmctldLogFile): validate will compare no backfill plans"}
+		return nil, warn("DebugFlags=Backfill, but slurmctld logs to syslog (no SlurmctldLogFile)")
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, []string{fmt.Sprintf("slurmctld's log: %v: validate will compare no backfill plans", err)}
+		return nil, warn(fmt.Sprintf("slurmctld's log: %v", err))
 	}
 	defer f.Close()
 	out := []byte("#fairsim tz=" + loc.String() + "\n")
@@ -75,7 +81,7 @@ func captureBackfillLog(cfg map[string]string, loc *time.Location) ([]byte, []st
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, []string{fmt.Sprintf("slurmctld's log %s: %v: validate will compare no backfill plans", path, err)}
+		return nil, []string{fmt.Sprintf("slurmctld's log %s: %v: validate will compare no backfill plans and replay no timing", path, err)}
 	}
 	return out, nil
 }
@@ -104,14 +110,15 @@ func ReadBackfillLog(r io.Reader, name string, loc *time.Location) ([]BackfillCy
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
-		if n == 1 && strings.HasPrefix(line, "#fairsim tz=") {
+		if n == 1 {
 			// fairsim capture's copy says the zone of its time stamps.
-			l, err := time.LoadLocation(strings.TrimSpace(strings.TrimPrefix(line, "#fairsim tz=")))
-			if err != nil {
-				return nil, fmt.Errorf("%s:1: time zone: %v", name, err)
+			if l, ok, err := ctldlog.ZoneLine(line); ok {
+				if err != nil {
+					return nil, fmt.Errorf("%s:1: time zone: %v", name, err)
+				}
+				loc = l
+				continue
 			}
-			loc = l
-			continue
 		}
 		fail := func(field, val string) error {
 			return fmt.Errorf("%s:%d: %s %q: want %s", name, n, field, val, map[string]string{
@@ -144,7 +151,7 @@ func ReadBackfillLog(r io.Reader, name string, loc *time.Location) ([]BackfillCy
 		default:
 			continue
 		}
-		at, ok := logStamp(line, loc)
+		at, _, ok := ctldlog.Stamp(line, loc)
 		if !ok {
 			return nil, fail("time stamp", line[:min(len(line), 32)])
 		}
@@ -155,7 +162,7 @@ func ReadBackfillLog(r io.Reader, name string, loc *time.Location) ([]BackfillCy
 		if len(out) == 0 {
 			continue // the log starts within a cycle
 		}
-		id, ok := logJobID(m[1])
+		id, ok := ctldlog.JobID(strings.TrimPrefix(m[1], "JobId="))
 		if !ok {
 			return nil, fail("JobId", m[1])
 		}
@@ -183,24 +190,6 @@ func ReadBackfillLog(r io.Reader, name string, loc *time.Location) ([]BackfillCy
 	return out, nil
 }
 
-// logStamp reads the "[2026-11-27T11:35:03.887]" a slurmctld log line
-// starts with (LogTimeFormat iso8601_ms, the default, or iso8601),
-// to the second.
-func logStamp(line string, loc *time.Location) (int64, bool) {
-	if len(line) < 21 || line[0] != '[' {
-		return 0, false
-	}
-	end := strings.IndexByte(line, ']')
-	if end < 20 {
-		return 0, false
-	}
-	s := line[1:end]
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		s = s[:i]
-	}
-	return logTime(s, loc)
-}
-
 // logTime reads a YYYY-MM-DDTHH:MM:SS date in loc.
 func logTime(s string, loc *time.Location) (int64, bool) {
 	t, err := time.ParseInLocation("2006-01-02T15:04:05", s, loc)
@@ -208,20 +197,4 @@ func logTime(s string, loc *time.Location) (int64, bool) {
 		return 0, false
 	}
 	return t.Unix(), true
-}
-
-// logJobID reads %pJ: JobId=N, or an array task's or a het job
-// component's JobId=N_T(R) / JobId=N+C(R), whose raw id R sacct calls
-// JobIDRaw.
-func logJobID(s string) (int64, bool) {
-	m := bfJobID.FindStringSubmatch(s)
-	if m == nil {
-		return 0, false
-	}
-	v := m[1]
-	if m[2] != "" {
-		v = m[2]
-	}
-	id, err := strconv.ParseInt(v, 10, 64)
-	return id, err == nil
 }

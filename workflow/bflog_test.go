@@ -146,3 +146,40 @@ func FuzzReadBackfillLog(f *testing.F) {
 		}
 	})
 }
+
+// TestValidateTimingLog replays the steady run's own timing from its log
+// (SlurmctldDebug=debug: every main pass and backfill cycle, each
+// submission and completion to the millisecond). With the instants the
+// same, fairsim decides as the controller did: every job starts in the
+// same second, and each of the 210 backfill cycles with jobs starts the
+// same jobs and makes the same reservations, at the same times on the
+// same nodes. Under fairsim's own timer model the same run has 39 pairs in
+// the opposite order (TestValidatePlansAgainstLog's 18 same cycles).
+func TestValidateTimingLog(t *testing.T) {
+	dir := filepath.Join("..", "scenarios", "testdata", "slurm-ref", "steady-bflog")
+	v, err := ValidateScenario(dir, "", ValidateOptions{Timing: "log"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Timeline == "" || len(v.Jobs) != 42 || v.Discordant != 0 || v.TiedOne != 0 || v.MaxAbsErr != 0 || v.MAPE != 0 {
+		t.Errorf("timeline %q: %d jobs, %d pairs opposite, %d tied in one, max error %d s, MAPE %.2f%%; want 42 jobs all in the same second",
+			v.Timeline, len(v.Jobs), v.Discordant, v.TiedOne, v.MaxAbsErr, v.MAPE)
+	}
+	if pc := v.Plans; pc == nil || pc.Cycles != 210 || pc.Same != 210 {
+		t.Errorf("plans %+v: want all 210 cycles planned as slurmctld planned them", pc)
+	}
+	m, err := ValidateScenario(dir, "", ValidateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Timeline != "" || m.Discordant != 39 {
+		t.Errorf("model timing: timeline %q, %d pairs opposite; want none and 39", m.Timeline, m.Discordant)
+	}
+	if _, err := ValidateScenario(dir, "", ValidateOptions{Timing: "guess"}); err == nil || !strings.Contains(err.Error(), "want model or log") {
+		t.Errorf("--timing guess: %v, want an error", err)
+	}
+	noLog := filepath.Join("..", "scenarios", "testdata", "slurm-ref", "main", "run1")
+	if _, err := ValidateScenario(noLog, "", ValidateOptions{Timing: "log"}); err == nil || !strings.Contains(err.Error(), "no slurmctld log") {
+		t.Errorf("--timing log without a log: %v, want an error", err)
+	}
+}

@@ -185,10 +185,10 @@ func FuzzCaptureOutputs(f *testing.F) {
 	})
 }
 
-// TestCaptureBackfillLog: with DebugFlags=Backfill, capture copies the
-// backfill lines of slurmctld's log beside the capture, after the zone of
-// their time stamps; without the flag, or with a log it cannot read, it
-// copies none (saying why when the flag is set).
+// TestCaptureBackfillLog: capture copies the lines of slurmctld's log
+// validate reads (backfill cycles, the controller's timing) beside the
+// capture, after the zone of their time stamps, whenever it can read the
+// log; with DebugFlags=Backfill and no readable log it says why.
 func TestCaptureBackfillLog(t *testing.T) {
 	etc := t.TempDir()
 	if err := os.WriteFile(filepath.Join(etc, "slurm.conf"), []byte("ClusterName=tiny\nNodeName=n1 CPUs=8 RealMemory=8000\nPartitionName=batch Nodes=n1 Default=YES\n"), 0o644); err != nil {
@@ -204,7 +204,7 @@ func TestCaptureBackfillLog(t *testing.T) {
 		warnings   int
 	}{
 		{"flag and log", "DebugFlags              = Backfill,BackfillMap\nSlurmctldLogFile        = " + log + "\n", true, 0},
-		{"no flag", "DebugFlags              = (null)\nSlurmctldLogFile        = " + log + "\n", false, 0},
+		{"no flag", "DebugFlags              = (null)\nSlurmctldLogFile        = " + log + "\n", true, 0},
 		{"unreadable log", "DebugFlags              = Backfill\nSlurmctldLogFile        = " + log + ".gone\n", false, 1},
 		{"syslog", "DebugFlags              = Backfill\nSlurmctldLogFile        = (null)\n", false, 1},
 	} {
@@ -229,8 +229,8 @@ func TestCaptureBackfillLog(t *testing.T) {
 				return
 			}
 			lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
-			if len(lines) != 8 || lines[0] != "#fairsim tz=UTC" || strings.Contains(string(got), "since boot") || strings.Contains(string(got), "_job_complete") {
-				t.Errorf("copied log:\n%s\nwant the zone and the 7 backfill lines", got)
+			if len(lines) != 9 || lines[0] != "#fairsim tz=UTC" || strings.Contains(string(got), "since boot") || !strings.HasSuffix(lines[8], "_job_complete: JobId=4 done") {
+				t.Errorf("copied log:\n%s\nwant the zone, the 7 backfill lines and the completion", got)
 			}
 			// The zone line wins over the one the reader is given.
 			cs, err := ReadBackfillLogFile(filepath.Join(out, CaptureBackfillLog), time.FixedZone("X", 7200))

@@ -42,9 +42,15 @@ schedule with the recorded one:
                    the jobs started, and each reservation's time and nodes; the first
                    cycles that differ, job by job
 
+--timing model (the default) runs fairsim's own model of the controller's timers.
+--timing log replays the controller's timing from its log instead: its main passes
+and backfill cycles at the logged instants, and submissions and completions in the
+order of their milliseconds (SlurmctldDebug=debug logs the main passes). With the
+timing the same, what differs is what the passes decided.
+
 Only jobs that started in both schedules are compared; the others are counted.
 
-  fairsim validate --scenario DIR [--out DIR] [--window 0:01:00] [--top 5] [--slurmctld-log FILE]`
+  fairsim validate --scenario DIR [--out DIR] [--window 0:01:00] [--top 5] [--slurmctld-log FILE] [--timing model|log]`
 
 // ValidateOptions tune Validate.
 type ValidateOptions struct {
@@ -62,6 +68,10 @@ type ValidateOptions struct {
 	// SlurmctldLog is slurmctld's log with DebugFlags=Backfill, whose
 	// backfill cycles are compared with fairsim's ("": none).
 	SlurmctldLog string
+	// Timing is "model" ("" too): fairsim's model of the controller's
+	// timers; or "log": the controller's own timing replayed from
+	// SlurmctldLog (config.SimSpec.Timeline).
+	Timing string
 }
 
 // JobDiff is one job's recorded and simulated start.
@@ -113,16 +123,31 @@ type Validation struct {
 	ExplainFailure      string
 	Shares              []*ShareCheck
 	Plans               *PlanCheck // with ValidateOptions.SlurmctldLog
+	Timeline            string     // the log whose timing was replayed (--timing log)
 }
 
 // Validate simulates sc and compares each job's start with the start its
 // trace recorded (Submit + Wait).
 func Validate(sc *config.Scenario, o ValidateOptions) (*Validation, error) {
+	switch o.Timing {
+	case "", "model":
+	case "log":
+		if o.SlurmctldLog == "" {
+			return nil, fmt.Errorf("--timing log: no slurmctld log (give --slurmctld-log FILE, or put slurmctld.log in the scenario folder)")
+		}
+		abs, err := filepath.Abs(o.SlurmctldLog)
+		if err != nil {
+			return nil, err
+		}
+		sc.Sim.Timeline = abs
+	default:
+		return nil, fmt.Errorf("--timing %q: want model or log", o.Timing)
+	}
 	_, res, err := Pipeline{}.Run(sc, "")
 	if err != nil {
 		return nil, err
 	}
-	v := &Validation{Scenario: sc.Name}
+	v := &Validation{Scenario: sc.Name, Timeline: sc.Sim.Timeline}
 	names := res.Names
 	for _, j := range res.Jobs {
 		if j.CancelledPending {
@@ -399,6 +424,9 @@ func mergeCount(a, buf []float64) int64 {
 // Write prints the comparison.
 func (v *Validation) Write(w io.Writer) {
 	fmt.Fprintf(w, "validate %s: %d jobs compared (%d not started in both)\n", v.Scenario, len(v.Jobs), v.NotStarted)
+	if v.Timeline != "" {
+		fmt.Fprintf(w, "  timing: the controller's, replayed from %s\n", v.Timeline)
+	}
 	fmt.Fprintf(w, "  start order: Kendall's tau-b %.4f; %d pairs started in the opposite order, %d in the same second in one record only\n", v.Tau, v.Discordant, v.TiedOne)
 	fmt.Fprintf(w, "  wait: recorded mean %s, simulated mean %s; error mean |%s|, max |%s|\n",
 		meanDur(v.RealMean), meanDur(v.SimMean), meanDur(v.MeanAbsErr), slurmtime.Format(v.MaxAbsErr))

@@ -37,10 +37,11 @@ func validateCommand() *cli.Command {
 			&cli.StringFlag{Name: "window", Usage: "moving window `WIDTH` of submit time, a Slurm time (default: a fifth of the submission span)"},
 			&cli.IntFlag{Name: "top", Value: 5, Usage: "explain the `N` jobs whose wait differs most"},
 			&cli.StringFlag{Name: "slurmctld-log", Usage: "compare fairsim's backfill cycles with those of slurmctld's log `FILE` (DebugFlags=Backfill; default: DIR/slurmctld.log when there)"},
+			&cli.StringFlag{Name: "timing", Value: "model", Usage: "`model`: fairsim's model of the controller's timers; log: replay the controller's timing from its log (SlurmctldDebug=debug)"},
 		},
 		Action: func(c *cli.Context) error {
 			return workflow.ValidateTo(c.App.Writer, c.String("scenario"), c.String("window"),
-				workflow.ValidateOptions{Top: c.Int("top"), Out: c.String("out"), SlurmctldLog: c.String("slurmctld-log")})
+				workflow.ValidateOptions{Top: c.Int("top"), Out: c.String("out"), SlurmctldLog: c.String("slurmctld-log"), Timing: c.String("timing")})
 		},
 	}
 }

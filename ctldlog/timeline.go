@@ -1,0 +1,190 @@
+// Package ctldlog reads slurmctld's own log: the controller's timing, to
+// the millisecond, that fairsim validate can replay (sim.Timeline).
+package ctldlog
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"fairsim/sim"
+)
+
+// The lines the timing comes from (22.05): a batch submission
+// (proc_req.c _slurm_rpc_submit_batch_job, info), a completion
+// (job_mgr.c _job_complete "done", info), a main pass (job_scheduler.c
+// _schedule, "sched: Running job scheduler", debug level) and a backfill
+// cycle (backfill.c _attempt_backfill "beginning", debug level or
+// DebugFlags=Backfill). The prefix before them ("debug:  ", a plugin's
+// name) varies by version and level and is not read.
+var (
+	reSubmit = regexp.MustCompile(`_slurm_rpc_submit_batch_job: JobId=(\d+)`)
+	reDone   = regexp.MustCompile(`_job_complete: JobId=(\S+) done`)
+	reMain   = regexp.MustCompile(`sched: Running job scheduler(?: for (full queue|default depth))?`)
+	reBegin  = regexp.MustCompile(`_attempt_backfill: beginning`)
+	reJobID  = regexp.MustCompile(`^(\d+)(?:[_+]\d+\((\d+)\))?$`)
+)
+
+// ReadTimelineFile reads the controller's timing from the slurmctld log
+// at path, its time stamps in loc unless the log says otherwise.
+func ReadTimelineFile(path string, loc *time.Location) (*sim.Timeline, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadTimeline(f, path, loc)
+}
+
+// ReadTimeline reads the controller's timing from a slurmctld log (name
+// is for messages): its time stamps are in loc unless a first line
+// "#fairsim tz=ZONE" (fairsim capture's copy) names their zone. Other
+// lines are skipped. A timing line whose time stamp or job id cannot be
+// read is an error naming its line and field, as is a log without main
+// passes (slurmctld logs them at SlurmctldDebug=debug) or without
+// backfill cycles when it has backfill starts.
+func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, error) {
+	tl := &sim.Timeline{SubmitMs: map[int64]int16{}, EndMs: map[int64]int16{}}
+	mains, cycles, bfStarts := 0, 0, 0
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if n == 1 {
+			if l, ok, err := ZoneLine(line); ok {
+				if err != nil {
+					return nil, fmt.Errorf("%s:1: time zone: %v", name, err)
+				}
+				loc = l
+				continue
+			}
+		}
+		var m []string
+		kind := 0
+		switch {
+		case strings.Contains(line, "_slurm_rpc_submit_batch_job: "):
+			if m = reSubmit.FindStringSubmatch(line); m == nil {
+				continue // its error lines
+			}
+			kind = 1
+		case strings.Contains(line, "_job_complete: "):
+			if m = reDone.FindStringSubmatch(line); m == nil {
+				continue // "WEXITSTATUS" and the like
+			}
+			kind = 2
+		case strings.Contains(line, "sched: Running job scheduler"):
+			m = reMain.FindStringSubmatch(line)
+			kind = 3
+		case reBegin.MatchString(line):
+			kind = 4
+		case strings.Contains(line, "_start_job: Started JobId"):
+			bfStarts++
+			continue
+		default:
+			continue
+		}
+		t, ms, ok := Stamp(line, loc)
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: time stamp %q: want [YYYY-MM-DDTHH:MM:SS(.mmm)] as slurmctld logs it", name, n, line[:min(len(line), 32)])
+		}
+		switch kind {
+		case 1, 2:
+			id, ok := JobID(m[1])
+			if !ok {
+				return nil, fmt.Errorf("%s:%d: JobId %q: want N, N_T(N) or N+C(N)", name, n, m[1])
+			}
+			if kind == 1 {
+				tl.SubmitMs[id] = ms
+			} else {
+				tl.EndMs[id] = ms
+			}
+		case 3:
+			mains++
+			tl.Passes = append(tl.Passes, sim.TimedPass{T: t, Ms: ms, Full: m != nil && m[1] == "full queue"})
+		case 4:
+			cycles++
+			tl.Passes = append(tl.Passes, sim.TimedPass{T: t, Ms: ms, Backfill: true})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if mains == 0 {
+		return nil, fmt.Errorf("%s: no main pass (slurmctld logs \"sched: Running job scheduler\" at SlurmctldDebug=debug)", name)
+	}
+	if cycles == 0 && bfStarts > 0 {
+		return nil, fmt.Errorf("%s: backfill started jobs but no backfill cycle is logged (slurmctld logs \"_attempt_backfill: beginning\" at SlurmctldDebug=debug or with DebugFlags=Backfill)", name)
+	}
+	for i := 1; i < len(tl.Passes); i++ {
+		a, b := tl.Passes[i-1], tl.Passes[i]
+		if b.T < a.T || (b.T == a.T && b.Ms < a.Ms) {
+			return nil, fmt.Errorf("%s: passes out of time order at %d.%03d", name, b.T, b.Ms)
+		}
+	}
+	return tl, nil
+}
+
+// Stamp reads the "[2026-11-27T11:35:03.887]" a slurmctld log line starts
+// with (LogTimeFormat iso8601_ms, the default, or iso8601 without the
+// milliseconds): Unix seconds in loc and the milliseconds.
+func Stamp(line string, loc *time.Location) (int64, int16, bool) {
+	if len(line) < 21 || line[0] != '[' {
+		return 0, 0, false
+	}
+	end := strings.IndexByte(line, ']')
+	if end < 20 {
+		return 0, 0, false
+	}
+	s, frac := line[1:end], ""
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		s, frac = s[:i], s[i+1:]
+	}
+	t, err := time.ParseInLocation("2006-01-02T15:04:05", s, loc)
+	if err != nil {
+		return 0, 0, false
+	}
+	var ms int16
+	if frac != "" {
+		// The fraction's first three digits (slurmctld writes three).
+		if len(frac) > 9 || strings.Trim(frac, "0123456789") != "" {
+			return 0, 0, false
+		}
+		frac = (frac + "00")[:3]
+		v, _ := strconv.Atoi(frac)
+		ms = int16(v)
+	}
+	return t.Unix(), ms, true
+}
+
+// ZoneLine reads the first line fairsim capture writes in its copy of the
+// log, "#fairsim tz=ZONE": the zone of its time stamps (ok false: line is
+// not one).
+func ZoneLine(line string) (loc *time.Location, ok bool, err error) {
+	z, found := strings.CutPrefix(line, "#fairsim tz=")
+	if !found {
+		return nil, false, nil
+	}
+	loc, err = time.LoadLocation(strings.TrimSpace(z))
+	return loc, true, err
+}
+
+// JobID reads a job id as the log prints it after JobId=: N, or an array
+// task's or het job component's N_T(R) / N+C(R), whose raw id R sacct
+// calls JobIDRaw.
+func JobID(s string) (int64, bool) {
+	m := reJobID.FindStringSubmatch(s)
+	if m == nil {
+		return 0, false
+	}
+	v := m[1]
+	if m[2] != "" {
+		v = m[2]
+	}
+	id, err := strconv.ParseInt(v, 10, 64)
+	return id, err == nil
+}

@@ -1,0 +1,115 @@
+package ctldlog
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fairsim/sim"
+)
+
+const sample = `#fairsim tz=UTC
+[2026-11-27T11:33:08.123] sched/backfill: _attempt_backfill: beginning
+[2026-11-27T11:33:08.414] debug:  sched: Running job scheduler for default depth.
+[2026-11-27T11:33:09.738] _slurm_rpc_submit_batch_job: JobId=1 InitPrio=187 usec=1670
+[2026-11-27T11:33:09.815] error: _slurm_rpc_submit_batch_job: something else
+[2026-11-27T11:33:11.123] debug:  sched/backfill: _attempt_backfill: beginning
+[2026-11-27T11:33:11.128] sched/backfill: _start_job: Started JobId=1 in batch on n1
+[2026-11-27T11:33:52.425] _job_complete: JobId=1 WEXITSTATUS 0
+[2026-11-27T11:33:52.426] _job_complete: JobId=1 done
+[2026-11-27T11:33:53] debug:  sched: Running job scheduler for full queue.
+[2026-11-27T11:34:00.0012] _job_complete: JobId=120_3(131) done
+`
+
+// TestReadTimeline reads each kind of timing line, to the millisecond,
+// in the zone the first line names.
+func TestReadTimeline(t *testing.T) {
+	tl, err := ReadTimeline(strings.NewReader(sample), "sample", time.FixedZone("X", 3600))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(s string) int64 {
+		v, _ := time.Parse(time.RFC3339, s)
+		return v.Unix()
+	}
+	want := []sim.TimedPass{
+		{T: at("2026-11-27T11:33:08Z"), Ms: 123, Backfill: true},
+		{T: at("2026-11-27T11:33:08Z"), Ms: 414},
+		{T: at("2026-11-27T11:33:11Z"), Ms: 123, Backfill: true},
+		{T: at("2026-11-27T11:33:53Z"), Full: true},
+	}
+	if len(tl.Passes) != len(want) {
+		t.Fatalf("passes %+v, want %+v", tl.Passes, want)
+	}
+	for i := range want {
+		if tl.Passes[i] != want[i] {
+			t.Errorf("pass %d: %+v, want %+v", i, tl.Passes[i], want[i])
+		}
+	}
+	if len(tl.SubmitMs) != 1 || tl.SubmitMs[1] != 738 || len(tl.EndMs) != 2 || tl.EndMs[1] != 426 || tl.EndMs[131] != 1 {
+		t.Errorf("submits %v ends %v, want 1:738 and 1:426 131:1", tl.SubmitMs, tl.EndMs)
+	}
+}
+
+// TestReadTimelineErrors: a timing line it cannot read names its line
+// and field; a log without the passes the replay needs says which level
+// or flag logs them.
+func TestReadTimelineErrors(t *testing.T) {
+	for _, tc := range []struct{ name, log, want string }{
+		{"time stamp", "[2026-11-27 11:33:08.123] debug:  sched: Running job scheduler for full queue.\n", "x:1: time stamp"},
+		{"milliseconds", "[2026-11-27T11:33:08.1x] debug:  sched: Running job scheduler for full queue.\n", "x:1: time stamp"},
+		{"job id", "[2026-11-27T11:33:08.123] debug:  sched: Running job scheduler for full queue.\n[2026-11-27T11:33:09.000] _job_complete: JobId=x1 done\n", "x:2: JobId \"x1\""},
+		{"no main pass", "[2026-11-27T11:33:08.123] sched/backfill: _attempt_backfill: beginning\n", "SlurmctldDebug=debug"},
+		{"starts without cycles", "[2026-11-27T11:33:08.123] debug:  sched: Running job scheduler for full queue.\n[2026-11-27T11:33:08.200] sched/backfill: _start_job: Started JobId=1 in batch on n1\n", "DebugFlags=Backfill"},
+		{"time order", "[2026-11-27T11:33:08.123] debug:  sched: Running job scheduler for full queue.\n[2026-11-27T11:33:08.100] sched/backfill: _attempt_backfill: beginning\n", "out of time order"},
+		{"zone", "#fairsim tz=Nowhere/Else\n", "x:1: time zone"},
+	} {
+		_, err := ReadTimeline(strings.NewReader(tc.log), "x", time.UTC)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestReadTimelineReference reads the steady workload's log (a real 22.05
+// controller at SlurmctldDebug=debug): 59 main passes (13 over the full
+// queue), 220 backfill cycles, 42 submissions and completions.
+func TestReadTimelineReference(t *testing.T) {
+	tl, err := ReadTimelineFile(filepath.Join("..", "scenarios", "testdata", "slurm-ref", "steady-bflog", "slurmctld.log"), time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	main, full, bf := 0, 0, 0
+	for _, p := range tl.Passes {
+		switch {
+		case p.Backfill:
+			bf++
+		case p.Full:
+			full++
+			main++
+		default:
+			main++
+		}
+	}
+	// Job 40: submitted at 11:36:31.029, done at 11:42:09.608.
+	if main != 59 || full != 13 || bf != 220 || len(tl.SubmitMs) != 42 || len(tl.EndMs) != 42 || tl.SubmitMs[40] != 29 || tl.EndMs[40] != 608 {
+		t.Errorf("%d main passes (%d full), %d cycles, %d submits, %d ends, job 40 %d/%d; want 59 (13), 220, 42, 42, 29/608",
+			main, full, bf, len(tl.SubmitMs), len(tl.EndMs), tl.SubmitMs[40], tl.EndMs[40])
+	}
+}
+
+// FuzzReadTimeline: no log panics the reader.
+func FuzzReadTimeline(f *testing.F) {
+	f.Add(sample)
+	if b, err := os.ReadFile(filepath.Join("..", "scenarios", "testdata", "slurm-ref", "steady-bflog", "slurmctld.log")); err == nil {
+		f.Add(string(b[:min(len(b), 16<<10)]))
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tl, err := ReadTimeline(strings.NewReader(s), "fuzz", time.UTC)
+		if err == nil && len(tl.Passes) == 0 {
+			t.Fatal("no error and no pass")
+		}
+	})
+}

@@ -1,0 +1,97 @@
+package sim
+
+// Timeline is a controller's own timing, read from slurmctld's log, for
+// validating fairsim's decisions apart from its timer model: the instants
+// its main passes and backfill cycles ran, and where in their second jobs
+// were submitted and completed. With one, the simulator runs its passes
+// at those instants instead of modelling slurmctld's timers
+// (controller.c _slurmctld_background, job_scheduler.c schedule(),
+// backfill.c backfill_agent), and orders the events of one second by
+// their milliseconds. After its last pass the model takes over.
+type Timeline struct {
+	// Passes are in time order; T is in Unix seconds.
+	Passes []TimedPass
+	// SubmitMs and EndMs are the milliseconds within its second at which
+	// a job (by ID) was submitted and completed.
+	SubmitMs, EndMs map[int64]int16
+}
+
+// TimedPass is one scheduling pass of the controller's log.
+type TimedPass struct {
+	T        int64 // Unix seconds
+	Ms       int16 // milliseconds within T
+	Backfill bool  // a backfill cycle ("_attempt_backfill: beginning"), else a main pass
+	Full     bool  // a main pass over the full queue ("Running job scheduler for full queue")
+}
+
+// timed reports whether passes come from the timeline rather than the
+// timer model.
+func (s *Simulator) timed() bool { return s.opt.Timeline != nil && !s.tlDone }
+
+// armTimeline queues the timeline's passes that fall at or after start
+// (simulated seconds), each at its millisecond.
+func (s *Simulator) armTimeline(start int64) {
+	tl := s.opt.Timeline
+	for i, p := range tl.Passes {
+		t := p.T - s.c.wall
+		if t < start {
+			continue
+		}
+		e := Event{T: t, Ms: p.Ms, Kind: EvPass, Pass: PassEvent, Job: int32(i)}
+		switch {
+		case p.Backfill:
+			e.Kind = EvBackfill
+		case p.Full:
+			e.Pass = PassFull
+		}
+		s.tlLeft++
+		s.heap.push(e)
+	}
+	if s.tlLeft == 0 {
+		s.tlDone = true
+	}
+}
+
+// timedPass runs a pass of the timeline; after its last one, the timer
+// model takes over for what is left, its clocks started there: the next
+// submission, end or timer runs the next pass.
+func (s *Simulator) timedPass(e Event) {
+	if e.Kind == EvBackfill {
+		// The controller's cycle ran, so it found work (_more_work):
+		// no scheduler may skip it as unchanged.
+		s.version++
+		s.bfEnd = s.now + s.pass(PassBackfill)
+	} else {
+		s.lastBatch = s.now
+		s.lastMainEnd = s.now + s.pass(e.Pass)
+	}
+	if s.tlLeft--; s.tlLeft > 0 {
+		return
+	}
+	s.tlDone = true
+	if !s.busy() {
+		return
+	}
+	if s.trig.Interval > 0 {
+		s.heap.push(Event{T: s.now + s.trig.Interval, Kind: EvSchedTick, Pass: PassFull})
+	}
+	if bi := s.trig.BackfillInterval; bi > 0 {
+		s.heap.push(Event{T: s.bfEnd + bi, Kind: EvBackfill})
+	}
+}
+
+// submitMs and endMs are job j's milliseconds within its second from the
+// timeline (0 without one).
+func (s *Simulator) submitMs(j *Job) int16 {
+	if tl := s.opt.Timeline; tl != nil {
+		return tl.SubmitMs[j.ID]
+	}
+	return 0
+}
+
+func (s *Simulator) endMs(j *Job) int16 {
+	if tl := s.opt.Timeline; tl != nil {
+		return tl.EndMs[j.ID]
+	}
+	return 0
+}

@@ -1,0 +1,67 @@
+package sim
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestTimelineReplay: with a Timeline the passes run at the logged
+// instants only (no pass at a submit or an end), and the events of one
+// second follow their milliseconds: a pass sees the submissions and ends
+// logged before it in its second, not those after. One 4-core node; job 1
+// (4 cores, 10 s) submitted at 0.100, job 2 (1 core) at 0.800.
+func TestTimelineReplay(t *testing.T) {
+	passes := []TimedPass{{T: 0, Ms: 500}, {T: 0, Ms: 900, Backfill: true}, {T: 10, Ms: 300}, {T: 12, Backfill: true}}
+	for _, tc := range []struct {
+		name   string
+		passes []TimedPass
+		end1   int16 // job 1's end, milliseconds within second 10
+		start2 int64
+		at     []int64
+		kinds  []PassKind
+	}{
+		// The main pass at 0.500 sees job 1 only and starts it; job 1 ends
+		// at 10.200, before the pass at 10.300, which starts job 2 (the
+		// cycle at 12 has no job to see).
+		{"end before the pass", passes, 200, 10, []int64{0, 0, 10}, []PassKind{PassEvent, PassBackfill, PassEvent}},
+		// Ended at 10.400, after it: the backfill cycle at 12 starts job 2.
+		{"end after the pass", passes, 400, 12, []int64{0, 0, 10, 12}, []PassKind{PassEvent, PassBackfill, PassEvent, PassBackfill}},
+		// The log ends at 0.900 with job 2 pending: the timer model takes
+		// over, and job 1's end at 10 runs a pass (Triggers.OnEnd).
+		{"model after the log", passes[:2], 200, 10, []int64{0, 0, 10}, []PassKind{PassEvent, PassBackfill, PassEvent}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tl := &Timeline{Passes: tc.passes, SubmitMs: map[int64]int16{1: 100, 2: 800}, EndMs: map[int64]int16{1: tc.end1}}
+			s := &testSched{trig: &Triggers{SubmitDelay: 0, OnEnd: true}}
+			_, by := simulate(t, oneNode(t), s, nil, []tj{{id: 1, cpus: 4, run: 10}, {id: 2, cpus: 1, run: 5}}, Options{Timeline: tl})
+			if by[1].Start != 0 || by[2].Start != tc.start2 {
+				t.Errorf("jobs start at %d and %d, want 0 and %d", by[1].Start, by[2].Start, tc.start2)
+			}
+			if n := len(tc.at); len(s.passes) < n || !slices.Equal(s.passes[:n], tc.at) || !slices.Equal(s.kinds[:n], tc.kinds) {
+				t.Errorf("passes %v %v, want %v %v first", s.passes, s.kinds, tc.at, tc.kinds)
+			}
+		})
+	}
+}
+
+// TestTimelineSubmitOrder: a pass at 0.500 sees job 1 (0.100) but not
+// job 2 (0.800), though both were submitted in its second; without the
+// milliseconds both are seen.
+func TestTimelineSubmitOrder(t *testing.T) {
+	for _, ms := range []int16{800, 300} {
+		tl := &Timeline{Passes: []TimedPass{{T: 0, Ms: 500}}, SubmitMs: map[int64]int16{1: 100, 2: ms}}
+		var seen []int
+		s := &testSched{trig: &Triggers{SubmitDelay: 0, OnEnd: true}}
+		s.pass = func(v *View, p *Plan, kind PassKind) {
+			seen = append(seen, len(v.Pending()))
+			for _, j := range v.Pending() {
+				s.tryStart(v, p, j)
+			}
+		}
+		simulate(t, oneNode(t), s, nil, []tj{{id: 1, cpus: 1, run: 10}, {id: 2, cpus: 1, run: 10}}, Options{Timeline: tl})
+		want := map[int16]int{800: 1, 300: 2}[ms]
+		if len(seen) == 0 || seen[0] != want {
+			t.Errorf("job 2 at 0.%03d: the pass at 0.500 saw %v pending, want %d first", ms, seen, want)
+		}
+	}
+}
