@@ -17,14 +17,16 @@ import (
 
 // The lines the timing comes from (22.05): a batch submission
 // (proc_req.c _slurm_rpc_submit_batch_job, info), a completion
-// (job_mgr.c _job_complete "done", info), a main pass (job_scheduler.c
-// _schedule, "sched: Running job scheduler", debug level) and a backfill
-// cycle (backfill.c _attempt_backfill "beginning", debug level or
+// (job_mgr.c _job_complete "done", info), a node's epilog complete
+// message (proc_req.c _slurm_rpc_epilog_complete, debug2), a main pass
+// (job_scheduler.c _schedule, "sched: Running job scheduler", debug) and
+// a backfill cycle (backfill.c _attempt_backfill "beginning", debug or
 // DebugFlags=Backfill). The prefix before them ("debug:  ", a plugin's
 // name) varies by version and level and is not read.
 var (
 	reSubmit = regexp.MustCompile(`_slurm_rpc_submit_batch_job: JobId=(\d+)`)
 	reDone   = regexp.MustCompile(`_job_complete: JobId=(\S+) done`)
+	reEpilog = regexp.MustCompile(`_slurm_rpc_epilog_complete: JobId=(\S+) Node=`)
 	reMain   = regexp.MustCompile(`sched: Running job scheduler(?: for (full queue|default depth))?`)
 	reBegin  = regexp.MustCompile(`_attempt_backfill: beginning`)
 	reJobID  = regexp.MustCompile(`^(\d+)(?:[_+]\d+\((\d+)\))?$`)
@@ -51,6 +53,7 @@ func ReadTimelineFile(path string, loc *time.Location) (*sim.Timeline, error) {
 func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, error) {
 	tl := &sim.Timeline{SubmitMs: map[int64]int16{}, EndMs: map[int64]int16{}}
 	mains, cycles, bfStarts := 0, 0, 0
+	done, epi := map[int64]int64{}, map[int64]int64{} // milliseconds
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -77,6 +80,11 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 				continue // "WEXITSTATUS" and the like
 			}
 			kind = 2
+		case strings.Contains(line, "_slurm_rpc_epilog_complete: "):
+			if m = reEpilog.FindStringSubmatch(line); m == nil {
+				continue // an epilog error: its node's state, not a release
+			}
+			kind = 5
 		case strings.Contains(line, "sched: Running job scheduler"):
 			m = reMain.FindStringSubmatch(line)
 			kind = 3
@@ -93,15 +101,20 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 			return nil, fmt.Errorf("%s:%d: time stamp %q: want [YYYY-MM-DDTHH:MM:SS(.mmm)] as slurmctld logs it", name, n, line[:min(len(line), 32)])
 		}
 		switch kind {
-		case 1, 2:
+		case 1, 2, 5:
 			id, ok := JobID(m[1])
 			if !ok {
 				return nil, fmt.Errorf("%s:%d: JobId %q: want N, N_T(N) or N+C(N)", name, n, m[1])
 			}
-			if kind == 1 {
+			switch kind {
+			case 1:
 				tl.SubmitMs[id] = ms
-			} else {
+			case 2:
 				tl.EndMs[id] = ms
+				done[id] = t*1000 + int64(ms)
+			default:
+				// A job's nodes each send one; the last frees it.
+				epi[id] = max(epi[id], t*1000+int64(ms))
 			}
 		case 3:
 			mains++
@@ -119,6 +132,14 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 	}
 	if cycles == 0 && bfStarts > 0 {
 		return nil, fmt.Errorf("%s: backfill started jobs but no backfill cycle is logged (slurmctld logs \"_attempt_backfill: beginning\" at SlurmctldDebug=debug or with DebugFlags=Backfill)", name)
+	}
+	for id, e := range epi {
+		if d, ok := done[id]; ok && e >= d && e-d < 1<<31 {
+			if tl.EpilogMs == nil {
+				tl.EpilogMs = map[int64]int32{}
+			}
+			tl.EpilogMs[id] = int32(e - d)
+		}
 	}
 	for i := 1; i < len(tl.Passes); i++ {
 		a, b := tl.Passes[i-1], tl.Passes[i]

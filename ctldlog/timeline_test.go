@@ -19,6 +19,9 @@ const sample = `#fairsim tz=UTC
 [2026-11-27T11:33:11.128] sched/backfill: _start_job: Started JobId=1 in batch on n1
 [2026-11-27T11:33:52.425] _job_complete: JobId=1 WEXITSTATUS 0
 [2026-11-27T11:33:52.426] _job_complete: JobId=1 done
+[2026-11-27T11:33:52.700] debug2: _slurm_rpc_epilog_complete: JobId=1 Node=n1 usec=12
+[2026-11-27T11:33:53.026] debug2: _slurm_rpc_epilog_complete: JobId=1 Node=n2 usec=12
+[2026-11-27T11:33:53.100] error: _slurm_rpc_epilog_complete: epilog error JobId=1 Node=n3 Err=x
 [2026-11-27T11:33:53] debug:  sched: Running job scheduler for full queue.
 [2026-11-27T11:34:00.0012] _job_complete: JobId=120_3(131) done
 `
@@ -50,6 +53,11 @@ func TestReadTimeline(t *testing.T) {
 	}
 	if len(tl.SubmitMs) != 1 || tl.SubmitMs[1] != 738 || len(tl.EndMs) != 2 || tl.EndMs[1] != 426 || tl.EndMs[131] != 1 {
 		t.Errorf("submits %v ends %v, want 1:738 and 1:426 131:1", tl.SubmitMs, tl.EndMs)
+	}
+	// Job 1's last node's epilog came 600 ms after its completion (the
+	// error line is not a release); job 131 logged none.
+	if len(tl.EpilogMs) != 1 || tl.EpilogMs[1] != 600 {
+		t.Errorf("epilogs %v, want 1:600", tl.EpilogMs)
 	}
 }
 

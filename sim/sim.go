@@ -1025,7 +1025,8 @@ func (s *Simulator) removeRunning(j *Job, free bool) {
 // COMPLETING for Options.CompletingTime: its resources are released, and
 // a pass asked for, then.
 func (s *Simulator) end(j *Job) {
-	s.removeRunning(j, s.opt.CompletingTime == 0)
+	lat, logged := s.epilog(j)
+	s.removeRunning(j, s.opt.CompletingTime == 0 && !logged)
 	switch {
 	case j.Limit > 0 && j.AllocRuntime > j.Limit:
 		j.State = Timeout
@@ -1043,6 +1044,14 @@ func (s *Simulator) end(j *Job) {
 	s.changed()
 	s.ended(j)
 	j.Release = s.now + s.opt.CompletingTime
+	if logged {
+		// The controller's log says when the epilog completed.
+		at := int64(s.endMs(j)) + int64(lat)
+		j.Release = s.now + at/1000
+		s.completing = append(s.completing, j)
+		s.push(Event{T: j.Release, Ms: int16(at % 1000), Kind: EvRelease, Job: int32(j.Idx), Gen: j.gen})
+		return
+	}
 	if s.opt.CompletingTime > 0 {
 		s.completing = append(s.completing, j)
 		s.push(Event{T: s.now + s.opt.CompletingTime, Ms: s.endMs(j), Kind: EvRelease, Job: int32(j.Idx), Gen: j.gen})

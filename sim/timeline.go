@@ -14,6 +14,11 @@ type Timeline struct {
 	// SubmitMs and EndMs are the milliseconds within its second at which
 	// a job (by ID) was submitted and completed.
 	SubmitMs, EndMs map[int64]int16
+	// EpilogMs is how long after its completion a job's last node sent
+	// its epilog complete message, when the log says (SlurmctldDebug=
+	// debug2): its resources are free then, and a pass is asked for.
+	// Without it they are free at the completion.
+	EpilogMs map[int64]int32
 }
 
 // TimedPass is one scheduling pass of the controller's log.
@@ -94,4 +99,14 @@ func (s *Simulator) endMs(j *Job) int16 {
 		return tl.EndMs[j.ID]
 	}
 	return 0
+}
+
+// epilog is job j's epilog latency from the timeline, if it has one.
+func (s *Simulator) epilog(j *Job) (int32, bool) {
+	tl := s.opt.Timeline
+	if tl == nil {
+		return 0, false
+	}
+	ms, ok := tl.EpilogMs[j.ID]
+	return ms, ok
 }

@@ -16,6 +16,7 @@ func TestTimelineReplay(t *testing.T) {
 		name   string
 		passes []TimedPass
 		end1   int16 // job 1's end, milliseconds within second 10
+		epilog int32 // its epilog latency (ms; -1: not logged)
 		start2 int64
 		at     []int64
 		kinds  []PassKind
@@ -23,15 +24,23 @@ func TestTimelineReplay(t *testing.T) {
 		// The main pass at 0.500 sees job 1 only and starts it; job 1 ends
 		// at 10.200, before the pass at 10.300, which starts job 2 (the
 		// cycle at 12 has no job to see).
-		{"end before the pass", passes, 200, 10, []int64{0, 0, 10}, []PassKind{PassEvent, PassBackfill, PassEvent}},
+		{"end before the pass", passes, 200, -1, 10, []int64{0, 0, 10}, []PassKind{PassEvent, PassBackfill, PassEvent}},
+		// Its epilog completes 300 ms after its end, at 10.500: the pass
+		// at 10.300 still finds its node COMPLETING.
+		{"epilog after the pass", passes, 200, 300, 12, []int64{0, 0, 10, 12}, []PassKind{PassEvent, PassBackfill, PassEvent, PassBackfill}},
+		// 900 ms: at 11.100, still before the cycle at 12.
+		{"epilog into the next second", passes, 200, 900, 12, []int64{0, 0, 10, 12}, []PassKind{PassEvent, PassBackfill, PassEvent, PassBackfill}},
 		// Ended at 10.400, after it: the backfill cycle at 12 starts job 2.
-		{"end after the pass", passes, 400, 12, []int64{0, 0, 10, 12}, []PassKind{PassEvent, PassBackfill, PassEvent, PassBackfill}},
+		{"end after the pass", passes, 400, -1, 12, []int64{0, 0, 10, 12}, []PassKind{PassEvent, PassBackfill, PassEvent, PassBackfill}},
 		// The log ends at 0.900 with job 2 pending: the timer model takes
 		// over, and job 1's end at 10 runs a pass (Triggers.OnEnd).
-		{"model after the log", passes[:2], 200, 10, []int64{0, 0, 10}, []PassKind{PassEvent, PassBackfill, PassEvent}},
+		{"model after the log", passes[:2], 200, -1, 10, []int64{0, 0, 10}, []PassKind{PassEvent, PassBackfill, PassEvent}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tl := &Timeline{Passes: tc.passes, SubmitMs: map[int64]int16{1: 100, 2: 800}, EndMs: map[int64]int16{1: tc.end1}}
+			if tc.epilog >= 0 {
+				tl.EpilogMs = map[int64]int32{1: tc.epilog}
+			}
 			s := &testSched{trig: &Triggers{SubmitDelay: 0, OnEnd: true}}
 			_, by := simulate(t, oneNode(t), s, nil, []tj{{id: 1, cpus: 4, run: 10}, {id: 2, cpus: 1, run: 5}}, Options{Timeline: tl})
 			if by[1].Start != 0 || by[2].Start != tc.start2 {
