@@ -21,12 +21,16 @@ import (
 // message (proc_req.c _slurm_rpc_epilog_complete, debug2), a main pass
 // (job_scheduler.c _schedule, "sched: Running job scheduler", debug) and
 // a backfill cycle (backfill.c _attempt_backfill "beginning", debug or
-// DebugFlags=Backfill). The prefix before them ("debug:  ", a plugin's
+// DebugFlags=Backfill), and the decay thread's start
+// (priority_multifactor.c _decay_thread reads its last run, info): it
+// ticks every PriorityCalcPeriod from that instant, to the microsecond,
+// so every tick falls at its millisecond. The prefix before them ("debug:  ", a plugin's
 // name) varies by version and level and is not read.
 var (
 	reSubmit = regexp.MustCompile(`_slurm_rpc_submit_batch_job: JobId=(\d+)`)
 	reDone   = regexp.MustCompile(`_job_complete: JobId=(\S+) done`)
 	reEpilog = regexp.MustCompile(`_slurm_rpc_epilog_complete: JobId=(\S+) Node=`)
+	reDecay  = regexp.MustCompile(`priority/multifactor: _read_last_decay_ran`)
 	reMain   = regexp.MustCompile(`sched: Running job scheduler(?: for (full queue|default depth))?`)
 	reBegin  = regexp.MustCompile(`_attempt_backfill: beginning`)
 	reJobID  = regexp.MustCompile(`^(\d+)(?:[_+]\d+\((\d+)\))?$`)
@@ -90,6 +94,11 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 			kind = 3
 		case reBegin.MatchString(line):
 			kind = 4
+		case reDecay.MatchString(line):
+			if len(tl.SubmitMs) > 0 {
+				continue // a restart after the workload began: the first phase stands
+			}
+			kind = 6
 		case strings.Contains(line, "_start_job: Started JobId"):
 			bfStarts++
 			continue
@@ -122,6 +131,8 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 		case 4:
 			cycles++
 			tl.Passes = append(tl.Passes, sim.TimedPass{T: t, Ms: ms, Backfill: true})
+		case 6:
+			tl.CalcMs, tl.CalcPhase = ms, true
 		}
 	}
 	if err := sc.Err(); err != nil {

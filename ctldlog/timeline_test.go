@@ -11,6 +11,7 @@ import (
 )
 
 const sample = `#fairsim tz=UTC
+[2026-11-27T11:33:05.400] priority/multifactor: _read_last_decay_ran: No last decay (/x/priority_last_decay_ran) to recover
 [2026-11-27T11:33:08.123] sched/backfill: _attempt_backfill: beginning
 [2026-11-27T11:33:08.414] debug:  sched: Running job scheduler for default depth.
 [2026-11-27T11:33:09.738] _slurm_rpc_submit_batch_job: JobId=1 InitPrio=187 usec=1670
@@ -24,6 +25,7 @@ const sample = `#fairsim tz=UTC
 [2026-11-27T11:33:53.100] error: _slurm_rpc_epilog_complete: epilog error JobId=1 Node=n3 Err=x
 [2026-11-27T11:33:53] debug:  sched: Running job scheduler for full queue.
 [2026-11-27T11:34:00.0012] _job_complete: JobId=120_3(131) done
+[2026-11-27T11:35:00.900] priority/multifactor: _read_last_decay_ran: No last decay (/x/priority_last_decay_ran) to recover
 `
 
 // TestReadTimeline reads each kind of timing line, to the millisecond,
@@ -58,6 +60,11 @@ func TestReadTimeline(t *testing.T) {
 	// error line is not a release); job 131 logged none.
 	if len(tl.EpilogMs) != 1 || tl.EpilogMs[1] != 600 {
 		t.Errorf("epilogs %v, want 1:600", tl.EpilogMs)
+	}
+	// The decay thread's start before the workload sets the ticks'
+	// millisecond; a restart after the first submission does not.
+	if !tl.CalcPhase || tl.CalcMs != 400 {
+		t.Errorf("decay phase %v %d, want 400", tl.CalcPhase, tl.CalcMs)
 	}
 }
 

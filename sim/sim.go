@@ -355,7 +355,7 @@ func (s *Simulator) arm(start, t0 int64) {
 		// before t0 has ticked already.
 		ds := start + s.opt.DecayThreadDelay
 		first := onGrid(ds, s.pol.CalcPeriod(), t0, 0)
-		s.heap.push(Event{T: first, Kind: EvCalc})
+		s.heap.push(Event{T: first, Ms: s.calcMs(), Kind: EvCalc})
 		if cp, ok := s.pol.(CalcPhaser); ok && first-s.pol.CalcPeriod() >= ds {
 			cp.LastCalc(first - s.pol.CalcPeriod())
 		}

@@ -19,6 +19,11 @@ type Timeline struct {
 	// debug2): its resources are free then, and a pass is asked for.
 	// Without it they are free at the completion.
 	EpilogMs map[int64]int32
+	// CalcMs is the millisecond of the decay thread's ticks (its
+	// PriorityCalcPeriod timer runs from its start, to the microsecond),
+	// when the log shows its start (CalcPhase).
+	CalcMs    int16
+	CalcPhase bool
 }
 
 // TimedPass is one scheduling pass of the controller's log.
@@ -109,4 +114,13 @@ func (s *Simulator) epilog(j *Job) (int32, bool) {
 	}
 	ms, ok := tl.EpilogMs[j.ID]
 	return ms, ok
+}
+
+// calcMs is the millisecond of the decay thread's ticks (0 without a
+// timeline that knows it).
+func (s *Simulator) calcMs() int16 {
+	if tl := s.opt.Timeline; tl != nil && tl.CalcPhase {
+		return tl.CalcMs
+	}
+	return 0
 }

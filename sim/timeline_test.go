@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -71,6 +73,42 @@ func TestTimelineSubmitOrder(t *testing.T) {
 		want := map[int16]int{800: 1, 300: 2}[ms]
 		if len(seen) == 0 || seen[0] != want {
 			t.Errorf("job 2 at 0.%03d: the pass at 0.500 saw %v pending, want %d first", ms, seen, want)
+		}
+	}
+}
+
+// TestTimelineCalcPhase: the decay thread ticks at its own millisecond
+// (priority_multifactor.c _decay_thread adds PriorityCalcPeriod to its
+// start, to the microsecond): a pass at 60.166 comes before the tick of
+// second 60 at 60.379, one at 60.500 after it. Without the phase the tick
+// comes first in its second.
+func TestTimelineCalcPhase(t *testing.T) {
+	for _, phase := range []bool{true, false} {
+		tl := &Timeline{Passes: []TimedPass{{T: 0, Ms: 500}, {T: 60, Ms: 166}, {T: 60, Ms: 500}}, CalcMs: 379, CalcPhase: phase}
+		c := oneNode(t)
+		pol := &recPolicy{period: 60, c: c}
+		s := &testSched{trig: &Triggers{SubmitDelay: 0, OnEnd: true}}
+		s.pass = func(v *View, p *Plan, kind PassKind) {
+			pol.log = append(pol.log, fmt.Sprintf("%d pass", v.Now()))
+			for _, j := range v.Pending() {
+				s.tryStart(v, p, j)
+			}
+		}
+		// A 4-core job holds the node; the 1-core job waits, so every
+		// pass has a job to see.
+		simulate(t, c, s, pol, []tj{{id: 1, cpus: 4, run: 100}, {id: 2, cpus: 1, run: 10}}, Options{Timeline: tl})
+		var at60 []string
+		for _, l := range pol.log {
+			if strings.HasPrefix(l, "60 ") {
+				at60 = append(at60, strings.Fields(l)[1])
+			}
+		}
+		want := []string{"pass", "tick", "pass"}
+		if !phase {
+			want = []string{"tick", "pass", "pass"}
+		}
+		if !slices.Equal(at60, want) {
+			t.Errorf("phase %v: second 60 runs %v, want %v (log %v)", phase, at60, want, pol.log)
 		}
 	}
 }
