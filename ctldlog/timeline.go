@@ -55,7 +55,7 @@ func ReadTimelineFile(path string, loc *time.Location) (*sim.Timeline, error) {
 // passes (slurmctld logs them at SlurmctldDebug=debug) or without
 // backfill cycles when it has backfill starts.
 func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, error) {
-	tl := &sim.Timeline{SubmitMs: map[int64]int16{}, EndMs: map[int64]int16{}}
+	tl := &sim.Timeline{SubmitMs: map[int64]int16{}, EndAt: map[int64]int64{}}
 	mains, cycles, bfStarts := 0, 0, 0
 	done, epi := map[int64]int64{}, map[int64]int64{} // milliseconds
 	sc := bufio.NewScanner(r)
@@ -119,7 +119,7 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 			case 1:
 				tl.SubmitMs[id] = ms
 			case 2:
-				tl.EndMs[id] = ms
+				tl.EndAt[id] = t*1000 + int64(ms)
 				done[id] = t*1000 + int64(ms)
 			default:
 				// A job's nodes each send one; the last frees it.

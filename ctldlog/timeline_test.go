@@ -53,8 +53,8 @@ func TestReadTimeline(t *testing.T) {
 			t.Errorf("pass %d: %+v, want %+v", i, tl.Passes[i], want[i])
 		}
 	}
-	if len(tl.SubmitMs) != 1 || tl.SubmitMs[1] != 738 || len(tl.EndMs) != 2 || tl.EndMs[1] != 426 || tl.EndMs[131] != 1 {
-		t.Errorf("submits %v ends %v, want 1:738 and 1:426 131:1", tl.SubmitMs, tl.EndMs)
+	if len(tl.SubmitMs) != 1 || tl.SubmitMs[1] != 738 || len(tl.EndAt) != 2 || tl.EndAt[1] != at("2026-11-27T11:33:52Z")*1000+426 || tl.EndAt[131] != at("2026-11-27T11:34:00Z")*1000+1 {
+		t.Errorf("submits %v ends %v, want 1:738 and 1 at 11:33:52.426, 131 at 11:34:00.001", tl.SubmitMs, tl.EndAt)
 	}
 	// Job 1's last node's epilog came 600 ms after its completion (the
 	// error line is not a release); job 131 logged none.
@@ -109,9 +109,9 @@ func TestReadTimelineReference(t *testing.T) {
 		}
 	}
 	// Job 40: submitted at 11:36:31.029, done at 11:42:09.608.
-	if main != 59 || full != 13 || bf != 220 || len(tl.SubmitMs) != 42 || len(tl.EndMs) != 42 || tl.SubmitMs[40] != 29 || tl.EndMs[40] != 608 {
+	if main != 59 || full != 13 || bf != 220 || len(tl.SubmitMs) != 42 || len(tl.EndAt) != 42 || tl.SubmitMs[40] != 29 || tl.EndAt[40]%1000 != 608 {
 		t.Errorf("%d main passes (%d full), %d cycles, %d submits, %d ends, job 40 %d/%d; want 59 (13), 220, 42, 42, 29/608",
-			main, full, bf, len(tl.SubmitMs), len(tl.EndMs), tl.SubmitMs[40], tl.EndMs[40])
+			main, full, bf, len(tl.SubmitMs), len(tl.EndAt), tl.SubmitMs[40], tl.EndAt[40]%1000)
 	}
 }
 

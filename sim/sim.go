@@ -1004,7 +1004,7 @@ func (s *Simulator) start(a *Action) {
 	if s.pol != nil {
 		s.pol.Started(j, s.now)
 	}
-	s.push(Event{T: end, Ms: s.endMs(j), Kind: EvJobEnd, Job: int32(j.Idx), Gen: j.gen})
+	s.push(Event{T: end, Ms: s.endMs(j, end), Kind: EvJobEnd, Job: int32(j.Idx), Gen: j.gen})
 }
 
 // removeRunning takes j out of the running list; free says whether its
@@ -1046,7 +1046,7 @@ func (s *Simulator) end(j *Job) {
 	j.Release = s.now + s.opt.CompletingTime
 	if logged {
 		// The controller's log says when the epilog completed.
-		at := int64(s.endMs(j)) + int64(lat)
+		at := int64(s.endMs(j, s.now)) + int64(lat)
 		j.Release = s.now + at/1000
 		s.completing = append(s.completing, j)
 		s.push(Event{T: j.Release, Ms: int16(at % 1000), Kind: EvRelease, Job: int32(j.Idx), Gen: j.gen})
@@ -1054,7 +1054,7 @@ func (s *Simulator) end(j *Job) {
 	}
 	if s.opt.CompletingTime > 0 {
 		s.completing = append(s.completing, j)
-		s.push(Event{T: s.now + s.opt.CompletingTime, Ms: s.endMs(j), Kind: EvRelease, Job: int32(j.Idx), Gen: j.gen})
+		s.push(Event{T: s.now + s.opt.CompletingTime, Ms: s.endMs(j, s.now), Kind: EvRelease, Job: int32(j.Idx), Gen: j.gen})
 		return
 	}
 	s.resumeSuspended()

@@ -11,9 +11,10 @@ package sim
 type Timeline struct {
 	// Passes are in time order; T is in Unix seconds.
 	Passes []TimedPass
-	// SubmitMs and EndMs are the milliseconds within its second at which
-	// a job (by ID) was submitted and completed.
-	SubmitMs, EndMs map[int64]int16
+	// SubmitMs is the millisecond within its second at which a job (by
+	// ID) was submitted; EndAt the Unix millisecond of its completion.
+	SubmitMs map[int64]int16
+	EndAt    map[int64]int64
 	// EpilogMs is how long after its completion a job's last node sent
 	// its epilog complete message, when the log says (SlurmctldDebug=
 	// debug2): its resources are free then, and a pass is asked for.
@@ -90,7 +91,7 @@ func (s *Simulator) timedPass(e Event) {
 	}
 }
 
-// submitMs and endMs are job j's milliseconds within its second from the
+// submitMs is job j's millisecond within its submit second from the
 // timeline (0 without one).
 func (s *Simulator) submitMs(j *Job) int16 {
 	if tl := s.opt.Timeline; tl != nil {
@@ -99,11 +100,27 @@ func (s *Simulator) submitMs(j *Job) int16 {
 	return 0
 }
 
-func (s *Simulator) endMs(j *Job) int16 {
-	if tl := s.opt.Timeline; tl != nil {
-		return tl.EndMs[j.ID]
+// endMs is the millisecond within second t (simulated) of job j's end:
+// the logged completion's, or 999 when the log's line came in the next
+// second, as slurmctld takes the job's end_time (sacct's End, and so t)
+// when _job_complete begins and logs "done" after; 0 without a timeline.
+func (s *Simulator) endMs(j *Job, t int64) int16 {
+	tl := s.opt.Timeline
+	if tl == nil {
+		return 0
 	}
-	return 0
+	at, ok := tl.EndAt[j.ID]
+	if !ok {
+		return 0
+	}
+	sec, ms := at/1000, at%1000
+	if ms < 0 {
+		sec, ms = sec-1, ms+1000
+	}
+	if sec == t+s.c.wall+1 {
+		return 999
+	}
+	return int16(ms)
 }
 
 // epilog is job j's epilog latency from the timeline, if it has one.

@@ -17,7 +17,7 @@ func TestTimelineReplay(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		passes []TimedPass
-		end1   int16 // job 1's end, milliseconds within second 10
+		end1   int16 // job 1's end as logged, milliseconds from second 10
 		epilog int32 // its epilog latency (ms; -1: not logged)
 		start2 int64
 		at     []int64
@@ -33,13 +33,17 @@ func TestTimelineReplay(t *testing.T) {
 		// 900 ms: at 11.100, still before the cycle at 12.
 		{"epilog into the next second", passes, 200, 900, 12, []int64{0, 0, 10, 12}, []PassKind{PassEvent, PassBackfill, PassEvent, PassBackfill}},
 		// Ended at 10.400, after it: the backfill cycle at 12 starts job 2.
+		// Logged at 11.000, in the second after sacct's End of 10: the job
+		// ended at the end of second 10 (slurmctld takes end_time before
+		// it logs "done"), after the pass at 10.300.
+		{"logged in the next second", passes, 1000, -1, 12, []int64{0, 0, 10, 12}, []PassKind{PassEvent, PassBackfill, PassEvent, PassBackfill}},
 		{"end after the pass", passes, 400, -1, 12, []int64{0, 0, 10, 12}, []PassKind{PassEvent, PassBackfill, PassEvent, PassBackfill}},
 		// The log ends at 0.900 with job 2 pending: the timer model takes
 		// over, and job 1's end at 10 runs a pass (Triggers.OnEnd).
 		{"model after the log", passes[:2], 200, -1, 10, []int64{0, 0, 10}, []PassKind{PassEvent, PassBackfill, PassEvent}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tl := &Timeline{Passes: tc.passes, SubmitMs: map[int64]int16{1: 100, 2: 800}, EndMs: map[int64]int16{1: tc.end1}}
+			tl := &Timeline{Passes: tc.passes, SubmitMs: map[int64]int16{1: 100, 2: 800}, EndAt: map[int64]int64{1: 10000 + int64(tc.end1)}}
 			if tc.epilog >= 0 {
 				tl.EpilogMs = map[int64]int32{1: tc.epilog}
 			}
