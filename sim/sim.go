@@ -33,6 +33,12 @@ type Options struct {
 	// before this time (seconds since the trace epoch), leaving jobs
 	// pending and running as they are then: sprio and sshare views.
 	StopAt int64
+	// StopWithin ends the run inside StopAt's second: its events after
+	// millisecond StopMs do not run (a Timeline's events carry their
+	// milliseconds, every other event is at 0), for a snapshot taken
+	// within that second.
+	StopWithin bool
+	StopMs     int16
 	// StallLimit ends a run whose remaining pending jobs have not moved for
 	// this long with nothing running and nothing left to arrive (they can
 	// never start); default 366 days. They stay PENDING in the results.
@@ -245,7 +251,7 @@ func (s *Simulator) Run() (*Result, error) {
 	s.armSites(t0)
 	events := 0
 	for s.heap.Len() > 0 {
-		if s.opt.StopAt > 0 && s.heap.peek().T > s.opt.StopAt {
+		if p := s.heap.peek(); s.opt.StopAt > 0 && (p.T > s.opt.StopAt || s.opt.StopWithin && p.T == s.opt.StopAt && p.Ms > s.opt.StopMs) {
 			s.now = s.opt.StopAt
 			break
 		}

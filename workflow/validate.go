@@ -35,7 +35,7 @@ schedule with the recorded one:
   plot             waits.png: simulated against recorded wait, one point per job
   worst jobs       the jobs whose wait differs most, with explain's reasons
   sshare           with DIR/sshare-*.txt snapshots (sshare -a -l -P after a line
-                   "#fairsim snapshot epoch=N"), the largest difference per column
+                   "#fairsim snapshot epoch=N[.mmm]"), the largest difference per column
                    from fairsim's sshare at that instant
   backfill plans   with slurmctld's log of the run (--slurmctld-log, or DIR/slurmctld.log;
                    DebugFlags=Backfill), each logged backfill cycle against fairsim's:

@@ -22,7 +22,7 @@ func TestValidateReferenceRuns(t *testing.T) {
 	if len(runs) == 0 {
 		t.Fatal("no reference runs under scenarios/testdata/slurm-ref")
 	}
-	want := map[string]int{"main": 48, "fairshare": 26, "steady": 42}
+	want := map[string]int{"main": 48, "fairshare": 26, "steady": 42, "main-log": 48, "fairshare-log": 26}
 	for _, dir := range runs {
 		t.Run(filepath.Base(filepath.Dir(dir))+"/"+filepath.Base(dir), func(t *testing.T) {
 			for _, f := range []string{"sshare-end.txt", "sprio-wave.txt", "site.conf"} {

@@ -42,30 +42,40 @@ type ShareCheck struct {
 }
 
 // readSshareSnapshot reads a snapshot the reference runs record: a
-// "#fairsim snapshot epoch=N" line, then sshare -a -l -P output.
-func readSshareSnapshot(path string) (int64, map[string]map[string]string, []string, error) {
+// "#fairsim snapshot epoch=N[.mmm]" line, then sshare -a -l -P output. It
+// returns the epoch's second and millisecond (-1: not given).
+func readSshareSnapshot(path string) (int64, int16, map[string]map[string]string, []string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return 0, nil, nil, err
+		return 0, 0, nil, nil, err
 	}
 	var epoch int64 = -1
+	var ms int16 = -1
 	var rest bytes.Buffer
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
 		l := sc.Text()
 		if e, ok := strings.CutPrefix(l, "#fairsim snapshot epoch="); ok {
-			if epoch, err = strconv.ParseInt(strings.TrimSpace(e), 10, 64); err != nil {
-				return 0, nil, nil, fmt.Errorf("%s:%d: epoch: %v", path, n, err)
+			sec, frac, hasFrac := strings.Cut(strings.TrimSpace(e), ".")
+			if epoch, err = strconv.ParseInt(sec, 10, 64); err != nil || epoch < 0 {
+				return 0, 0, nil, nil, fmt.Errorf("%s:%d: epoch %q: want Unix seconds, with milliseconds after a point", path, n, e)
+			}
+			if hasFrac {
+				v, err := strconv.Atoi(frac)
+				if err != nil || len(frac) != 3 || v < 0 {
+					return 0, 0, nil, nil, fmt.Errorf("%s:%d: epoch %q: want three digits of milliseconds", path, n, e)
+				}
+				ms = int16(v)
 			}
 			continue
 		}
 		rest.WriteString(l + "\n")
 	}
 	if epoch < 0 {
-		return 0, nil, nil, fmt.Errorf("%s:1: no \"#fairsim snapshot epoch=N\" line", path)
+		return 0, 0, nil, nil, fmt.Errorf("%s:1: no \"#fairsim snapshot epoch=N\" line", path)
 	}
 	rows, order, err := parseSshareP(rest.Bytes(), path)
-	return epoch, rows, order, err
+	return epoch, ms, rows, order, err
 }
 
 // parseSshareP keys sshare -P rows by "account|user" (the indentation
@@ -102,7 +112,7 @@ func parseSshareP(data []byte, name string) (map[string]map[string]string, []str
 // scheduler would start them: usage then accrues over the controller's
 // own schedule, and only the fair-share model is compared.
 func checkSshare(sc *config.Scenario, path string, recorded bool) (*ShareCheck, error) {
-	epoch, real, order, err := readSshareSnapshot(path)
+	epoch, ms, real, order, err := readSshareSnapshot(path)
 	if err != nil {
 		return nil, err
 	}
@@ -123,6 +133,9 @@ func checkSshare(sc *config.Scenario, path string, recorded bool) (*ShareCheck, 
 		// resources count as free at once.
 		run.Options.CompletingTime = 0
 	}
+	// Within its second, a snapshot follows the events before its
+	// millisecond (those of a replayed timeline carry theirs).
+	run.Options.StopWithin, run.Options.StopMs = ms >= 0, ms
 	// Captured scenarios keep UTC throughout (trace and fair-share zone).
 	at := time.Unix(epoch, 0).UTC().Format("2006-01-02T15:04:05")
 	if _, err := p.SimulateAt(run, at, nil); err != nil {

@@ -108,7 +108,7 @@ func TestReferenceSshareModel(t *testing.T) {
 				t.Fatal(err)
 			}
 			jobs := readRecorded(t, filepath.Join(dir, "sacct.txt"), tr)
-			snapAt, real, order, err := readSshareSnapshot(filepath.Join(dir, "sshare-end.txt"))
+			snapAt, _, real, order, err := readSshareSnapshot(filepath.Join(dir, "sshare-end.txt"))
 			if err != nil {
 				t.Fatal(err)
 			}
