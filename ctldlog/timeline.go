@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"fairsim/sim"
+	"fairsim/slurmconf"
 )
 
 // The lines the timing comes from (22.05): a batch submission
@@ -21,7 +22,10 @@ import (
 // message (proc_req.c _slurm_rpc_epilog_complete, debug2), a main pass
 // (job_scheduler.c _schedule, "sched: Running job scheduler", debug) and
 // a backfill cycle (backfill.c _attempt_backfill "beginning", debug or
-// DebugFlags=Backfill), and the decay thread's start
+// DebugFlags=Backfill), a node's answer to the kill request that ends a
+// job's COMPLETING when no epilog is left (agent.c "node_did_resp",
+// debug2; the job's nodes from "sched: Allocate" and "_start_job"), and
+// the decay thread's start
 // (priority_multifactor.c _decay_thread reads its last run, info): it
 // ticks every PriorityCalcPeriod from that instant, to the microsecond,
 // so every tick falls at its millisecond. The prefix before them ("debug:  ", a plugin's
@@ -31,6 +35,9 @@ var (
 	reDone   = regexp.MustCompile(`_job_complete: JobId=(\S+) done`)
 	reEpilog = regexp.MustCompile(`_slurm_rpc_epilog_complete: JobId=(\S+) Node=`)
 	reDecay  = regexp.MustCompile(`priority/multifactor: _read_last_decay_ran`)
+	reAlloc  = regexp.MustCompile(`sched: Allocate JobId=(\S+) NodeList=(\S+)`)
+	reStart  = regexp.MustCompile(`_start_job: Started JobId=(\S+) in \S+ on (\S+)`)
+	reResp   = regexp.MustCompile(`node_did_resp (\S+)`)
 	reMain   = regexp.MustCompile(`sched: Running job scheduler(?: for (full queue|default depth))?`)
 	reBegin  = regexp.MustCompile(`_attempt_backfill: beginning`)
 	reJobID  = regexp.MustCompile(`^(\d+)(?:[_+]\d+\((\d+)\))?$`)
@@ -58,6 +65,20 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 	tl := &sim.Timeline{SubmitMs: map[int64]int16{}, EndAt: map[int64]int64{}}
 	mains, cycles, bfStarts := 0, 0, 0
 	done, epi := map[int64]int64{}, map[int64]int64{} // milliseconds
+	// The nodes each job runs on, and the ended jobs whose nodes have
+	// not yet answered the controller's kill request, in order of end.
+	nodes := map[int64][]string{}
+	var waiting []int64
+	left := map[int64]map[string]bool{}
+	onNodes := func(job, list string) {
+		id, ok := JobID(job)
+		if !ok {
+			return
+		}
+		if ns, err := slurmconf.Expand(list); err == nil {
+			nodes[id] = ns
+		}
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -101,7 +122,20 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 			kind = 6
 		case strings.Contains(line, "_start_job: Started JobId"):
 			bfStarts++
+			if m = reStart.FindStringSubmatch(line); m != nil {
+				onNodes(m[1], m[2])
+			}
 			continue
+		case strings.Contains(line, "sched: Allocate JobId"):
+			if m = reAlloc.FindStringSubmatch(line); m != nil {
+				onNodes(m[1], m[2])
+			}
+			continue
+		case strings.Contains(line, "node_did_resp "):
+			if m = reResp.FindStringSubmatch(line); m == nil {
+				continue
+			}
+			kind = 7
 		default:
 			continue
 		}
@@ -121,6 +155,13 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 			case 2:
 				tl.EndAt[id] = t*1000 + int64(ms)
 				done[id] = t*1000 + int64(ms)
+				if ns := nodes[id]; len(ns) > 0 {
+					left[id] = map[string]bool{}
+					for _, n := range ns {
+						left[id][n] = true
+					}
+					waiting = append(waiting, id)
+				}
 			default:
 				// A job's nodes each send one; the last frees it.
 				epi[id] = max(epi[id], t*1000+int64(ms))
@@ -133,6 +174,25 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 			tl.Passes = append(tl.Passes, sim.TimedPass{T: t, Ms: ms, Backfill: true})
 		case 6:
 			tl.CalcMs, tl.CalcPhase = ms, true
+		case 7:
+			// A node's answer to the kill request: with no epilog left to
+			// run, slurmd answers that the job is already complete and the
+			// agent ends the node's COMPLETING at once (agent.c
+			// job_epilog_complete). It answers for the earliest ended job
+			// still waiting on that node; the job is free when its last
+			// node has answered.
+			for k, id := range waiting {
+				if !left[id][m[1]] {
+					continue
+				}
+				delete(left[id], m[1])
+				if len(left[id]) == 0 {
+					epi[id] = max(epi[id], t*1000+int64(ms))
+					delete(left, id)
+					waiting = append(waiting[:k], waiting[k+1:]...)
+				}
+				break
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {

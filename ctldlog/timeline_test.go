@@ -128,3 +128,31 @@ func FuzzReadTimeline(f *testing.F) {
 		}
 	})
 }
+
+// TestReadTimelineKillAnswers: a job's nodes leave COMPLETING when they
+// answer the kill request (agent.c: "already complete", then
+// job_epilog_complete); each answer goes to the earliest ended job still
+// waiting on its node, and the job is free at its last node's answer.
+func TestReadTimelineKillAnswers(t *testing.T) {
+	log := `[2026-11-27T11:33:00.000] debug:  sched: Running job scheduler for default depth.
+[2026-11-27T11:33:00.001] sched: Allocate JobId=5 NodeList=n[1-2] #CPUs=12 Partition=batch
+[2026-11-27T11:33:00.002] sched/backfill: _start_job: Started JobId=6 in batch on n1
+[2026-11-27T11:33:00.003] sched/backfill: _attempt_backfill: beginning
+[2026-11-27T11:33:00.050] debug2: node_did_resp n1
+[2026-11-27T11:33:10.100] _job_complete: JobId=5 done
+[2026-11-27T11:33:10.105] _job_complete: JobId=6 done
+[2026-11-27T11:33:10.110] debug2: node_did_resp n1
+[2026-11-27T11:33:10.115] debug2: node_did_resp n3
+[2026-11-27T11:33:10.130] debug2: node_did_resp n2
+[2026-11-27T11:33:10.180] debug2: node_did_resp n1
+`
+	tl, err := ReadTimeline(strings.NewReader(log), "x", time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Job 5: n1 at .110 (the launch's answer at 0.050 came before its
+	// end), n2 at .130: 30 ms. Job 6: n1's next answer, .180: 75 ms.
+	if len(tl.EpilogMs) != 2 || tl.EpilogMs[5] != 30 || tl.EpilogMs[6] != 75 {
+		t.Errorf("epilogs %v, want 5:30 6:75", tl.EpilogMs)
+	}
+}
