@@ -15,10 +15,11 @@ type Timeline struct {
 	// ID) was submitted; EndAt the Unix millisecond of its completion.
 	SubmitMs map[int64]int16
 	EndAt    map[int64]int64
-	// EpilogMs is how long after its completion a job's last node sent
-	// its epilog complete message, when the log says (SlurmctldDebug=
-	// debug2): its resources are free then, and a pass is asked for.
-	// Without it they are free at the completion.
+	// EpilogMs is how long after its completion a job's last node left
+	// COMPLETING (its answer to the kill request, or its epilog complete
+	// message), when the log says (SlurmctldDebug=debug2): its resources
+	// are free then, and a pass is asked for. Without it they are free at
+	// the completion.
 	EpilogMs map[int64]int32
 	// CalcMs is the millisecond of the decay thread's ticks (its
 	// PriorityCalcPeriod timer runs from its start, to the microsecond),
