@@ -192,3 +192,55 @@ func TestReferenceFidelity(t *testing.T) {
 		})
 	}
 }
+
+// TestReferenceTimingLog replays the reference runs recorded with
+// slurmctld's log (main-log and fairshare-log: the main and fairshare
+// workloads at SlurmctldDebug=debug2 with DebugFlags=Backfill) with the
+// controller's own timing (validate --timing log): its passes at their
+// instants, submissions, completions, epilog completions and the decay
+// thread's ticks in the order of their milliseconds. fairsim's timer
+// model cannot know those phases (each run's spread.md shows how far the
+// controller's own runs part on them); with them replayed, fairsim must
+// decide as the controller did: every job started in the controller's
+// second, every backfill cycle with jobs planned alike (the same starts,
+// each reservation at the same time on the same nodes), and sshare's
+// columns equal at both snapshots on fairsim's own schedule (the check on
+// the recorded schedule keeps fairsim's timer model: its whole seconds
+// cannot say which pass of a second started a job).
+func TestReferenceTimingLog(t *testing.T) {
+	runs, _ := filepath.Glob(filepath.Join("..", "scenarios", "testdata", "slurm-ref", "*-log", "run*"))
+	if len(runs) < 6 {
+		t.Fatalf("%d runs under slurm-ref/*-log, want main-log's and fairshare-log's three each", len(runs))
+	}
+	for _, dir := range runs {
+		t.Run(filepath.Base(filepath.Dir(dir))+"/"+filepath.Base(dir), func(t *testing.T) {
+			v, err := ValidateScenario(dir, "", ValidateOptions{Timing: "log"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d pairs in the opposite order, max |wait error| %d s, MAPE %.2f%%, %d of %d backfill cycles alike",
+				v.Discordant, v.MaxAbsErr, v.MAPE, v.Plans.Same, v.Plans.Cycles)
+			if v.Discordant != 0 || v.TiedOne != 0 || v.MaxAbsErr != 0 || v.MAPE != 0 {
+				t.Errorf("%d pairs in the opposite order, %d tied in one schedule only, max |wait error| %d s, MAPE %.2f%%: want every job in the controller's second",
+					v.Discordant, v.TiedOne, v.MaxAbsErr, v.MAPE)
+			}
+			if v.Plans == nil || v.Plans.Cycles == 0 || v.Plans.Same != v.Plans.Cycles {
+				t.Errorf("backfill plans %+v: want every cycle planned alike", v.Plans)
+			}
+			if len(v.Shares) != 4 {
+				t.Fatalf("sshare checks %+v, want four", v.Shares)
+			}
+			for _, sc := range v.Shares {
+				if sc.Recorded {
+					t.Logf("%s on the recorded schedule (timer model): RawUsage off by %g", filepath.Base(sc.File), sc.MaxDiff[slices.Index(sshareCompared, "RawUsage")])
+					continue
+				}
+				for i, col := range sshareCompared {
+					if d := sc.MaxDiff[i]; !(d <= 1e-6) {
+						t.Errorf("%s (recorded schedule %v): %s off by %g", filepath.Base(sc.File), sc.Recorded, col, d)
+					}
+				}
+			}
+		})
+	}
+}
