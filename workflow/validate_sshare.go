@@ -49,6 +49,12 @@ func readSshareSnapshot(path string) (int64, int16, map[string]map[string]string
 	if err != nil {
 		return 0, 0, nil, nil, err
 	}
+	return parseSshareSnapshot(data, path)
+}
+
+// parseSshareSnapshot is readSshareSnapshot on the file's bytes.
+func parseSshareSnapshot(data []byte, path string) (int64, int16, map[string]map[string]string, []string, error) {
+	var err error
 	var epoch int64 = -1
 	var ms int16 = -1
 	var rest bytes.Buffer

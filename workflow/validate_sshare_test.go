@@ -246,3 +246,19 @@ func TestReferenceSshareRecorded(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadSshareSnapshot: no snapshot file panics its reader.
+func FuzzReadSshareSnapshot(f *testing.F) {
+	for _, p := range []string{"main-log/run1/sshare-end.txt", "fairshare/run1/sshare-wave.txt"} {
+		if b, err := os.ReadFile(filepath.Join("..", "scenarios", "testdata", "slurm-ref", p)); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("#fairsim snapshot epoch=12.345\nAccount|User|RawShares\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		epoch, ms, _, _, err := parseSshareSnapshot(data, "fuzz")
+		if err == nil && (epoch < 0 || ms < -1 || ms > 999) {
+			t.Fatalf("epoch %d ms %d accepted", epoch, ms)
+		}
+	})
+}
