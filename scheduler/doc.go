@@ -26,8 +26,12 @@
 // the chosen nodes meet a reservation (_test_resv_overlap); one map for
 // every partition; bf_max_job_test counting only the records that reach
 // the will-run test (bf_last_depth_try); bf_max_job_user, _assoc, _part
-// and _user_part counted as _job_exceeds_max_bf_param counts them. What
-// still differs:
+// and _user_part counted as _job_exceeds_max_bf_param counts them. On
+// the reference runs recorded with slurmctld's log and replayed with its
+// timing (fairsim validate --timing log), every backfill cycle with jobs
+// plans as the controller's did, its starts and each reservation's time
+// and nodes (workflow TestReferenceTimingLog, 338 cycles over six runs).
+// What still differs, where those runs do not reach:
 //
 //   - Placement (sim.TryAlloc) follows cons_tres's _eval_nodes only for
 //     CPU-only jobs without a node count; the rest is the simulator's best
