@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"bufio"
+	"bytes"
 	"fairsim/ctldlog"
 	"fmt"
 	"io"
@@ -82,6 +83,11 @@ func captureBackfillLog(cfg map[string]string, loc *time.Location) ([]byte, []st
 	}
 	if err := sc.Err(); err != nil {
 		return nil, []string{fmt.Sprintf("slurmctld's log %s: %v: validate will compare no backfill plans and replay no timing", path, err)}
+	}
+	if !bytes.Contains(out, []byte("sched: Running job scheduler")) {
+		// The main passes are logged at debug level only: without them
+		// the controller's timing cannot be replayed.
+		return out, []string{fmt.Sprintf("slurmctld's log %s has no main pass (SlurmctldDebug=debug logs them): validate --timing log will refuse it", path)}
 	}
 	return out, nil
 }

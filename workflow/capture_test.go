@@ -228,6 +228,10 @@ func TestCaptureBackfillLog(t *testing.T) {
 			if !c.file {
 				return
 			}
+			// The sample has no main pass: --timing log could not use it.
+			if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "SlurmctldDebug=debug") }) {
+				t.Errorf("warnings %q: want one saying the log has no main pass", res.Warnings)
+			}
 			lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
 			if len(lines) != 9 || lines[0] != "#fairsim tz=UTC" || strings.Contains(string(got), "since boot") || !strings.HasSuffix(lines[8], "_job_complete: JobId=4 done") {
 				t.Errorf("copied log:\n%s\nwant the zone, the 7 backfill lines and the completion", got)
