@@ -72,3 +72,58 @@ func TestSlurmHarnessCaptureValidate(t *testing.T) {
 	v.Write(&b)
 	t.Logf("\n%s", b.String())
 }
+
+// TestSlurmHarnessTimingLog: on the harness's real controller logging at
+// debug2 with DebugFlags=Backfill, a workload with more jobs than nodes
+// (main and backfill passes both start jobs), captured by fairsim
+// capture's code, replays with the controller's timing (validate --timing
+// log) to the controller's schedule: every job started in its second, and
+// every backfill cycle with jobs planned alike.
+func TestSlurmHarnessTimingLog(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "site.conf")
+	conf := `PartitionName=batch Nodes=n[1-4] Default=YES MaxTime=10:00 State=UP
+PartitionName=short Nodes=n[3-4] MaxTime=3:00 State=UP
+PriorityWeightFairshare=10000
+PriorityWeightAge=1000
+PriorityWeightJobSize=1000
+PriorityDecayHalfLife=00:05:00
+PriorityCalcPeriod=1
+SchedulerParameters=bf_interval=3,bf_resolution=10,sched_min_interval=0
+SlurmctldDebug=debug2
+DebugFlags=Backfill
+`
+	if err := os.WriteFile(site, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := slurmharness.Start(t, site)
+	h.Accounts(t, map[string]string{"fsu1": "a1", "fsu2": "a2"})
+	since := time.Now().UTC().Add(-time.Minute)
+	// Sixteen jobs of 1 to 8 CPUs on 4 nodes of 8, 4 to 13 s, in two
+	// partitions: a queue that waits, with holes for backfill.
+	n := 16
+	for i := range n {
+		user := []string{"fsu1", "fsu2"}[i%2]
+		part := []string{"batch", "batch", "short"}[i%3]
+		h.MustRun(t, "sbatch", "--uid="+user, "--gid=users", "-p", part, "-n", fmt.Sprint([]int{1, 4, 8, 2, 6}[i%5]), "-t", "1",
+			"--chdir=/tmp", "-o", "/dev/null", "--wrap", fmt.Sprintf("sleep %d", 4+(i*7)%10))
+	}
+	h.WaitIdle(t, n, 150*time.Second)
+
+	out := t.TempDir()
+	if _, err := Capture(CaptureOptions{Out: out, Since: since.Format("2006-01-02T15:04:05"), Location: time.UTC, Run: ExecRunner(h.Prefix()...)}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := ValidateScenario(out, "", ValidateOptions{Timing: "log"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	v.Write(&b)
+	t.Logf("\n%s", b.String())
+	if len(v.Jobs) != n || v.Discordant != 0 || v.MaxAbsErr != 0 {
+		t.Errorf("%d jobs, %d pairs in the opposite order, max |wait error| %d s: want %d jobs each in the controller's second", len(v.Jobs), v.Discordant, v.MaxAbsErr, n)
+	}
+	if v.Plans == nil || v.Plans.Cycles == 0 || v.Plans.Same != v.Plans.Cycles {
+		t.Errorf("backfill plans %+v: want every cycle with jobs planned alike", v.Plans)
+	}
+}
