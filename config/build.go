@@ -1,7 +1,6 @@
 package config
 
 import (
-	"fairsim/ctldlog"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"fairsim/ctldlog"
 	"fairsim/multifactor"
 	"fairsim/policy/fairshare"
 	"fairsim/scheduler"

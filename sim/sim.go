@@ -1050,17 +1050,15 @@ func (s *Simulator) end(j *Job) {
 	s.changed()
 	s.ended(j)
 	j.Release = s.now + s.opt.CompletingTime
+	ms := s.endMs(j, s.now)
 	if logged {
-		// The controller's log says when the epilog completed.
-		at := int64(s.endMs(j, s.now)) + int64(lat)
-		j.Release = s.now + at/1000
-		s.completing = append(s.completing, j)
-		s.push(Event{T: j.Release, Ms: int16(at % 1000), Kind: EvRelease, Job: int32(j.Idx), Gen: j.gen})
-		return
+		// The controller's log says when the job's nodes left COMPLETING.
+		at := int64(ms) + int64(lat)
+		j.Release, ms = s.now+at/1000, int16(at%1000)
 	}
-	if s.opt.CompletingTime > 0 {
+	if logged || s.opt.CompletingTime > 0 {
 		s.completing = append(s.completing, j)
-		s.push(Event{T: s.now + s.opt.CompletingTime, Ms: s.endMs(j, s.now), Kind: EvRelease, Job: int32(j.Idx), Gen: j.gen})
+		s.push(Event{T: j.Release, Ms: ms, Kind: EvRelease, Job: int32(j.Idx), Gen: j.gen})
 		return
 	}
 	s.resumeSuspended()

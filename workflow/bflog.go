@@ -3,13 +3,14 @@ package workflow
 import (
 	"bufio"
 	"bytes"
-	"fairsim/ctldlog"
 	"fmt"
 	"io"
 	"os"
 	"regexp"
 	"strings"
 	"time"
+
+	"fairsim/ctldlog"
 )
 
 // BackfillCycle is one backfill cycle of slurmctld's log: when it began
