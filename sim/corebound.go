@@ -27,21 +27,13 @@ func (r *Releases) MayHaveCores(c *Cluster, p int, set []uint64, t int64, need i
 	if free+r.coresBefore(end) < need {
 		return false // even every holder's cores would not do
 	}
-	k, i := 0, 0
-	for ; i < end && free+k < need; i++ {
-		k += r.coresOn(i, set)
-	}
+	k, i := r.sumCoresOn(0, end, set, 0, need-free)
 	if free+k < need {
 		return false
 	}
 	free = c.freeCoresByIndex(set)
-	for ; free+k < need; i++ {
-		if i == end {
-			return false
-		}
-		k += r.coresOn(i, set)
-	}
-	return true
+	k, _ = r.sumCoresOn(i, end, set, k, need-free)
+	return free+k >= need
 }
 
 // coresBefore is the cores of the first n holders.

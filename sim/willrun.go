@@ -19,6 +19,10 @@ import (
 type Releases struct {
 	h     []Holding
 	spans []relSpan // per holder: its words in words
+	// one is per holder its word when its nodes lie within one (w < 0:
+	// they do not, read spans), for coresOn: the loops over holders then
+	// read one array.
+	one   []nodeWord
 	words []nodeWord
 	cores []int // per holder: its cores
 	// prefix[i] is the cores of the first i holders (MayHaveCores),
@@ -89,10 +93,15 @@ const (
 
 type relSpan struct{ lo, hi int32 }
 
-// nodeWord is one 64-node word of a holder's nodes (by node index).
+// nodeWord is one 64-node word of a holder's nodes (by node index),
+// with the holder's cores on them and, where each of those nodes holds
+// the same number, that number (per; 0: they differ), so that the cores
+// on a part of the word are a popcount; otherwise they are read from
+// its allocation's slices s0 to s0 + popcount(mask), which are the
+// word's. Reservations cut through holders' words.
 type nodeWord struct {
-	w    int32
-	mask uint64
+	mask              uint64
+	w, cores, per, s0 int32
 }
 
 // Reset makes r the holders h, which must be sorted by End (the caller's
@@ -122,11 +131,23 @@ func (r *Releases) Reset(h []Holding) {
 	r.spans = r.spans[:0]
 	r.words = r.words[:0]
 	r.cores = r.cores[:0]
+	r.one = r.one[:0]
 	r.prefix = r.prefix[:0]
 	for i := range r.h {
-		r.spans = append(r.spans, r.wordsOf(r.h[i].Alloc))
-		r.cores = append(r.cores, r.h[i].Alloc.Cores())
+		sp := r.wordsOf(r.h[i].Alloc)
+		k := r.h[i].Alloc.Cores()
+		r.spans = append(r.spans, sp)
+		r.cores = append(r.cores, k)
+		r.one = append(r.one, r.oneOf(sp))
 	}
+}
+
+// oneOf is the word of a holder of span sp, or w -1 where it has several.
+func (r *Releases) oneOf(sp relSpan) nodeWord {
+	if sp.hi != sp.lo+1 {
+		return nodeWord{w: -1}
+	}
+	return r.words[sp.lo]
 }
 
 // ready makes r's shadows those of c: caught up with its journal, or
@@ -278,36 +299,60 @@ func (r *Releases) moveAlloc(c *Cluster, a Alloc, take bool) {
 
 // coresOn is how many of holder i's cores lie on the nodes of set.
 func (r *Releases) coresOn(i int, set []uint64) int {
-	sp := r.spans[i]
-	if sp.hi == sp.lo+1 { // most holders lie within one word
-		nw := r.words[sp.lo]
-		switch m := set[nw.w] & nw.mask; m {
-		case 0:
+	if o := r.one[i]; o.w >= 0 {
+		if m := set[o.w] & o.mask; m == o.mask {
+			return int(o.cores)
+		} else if m == 0 {
 			return 0
-		case nw.mask:
-			return r.cores[i]
 		}
 	}
-	full, some := true, false
+	return r.coresOnSpan(i, set)
+}
+
+// sumCoresOn adds to k the cores of holders i, i+1, ... on the nodes of
+// set until k reaches want or holder end is reached, and returns k and
+// the first holder not added: MayHaveCores' loops, with coresOn's common
+// case inline.
+func (r *Releases) sumCoresOn(i, end int, set []uint64, k, want int) (int, int) {
+	one := r.one[:end]
+	for ; i < len(one) && k < want; i++ {
+		o := &one[i]
+		if o.w >= 0 {
+			m := set[o.w] & o.mask
+			if m == o.mask {
+				k += int(o.cores)
+				continue
+			}
+			if m == 0 {
+				continue
+			}
+		}
+		k += r.coresOnSpan(i, set)
+	}
+	return k, i
+}
+
+// coresOnSpan is coresOn read from the holder's words, and from its
+// allocation only for a word whose nodes hold different numbers of cores
+// and lie partly on set.
+func (r *Releases) coresOnSpan(i int, set []uint64) int {
+	sp := r.spans[i]
+	k := 0
 	for _, nw := range r.words[sp.lo:sp.hi] {
 		m := set[nw.w] & nw.mask
-		if m != 0 {
-			some = true
-		}
-		if m != nw.mask {
-			full = false
-		}
-	}
-	switch {
-	case !some:
-		return 0
-	case full:
-		return r.cores[i]
-	}
-	k := 0
-	for _, s := range r.h[i].Alloc {
-		if set[s.Node>>6]&(1<<(s.Node&63)) != 0 {
-			k += s.Cores
+		switch {
+		case m == nw.mask:
+			k += int(nw.cores)
+		case m == 0:
+		case nw.per > 0:
+			k += bits.OnesCount64(m) * int(nw.per)
+		default:
+			a := r.h[i].Alloc[nw.s0:]
+			for _, s := range a[:bits.OnesCount64(nw.mask)] {
+				if m&(1<<(s.Node&63)) != 0 {
+					k += s.Cores
+				}
+			}
 		}
 	}
 	return k
@@ -339,6 +384,7 @@ func (r *Releases) Insert(k int, h Holding) {
 	r.spans = append(r.spans, relSpan{})
 	copy(r.spans[k+1:], r.spans[k:])
 	r.spans[k] = sp
+	r.one = slices.Insert(r.one, k, r.oneOf(sp))
 }
 
 // Holdings are the holders in End order; the caller must not change them.
@@ -346,13 +392,18 @@ func (r *Releases) Holdings() []Holding { return r.h }
 
 func (r *Releases) wordsOf(a Alloc) relSpan {
 	lo := int32(len(r.words))
-	for _, s := range a {
+	for si, s := range a {
 		w, m := int32(s.Node>>6), uint64(1)<<(s.Node&63)
-		if k := len(r.words) - 1; k >= int(lo) && r.words[k].w == w {
-			r.words[k].mask |= m
+		if k := len(r.words) - 1; k >= int(lo) && r.words[k].w == w && r.words[k].mask&m == 0 {
+			nw := &r.words[k]
+			nw.mask |= m
+			nw.cores += int32(s.Cores)
+			if nw.per != int32(s.Cores) {
+				nw.per = 0
+			}
 			continue
 		}
-		r.words = append(r.words, nodeWord{w, m})
+		r.words = append(r.words, nodeWord{mask: m, w: w, cores: int32(s.Cores), per: int32(s.Cores), s0: int32(si)})
 	}
 	return relSpan{lo, int32(len(r.words))}
 }
@@ -660,7 +711,14 @@ func (w *wrWalk) step() {
 		w.i++
 		// Untyped, the nodes in play are those counted (playT): a
 		// holder with no core on them has no node in play.
-		k := rel.coresOn(w.i-1, c.playT)
+		var k int // rel.coresOn(w.i-1, c.playT), its common case inline
+		if o := &rel.one[w.i-1]; o.w < 0 {
+			k = rel.coresOnSpan(w.i-1, c.playT)
+		} else if m := c.playT[o.w] & o.mask; m == o.mask {
+			k = int(o.cores)
+		} else if m != 0 {
+			k = rel.coresOnSpan(w.i-1, c.playT)
+		}
 		if k == 0 && (w.req.Type < 0 || !rel.inPlay(w.i-1, c.playIdx)) {
 			continue // no node in play: _will_run_test skips it
 		}
