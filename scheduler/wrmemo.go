@@ -66,11 +66,7 @@ func fingerprint(c *sim.Cluster, hs []sim.Holding) uint64 {
 	if c.HasReservations() {
 		return 0
 	}
-	var h uint64
-	for n := range c.Nodes {
-		nd := &c.Nodes[n]
-		h += mix(uint64(n)<<40^uint64(nd.FreeCores)<<20^uint64(nd.State)) ^ mix(uint64(nd.FreeMem)+uint64(n))
-	}
+	h := c.NodeHash()
 	for p := range c.Parts {
 		h += mix(uint64(p)<<8 ^ uint64(c.Parts[p].State) ^ 0x5bd1e995)
 	}

@@ -128,6 +128,10 @@ type Cluster struct {
 	// none is, a request for a core's share of memory can use every free
 	// core, and placement reads free cores from the free-level index.
 	memTight int
+	// nodeHash is NodeHash's sum, kept by take, give and SetNodeState
+	// once hashing (the first NodeHash) is on.
+	nodeHash uint64
+	hashing  bool
 	// contig marks, by allocation rank, the nodes that follow the node
 	// of the rank before in index order with the same Weight: the links
 	// of cons_tres's consecutive node sets.
@@ -440,11 +444,47 @@ func (c *Cluster) InPartition(p, n int) bool { return c.Parts[p].member[n] }
 // Speed is the per-core speed of node n.
 func (c *Cluster) Speed(n int) float64 { return c.Types[c.Nodes[n].Type].Speed }
 
+// NodeHash is an order-free hash of every node's free cores, free
+// memory and state: equal hashes say the nodes are as they were (a
+// backfill cycle's answers carry over). It is kept as they change, so a
+// cycle does not read every node for it.
+func (c *Cluster) NodeHash() uint64 {
+	if !c.hashing {
+		c.hashing, c.nodeHash = true, c.recountNodeHash()
+	}
+	return c.nodeHash
+}
+
+func (c *Cluster) recountNodeHash() uint64 {
+	var h uint64
+	for n := range c.Nodes {
+		nd := &c.Nodes[n]
+		h += nodeKey(n, nd.FreeCores, nd.FreeMem, nd.State)
+	}
+	return h
+}
+
+// nodeKey is node n's term of NodeHash.
+func nodeKey(n, free int, mem int64, st NodeState) uint64 {
+	return mix64(uint64(n)<<40^uint64(free)<<20^uint64(st)) ^ mix64(uint64(mem)+uint64(n))
+}
+
+// mix64 is splitmix64's finaliser: a well-spread hash of one word.
+func mix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
 // take and give move resources in and out of use, keeping the free-node
 // set and the per-partition free-core counts in step.
 func (c *Cluster) take(n, cores int, mem int64, g GresTake) {
 	c.record(n, delta{int32(n), true, cores, mem, g})
 	nd := &c.Nodes[n]
+	if c.hashing {
+		c.nodeHash += nodeKey(n, nd.FreeCores-cores, nd.FreeMem-mem, nd.State) - nodeKey(n, nd.FreeCores, nd.FreeMem, nd.State)
+	}
 	defer c.retight(nd, nd.memTight())
 	c.fl.move(nd.rank, nd.FreeCores, nd.FreeCores-cores)
 	nd.FreeCores -= cores
@@ -471,6 +511,9 @@ func (c *Cluster) give(n, cores int, mem int64, g GresTake) {
 		// A drained or failed node keeps what its jobs give back.
 		c.hold(n, cores, mem, g)
 		return
+	}
+	if c.hashing {
+		c.nodeHash += nodeKey(n, nd.FreeCores+cores, nd.FreeMem+mem, nd.State) - nodeKey(n, nd.FreeCores, nd.FreeMem, nd.State)
 	}
 	defer c.retight(nd, nd.memTight())
 	c.fl.move(nd.rank, nd.FreeCores, nd.FreeCores+cores)

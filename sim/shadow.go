@@ -127,6 +127,7 @@ func (sh *Cluster) copyShared(c *Cluster) {
 	*sh = *c
 	sh.FreeCores, sh.FreeGPUs, sh.DownCores, sh.DownGPUs = own.FreeCores, own.FreeGPUs, own.DownCores, own.DownGPUs
 	sh.memTight = own.memTight
+	sh.hashing = false // a shadow's nodes are set directly (syncNode)
 	for p := range own.Parts {
 		free := own.Parts[p].FreeCores
 		own.Parts[p] = c.Parts[p]

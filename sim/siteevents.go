@@ -79,6 +79,9 @@ func (c *Cluster) SetNodeState(n int, st NodeState) {
 	c.touch(n)
 	nd := &c.Nodes[n]
 	was := nd.State.Usable()
+	if c.hashing {
+		c.nodeHash += nodeKey(n, nd.FreeCores, nd.FreeMem, st) - nodeKey(n, nd.FreeCores, nd.FreeMem, nd.State)
+	}
 	nd.State = st
 	if st.Usable() {
 		c.downBits[n>>6] &^= 1 << (n & 63)
@@ -164,6 +167,8 @@ func (c *Cluster) checkCounters(running, suspended []*Job) error {
 		return fmt.Errorf("DownGPUs %d, recount %d", c.DownGPUs, downGPU)
 	case tight != c.memTight:
 		return fmt.Errorf("memTight %d, recount %d", c.memTight, tight)
+	case c.hashing && c.nodeHash != c.recountNodeHash():
+		return fmt.Errorf("NodeHash %x, recount %x", c.nodeHash, c.recountNodeHash())
 	}
 	for p := range c.Parts {
 		if partFree[p] != c.Parts[p].FreeCores {

@@ -179,3 +179,30 @@ func TestSiteEventTimes(t *testing.T) {
 		t.Errorf("run stopped at %d with n1 %s: the late DRAIN ran", r.Now, c.Nodes[0].State)
 	}
 }
+
+// TestNodeHashKept: NodeHash, once on, follows every change of a node's
+// free cores, memory and state (take, give, SetNodeState, and give to a
+// drained node), and is the same again when the nodes are.
+func TestNodeHashKept(t *testing.T) {
+	c := twoNodes(t)
+	h0 := c.NodeHash()
+	c.take(0, 3, 100, 0)
+	h1 := c.NodeHash()
+	if h1 == h0 {
+		t.Fatal("NodeHash did not change with a take")
+	}
+	c.SetNodeState(0, NodeDrain)
+	c.give(0, 3, 100, 0) // held: a drained node keeps what it is given
+	c.SetNodeState(1, NodeDown)
+	if err := c.checkCounters(nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	c.SetNodeState(1, NodeUp)
+	c.SetNodeState(0, NodeUp)
+	if err := c.checkCounters(nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.NodeHash(); got != h0 {
+		t.Errorf("NodeHash %x with the nodes as they began, want %x", got, h0)
+	}
+}
