@@ -38,6 +38,10 @@ type nodeSpace struct {
 	// limit) for record after record, while reservations only grow.
 	held  map[[2]int64]*nsHeld
 	spare []*nsHeld
+	// ends lists, per start asked, the ends asked with it in order: a
+	// range new to held starts from the one of the same start ending
+	// before it, whose nodes it holds and more.
+	ends map[int64][]int64
 	// spareEnds are ends lists of records gone, for reuse.
 	spareEnds [][]int32
 }
@@ -103,6 +107,7 @@ func (m *nodeSpace) reset(words int, begin, end int64, avail []uint64) {
 		}
 		delete(m.held, k)
 	}
+	clear(m.ends)
 }
 
 // availOver clears from dst, which holds base on entry, the nodes a
@@ -158,19 +163,50 @@ func (m *nodeSpace) heldOver(start, end int64) *nsHeld {
 		}
 		if m.held == nil {
 			m.held = map[[2]int64]*nsHeld{}
+			m.ends = map[int64][]int64{}
 		}
 		m.held[key] = h
-	}
-	for _, rv := range m.resv[h.n:] {
-		if rv.end > start && rv.begin <= end {
-			d := h.nodes[rv.w0:]
-			for k, x := range m.arena[rv.lo:rv.hi] {
-				d[k] |= x
+		ends := m.ends[start]
+		k, _ := slices.BinarySearch(ends, end)
+		if k > 0 {
+			// [start, ends[k-1]] holds what it holds, and the
+			// reservations beginning after its end up to end add theirs.
+			e0 := ends[k-1]
+			copy(h.nodes, m.heldOver(start, e0).nodes)
+			h.n = len(m.resv)
+			b, _ := slices.BinarySearchFunc(m.byBegin, e0+1, func(i int32, t int64) int {
+				if m.resv[i].begin < t {
+					return -1
+				}
+				return 1
+			})
+			for _, i := range m.byBegin[b:] {
+				rv := &m.resv[i]
+				if rv.begin > end {
+					break
+				}
+				if rv.end > start {
+					m.orResv(h.nodes, rv)
+				}
 			}
+		}
+		m.ends[start] = slices.Insert(ends, k, end)
+	}
+	for i := range m.resv[h.n:] {
+		if rv := &m.resv[h.n+i]; rv.end > start && rv.begin <= end {
+			m.orResv(h.nodes, rv)
 		}
 	}
 	h.n = len(m.resv)
 	return h
+}
+
+// orResv sets in nodes the nodes of reservation rv.
+func (m *nodeSpace) orResv(nodes []uint64, rv *nsResv) {
+	d := nodes[rv.w0:]
+	for k, x := range m.arena[rv.lo:rv.hi] {
+		d[k] |= x
+	}
 }
 
 // gainsAt reports whether base∧next has a bit that this lacks, where
