@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -12,10 +13,11 @@ import (
 // before t, as every test it makes asks that many free cores on nodes of
 // set (fewer nodes in play, types and memory only lower the count).
 //
-// Most answers are false, and the partition's free cores, at least the
-// set's, usually prove them with the holders' cores on set: the set's own
-// free cores (a pass over every word) are counted only where that bound
-// leaves the question open.
+// Half the questions of a CEA-Curie backfill cycle ask of the same set
+// as the question before (records of one limit, later tries), so the
+// set's free cores and its running sums of the holders' cores are kept
+// (sums) until the set, the holders or the cluster change, and extended
+// only as far as a question needs.
 func (r *Releases) MayHaveCores(c *Cluster, p int, set []uint64, t int64, need int) bool {
 	end, _ := slices.BinarySearchFunc(r.h, t+1, func(h Holding, t int64) int {
 		if h.End < t {
@@ -23,17 +25,65 @@ func (r *Releases) MayHaveCores(c *Cluster, p int, set []uint64, t int64, need i
 		}
 		return 1
 	})
-	free := c.Parts[p].FreeCores
-	if free+r.coresBefore(end) < need {
+	if c.Parts[p].FreeCores+r.coresBefore(end) < need {
 		return false // even every holder's cores would not do
 	}
-	k, i := r.sumCoresOn(0, end, set, 0, need-free)
-	if free+k < need {
-		return false
+	m := r.sumsOf(c, set)
+	if m.free >= need {
+		return true
 	}
-	free = c.freeCoresByIndex(set)
-	k, _ = r.sumCoresOn(i, end, set, k, need-free)
-	return free+k >= need
+	return m.reach(r, min(end, len(r.h)), need-m.free) >= need-m.free
+}
+
+// coreSums are the free cores of a set of nodes and the running sums of
+// the holders' cores on it: k[i] is the cores of holders 0 to i-1 there.
+type coreSums struct {
+	gen  uint64 // the holders' (Releases.gen)
+	hash uint64 // the cluster's NodeHash
+	set  []uint64
+	free int
+	k    []int
+	ok   bool
+}
+
+// sumsOf is the running sums of set, kept when they are of the same set,
+// holders and cluster.
+func (r *Releases) sumsOf(c *Cluster, set []uint64) *coreSums {
+	m := &r.sums
+	if h := c.NodeHash(); !m.ok || m.gen != r.gen || m.hash != h || !slices.Equal(m.set, set) {
+		m.ok, m.gen, m.hash = true, r.gen, h
+		m.set = append(m.set[:0], set...)
+		m.free = c.freeCoresByIndex(set)
+		m.k = append(m.k[:0], 0)
+	}
+	return m
+}
+
+// reach extends the sums until holder end or until they reach want,
+// and returns the sum of holders 0 to end-1, or one that reaches want.
+func (m *coreSums) reach(r *Releases, end, want int) int {
+	v := len(m.k) - 1
+	k := m.k[v]
+	for ; v < end && k < want; v++ {
+		// r.coresOn(v, m.set), its common case inline
+		if o := &r.one[v]; o.w < 0 {
+			k += r.coresOnSpan(v, m.set)
+		} else if x := m.set[o.w] & o.mask; x == o.mask {
+			k += int(o.cores)
+		} else if x != 0 {
+			k += r.coresOnSpan(v, m.set)
+		}
+		m.k = append(m.k, k)
+	}
+	return m.k[min(end, len(m.k)-1)]
+}
+
+// at is holder i's cores on the set, the sums extended to it.
+func (m *coreSums) at(r *Releases, i int) int {
+	if len(m.k) <= i+1 {
+		m.reach(r, i+1, math.MaxInt)
+	}
+	return m.k[i+1] - m.k[i]
 }
 
 // coresBefore is the cores of the first n holders.

@@ -18,6 +18,8 @@ import (
 // the present.
 type Releases struct {
 	h     []Holding
+	gen   uint64    // changes with the holders (Reset, Insert)
+	sums  coreSums  // MayHaveCores' running sums of its last set
 	spans []relSpan // per holder: its words in words
 	// one is per holder its word when its nodes lie within one (w < 0:
 	// they do not, read spans), for coresOn: the loops over holders then
@@ -112,6 +114,7 @@ type nodeWord struct {
 // were (the old key at its cursor splits them), takes back those that
 // left, and gives back those that came before that key.
 func (r *Releases) Reset(h []Holding) {
+	r.gen++
 	if r.following() {
 		r.catchUp()
 		r.carry(h)
@@ -309,29 +312,6 @@ func (r *Releases) coresOn(i int, set []uint64) int {
 	return r.coresOnSpan(i, set)
 }
 
-// sumCoresOn adds to k the cores of holders i, i+1, ... on the nodes of
-// set until k reaches want or holder end is reached, and returns k and
-// the first holder not added: MayHaveCores' loops, with coresOn's common
-// case inline.
-func (r *Releases) sumCoresOn(i, end int, set []uint64, k, want int) (int, int) {
-	one := r.one[:end]
-	for ; i < len(one) && k < want; i++ {
-		o := &one[i]
-		if o.w >= 0 {
-			m := set[o.w] & o.mask
-			if m == o.mask {
-				k += int(o.cores)
-				continue
-			}
-			if m == 0 {
-				continue
-			}
-		}
-		k += r.coresOnSpan(i, set)
-	}
-	return k, i
-}
-
 // coresOnSpan is coresOn read from the holder's words, and from its
 // allocation only for a word whose nodes hold different numbers of cores
 // and lie partly on set.
@@ -362,6 +342,7 @@ func (r *Releases) coresOnSpan(i int, set []uint64) int {
 // the caller has just started. Shadows following the cluster replay
 // its start, and give it back where k is before their cursor.
 func (r *Releases) Insert(k int, h Holding) {
+	r.gen++
 	if r.following() {
 		r.catchUp()
 		for i := range r.shs {
@@ -606,6 +587,9 @@ type wrPoint struct {
 func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until int64, dst Alloc) (Alloc, int64, Fit) {
 	now := c.Now
 	w := wrWalk{c: c, rel: rel, req: req, until: until, window: wrWindow0, more: true, free: c.playFree}
+	if m := &rel.sums; m.ok && m.gen == rel.gen && m.hash == c.NodeHash() && slices.Equal(m.set, c.playT) {
+		w.sums = m
+	}
 	w.pts = c.wrPts[:0]
 	if w.free >= req.CPUs {
 		w.pts = append(w.pts, wrPoint{0, now, true})
@@ -684,6 +668,9 @@ type wrWalk struct {
 	i, free        int
 	more           bool
 	pts            []wrPoint
+	// sums are MayHaveCores' running sums where they are of the nodes
+	// in play (nil: they are not): the test after a bound of the same set.
+	sums *coreSums
 }
 
 // reach lists tests until test k exists; false when there are no more.
@@ -712,7 +699,9 @@ func (w *wrWalk) step() {
 		// Untyped, the nodes in play are those counted (playT): a
 		// holder with no core on them has no node in play.
 		var k int // rel.coresOn(w.i-1, c.playT), its common case inline
-		if o := &rel.one[w.i-1]; o.w < 0 {
+		if w.sums != nil {
+			k = w.sums.at(rel, w.i-1)
+		} else if o := &rel.one[w.i-1]; o.w < 0 {
 			k = rel.coresOnSpan(w.i-1, c.playT)
 		} else if m := c.playT[o.w] & o.mask; m == o.mask {
 			k = int(o.cores)
