@@ -87,7 +87,7 @@ type Policy struct {
 	// Snapshots is the fair-share time series (fairshare.csv).
 	Snapshots   []Snapshot
 	lastSample  int64
-	factors     []policy.Factors         // per job index: the breakdown behind its priority
+	factors     jobTable[policy.Factors] // per job index: the breakdown behind its priority, until the job ends
 	snapRows    []fairshare.Row          // names and shares of the snapshots' rows
 	partFactors map[int][]policy.Factors // multi-partition jobs: per partition
 	lastTick    int64
@@ -234,9 +234,6 @@ func (m *Policy) Submit(j *sim.Job, now int64) {
 // kept in PartPrio, and its Priority and breakdown are its first
 // partition's.
 func (m *Policy) set(j *sim.Job, now int64) uint32 {
-	for len(m.factors) <= j.Idx {
-		m.factors = append(m.factors, policy.Factors{})
-	}
 	flags := m.cfg.Priority.Flags
 	if len(j.Parts) > 1 {
 		if len(j.PartPrio) != len(j.Parts) {
@@ -255,23 +252,22 @@ func (m *Policy) set(j *sim.Job, now int64) uint32 {
 			j.PartPrio[k] = policy.UpdatePriority(flags, j.PartPrio[k], pr)
 			pf[k] = f
 			if k == 0 {
-				m.factors[j.Idx] = f
+				*m.factors.at(j.Idx) = f
 			}
 		}
 		return j.PartPrio[0]
 	}
 	p, f := m.compute(j, j.Part, now)
-	m.factors[j.Idx] = f
+	*m.factors.at(j.Idx) = f
 	return policy.UpdatePriority(flags, j.Priority, p)
 }
 
 // Factors returns the breakdown behind a job's current priority, as sprio
-// shows it: the factors of the calc tick (or submission) that set it.
+// shows it: the factors of the calc tick (or submission) that set it;
+// zero once the job has ended (sprio lists pending and running jobs).
 func (m *Policy) Factors(j *sim.Job) policy.Factors {
-	if j.Idx < len(m.factors) {
-		return m.factors[j.Idx]
-	}
-	return policy.Factors{}
+	f, _ := m.factors.get(j.Idx)
+	return f
 }
 
 // SnapshotRows describes the rows of every snapshot: names, shares and
@@ -556,6 +552,7 @@ func (m *Policy) charge(j *sim.Job, now int64, atEnd bool) {
 // Ended implements sim.Policy: the partial slice since the last tick is
 // charged (Slurm's priority_p_job_end).
 func (m *Policy) Ended(j *sim.Job, now int64) {
+	m.factors.drop(j.Idx)
 	if j.Start >= 0 && j.Start <= now {
 		m.charge(j, now, true)
 		if j.Assoc >= 0 || j.QOSIdx >= 0 {
