@@ -126,12 +126,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	}
 	res := s.P.BfResolution
 	now := v.Now()
-	clear(b.usable)
-	for n := range c.Nodes {
-		if c.Nodes[n].State.Usable() {
-			setBit(b.usable, n)
-		}
-	}
+	c.UsableNodes(b.usable)
 	wall := c.Wall()
 	b.ns.reset(b.words, floorRes(now, res, wall), floorRes(now+s.P.BfWindow, res, wall), b.usable)
 	b.hs = v.Holdings(b.hs[:0])

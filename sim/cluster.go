@@ -444,6 +444,18 @@ func (c *Cluster) InPartition(p, n int) bool { return c.Parts[p].member[n] }
 // Speed is the per-core speed of node n.
 func (c *Cluster) Speed(n int) float64 { return c.Types[c.Nodes[n].Type].Speed }
 
+// UsableNodes sets dst, a bitmap by node index of the cluster's words,
+// to the nodes that allocate (State.Usable): a backfill cycle's nodes in
+// service, without reading every node.
+func (c *Cluster) UsableNodes(dst []uint64) {
+	for w := range dst {
+		dst[w] = ^c.downBits[w]
+	}
+	if r := len(c.Nodes) % 64; r != 0 {
+		dst[len(dst)-1] &= 1<<r - 1
+	}
+}
+
 // NodeHash is an order-free hash of every node's free cores, free
 // memory and state: equal hashes say the nodes are as they were (a
 // backfill cycle's answers carry over). It is kept as they change, so a

@@ -128,6 +128,9 @@ func (c *Cluster) checkCounters(running, suspended []*Job) error {
 		if !nd.State.Usable() && (nd.FreeCores != 0 || nd.FreeMem != 0) {
 			return fmt.Errorf("node %s is %s with %d cores and %d MB free", nd.Name, nd.State, nd.FreeCores, nd.FreeMem)
 		}
+		if down := c.downBits[n>>6]&(1<<(n&63)) != 0; down == nd.State.Usable() {
+			return fmt.Errorf("node %s is %s and its down bit is %v", nd.Name, nd.State, down)
+		}
 		if nd.State.Usable() && nd.held != (heldRes{}) {
 			return fmt.Errorf("node %s is %s and holds %+v", nd.Name, nd.State, nd.held)
 		}
