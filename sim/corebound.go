@@ -65,13 +65,13 @@ func (m *coreSums) reach(r *Releases, end, want int) int {
 	v := len(m.k) - 1
 	k := m.k[v]
 	for ; v < end && k < want; v++ {
-		// r.coresOn(v, m.set), its common case inline
+		// r.coresOn(v, m.set), a one-word holder's inline
 		if o := &r.one[v]; o.w < 0 {
-			k += r.coresOnSpan(v, m.set)
+			k += r.coresOn(v, m.set)
 		} else if x := m.set[o.w] & o.mask; x == o.mask {
 			k += int(o.cores)
 		} else if x != 0 {
-			k += r.coresOnSpan(v, m.set)
+			k += r.coresOn(v, m.set)
 		}
 		m.k = append(m.k, k)
 	}

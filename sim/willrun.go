@@ -22,7 +22,7 @@ type Releases struct {
 	sums  coreSums  // MayHaveCores' running sums of its last set
 	spans []relSpan // per holder: its words in words
 	// one is per holder its word when its nodes lie within one (w < 0:
-	// they do not, read spans), for coresOn: the loops over holders then
+	// they do not, read spans), for the loops over holders' cores: they
 	// read one array.
 	one   []nodeWord
 	words []nodeWord
@@ -300,22 +300,12 @@ func (r *Releases) moveAlloc(c *Cluster, a Alloc, take bool) {
 	}
 }
 
-// coresOn is how many of holder i's cores lie on the nodes of set.
+// coresOn is how many of holder i's cores lie on the nodes of set, read
+// from the holder's words, and from its allocation only for a word whose
+// nodes hold different numbers of cores and lie partly on set. The loops
+// over holders answer a one-word holder inline (r.one) and call it for
+// the rest.
 func (r *Releases) coresOn(i int, set []uint64) int {
-	if o := r.one[i]; o.w >= 0 {
-		if m := set[o.w] & o.mask; m == o.mask {
-			return int(o.cores)
-		} else if m == 0 {
-			return 0
-		}
-	}
-	return r.coresOnSpan(i, set)
-}
-
-// coresOnSpan is coresOn read from the holder's words, and from its
-// allocation only for a word whose nodes hold different numbers of cores
-// and lie partly on set.
-func (r *Releases) coresOnSpan(i int, set []uint64) int {
 	sp := r.spans[i]
 	k := 0
 	for _, nw := range r.words[sp.lo:sp.hi] {
@@ -698,15 +688,15 @@ func (w *wrWalk) step() {
 		w.i++
 		// Untyped, the nodes in play are those counted (playT): a
 		// holder with no core on them has no node in play.
-		var k int // rel.coresOn(w.i-1, c.playT), its common case inline
+		var k int // rel.coresOn(w.i-1, c.playT), a one-word holder's inline
 		if w.sums != nil {
 			k = w.sums.at(rel, w.i-1)
 		} else if o := &rel.one[w.i-1]; o.w < 0 {
-			k = rel.coresOnSpan(w.i-1, c.playT)
+			k = rel.coresOn(w.i-1, c.playT)
 		} else if m := c.playT[o.w] & o.mask; m == o.mask {
 			k = int(o.cores)
 		} else if m != 0 {
-			k = rel.coresOnSpan(w.i-1, c.playT)
+			k = rel.coresOn(w.i-1, c.playT)
 		}
 		if k == 0 && (w.req.Type < 0 || !rel.inPlay(w.i-1, c.playIdx)) {
 			continue // no node in play: _will_run_test skips it
