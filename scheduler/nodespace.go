@@ -174,13 +174,7 @@ func (m *nodeSpace) heldOver(start, end int64) *nsHeld {
 			e0 := ends[k-1]
 			copy(h.nodes, m.heldOver(start, e0).nodes)
 			h.n = len(m.resv)
-			b, _ := slices.BinarySearchFunc(m.byBegin, e0+1, func(i int32, t int64) int {
-				if m.resv[i].begin < t {
-					return -1
-				}
-				return 1
-			})
-			for _, i := range m.byBegin[b:] {
+			for _, i := range m.byBegin[m.beginningAfter(e0):] {
 				rv := &m.resv[i]
 				if rv.begin > end {
 					break
@@ -199,6 +193,18 @@ func (m *nodeSpace) heldOver(start, end int64) *nsHeld {
 	}
 	h.n = len(m.resv)
 	return h
+}
+
+// beginningAfter is the position in byBegin of the first reservation
+// beginning after t (len: none).
+func (m *nodeSpace) beginningAfter(t int64) int {
+	k, _ := slices.BinarySearchFunc(m.byBegin, t+1, func(i int32, t int64) int {
+		if m.resv[i].begin < t {
+			return -1
+		}
+		return 1
+	})
+	return k
 }
 
 // orResv sets in nodes the nodes of reservation rv.
@@ -235,13 +241,7 @@ func (m *nodeSpace) overlapsAfter(nodes []uint64, start, end, from int64) bool {
 	if start >= end {
 		return m.overlaps(nodes, start, end)
 	}
-	k, _ := slices.BinarySearchFunc(m.byBegin, from+1, func(i int32, t int64) int {
-		if m.resv[i].begin < t {
-			return -1
-		}
-		return 1
-	})
-	for _, i := range m.byBegin[k:] {
+	for _, i := range m.byBegin[m.beginningAfter(from):] {
 		rv := &m.resv[i]
 		if rv.begin >= end {
 			break
@@ -346,12 +346,7 @@ func (m *nodeSpace) add(start, end, res int64, nodes []uint64) {
 		m.arena = append(m.arena, nodes[w0:w1]...)
 		m.resv = append(m.resv, nsResv{m.recs[first].begin, min(end, m.recs[len(m.recs)-1].end), int32(w0), lo, int32(len(m.arena))})
 		b := m.resv[len(m.resv)-1].begin
-		k, _ := slices.BinarySearchFunc(m.byBegin, b+1, func(i int32, t int64) int {
-			if m.resv[i].begin < t {
-				return -1
-			}
-			return 1
-		})
+		k := m.beginningAfter(b)
 		m.byBegin = slices.Insert(m.byBegin, k, int32(len(m.resv)-1))
 	}
 	for k := first; first >= 0 && k < len(m.recs); k++ {
