@@ -123,6 +123,9 @@ type Cluster struct {
 	// job could use with their usable CPUs, and their consecutive sets.
 	evNodes, evAvail []int
 	evSets           []consecSet
+	// evRem is evalDrive's count of what is left to place: a local
+	// would escape through the fill function, one allocation a test.
+	evRem evalRem
 	// memTight counts the nodes whose free memory is less than their
 	// free cores' share of it (FreeMem×Cores < FreeCores×MemMB): while
 	// none is, a request for a core's share of memory can use every free

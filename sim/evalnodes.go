@@ -136,7 +136,8 @@ func (e *evalRem) take(c *Cluster, req *Request, dst Alloc, n, u int) Alloc {
 // is left.
 func (c *Cluster) evalDrive(req *Request, dst Alloc, sets []consecSet, fill func(*consecSet, *evalRem, Alloc) Alloc) (Alloc, Fit) {
 	start := len(dst)
-	e := evalRem{cpus: req.CPUs, max: req.CPUs, nodes: 1, maxNodes: req.CPUs}
+	e := &c.evRem
+	*e = evalRem{cpus: req.CPUs, max: req.CPUs, nodes: 1, maxNodes: req.CPUs}
 	if req.Nodes == 1 {
 		e.maxNodes = 1
 	}
@@ -146,7 +147,7 @@ func (c *Cluster) evalDrive(req *Request, dst Alloc, sets []consecSet, fill func
 		if best < 0 {
 			break
 		}
-		dst = fill(&sets[best], &e, dst)
+		dst = fill(&sets[best], e, dst)
 		done = e.nodes <= 0 && e.cpus <= 0
 		sets[best].cpus, sets[best].nodes = 0, 0
 	}

@@ -548,11 +548,17 @@ func (s *Simulator) readNext() bool {
 	if s.srcDone {
 		return false
 	}
-	var w workload.Job
-	if !s.src.Next(&w) {
+	// The source fills the new job in place: a workload.Job of its own
+	// would escape through the interface call, one more allocation and
+	// copy per job.
+	j := &Job{Idx: s.arrived, Start: -1, End: -1, pendIdx: -1, runIdx: -1,
+		Assoc: -1, QOSIdx: -1, ExpectStart: -1, Accrue: NotAccruing}
+	if !s.src.Next(&j.Job) {
 		s.srcDone = true
 		return false
 	}
+	w := &j.Job
+	j.origin = w.Line
 	if s.arrived > 0 && w.Submit < s.lastSubmit {
 		s.err = &workload.Error{File: s.opt.File, Line: w.Line, Field: "submit time",
 			Msg: fmt.Sprintf("job %d is submitted at %d, before the previous job (%d): the trace must be sorted by submit time", w.ID, w.Submit, s.lastSubmit)}
@@ -563,8 +569,6 @@ func (s *Simulator) readNext() bool {
 	if s.arrived == 0 {
 		s.first = w.Submit
 	}
-	j := &Job{Job: w, Idx: s.arrived, Start: -1, End: -1, pendIdx: -1, runIdx: -1,
-		Assoc: -1, QOSIdx: -1, ExpectStart: -1, Accrue: NotAccruing, origin: w.Line}
 	s.jobs = append(s.jobs, j)
 	s.arrived++
 	s.push(Event{T: w.Submit, Ms: s.submitMs(j), Kind: EvSubmit, Job: int32(j.Idx)})
