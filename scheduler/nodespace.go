@@ -36,14 +36,21 @@ type nodeSpace struct {
 	// reservations meeting it hold, up to the first n reservations: a
 	// cycle asks the same few ranges (now to now plus each common time
 	// limit) for record after record, while reservations only grow.
-	held  map[[2]int64]*nsHeld
-	spare []*nsHeld
-	// ends lists, per start asked, the ends asked with it in order: a
-	// range new to held starts from the one of the same start ending
-	// before it, whose nodes it holds and more.
-	ends map[int64][]int64
+	// They are kept by start (a map keyed by one time is cheaper to
+	// read than one keyed by two), then by end.
+	held       map[int64]*nsStart
+	spare      []*nsHeld
+	spareStart []*nsStart
 	// spareEnds are ends lists of records gone, for reuse.
 	spareEnds [][]int32
+}
+
+// nsStart is held's ranges of one start: the ends asked with it, in
+// order, and their nodes. A range new to held starts from the one of
+// the same start ending before it, whose nodes it holds and more.
+type nsStart struct {
+	ends []int64
+	held []*nsHeld
 }
 
 type nsHeld struct {
@@ -101,13 +108,17 @@ func (m *nodeSpace) reset(words int, begin, end int64, avail []uint64) {
 	m.resv = m.resv[:0]
 	m.byBegin = m.byBegin[:0]
 	m.arena = m.arena[:0]
-	for k, h := range m.held {
-		if len(h.nodes) == words {
-			m.spare = append(m.spare, h)
+	for k, st := range m.held {
+		for _, h := range st.held {
+			if len(h.nodes) == words {
+				m.spare = append(m.spare, h)
+			}
 		}
+		clear(st.held)
+		st.ends, st.held = st.ends[:0], st.held[:0]
+		m.spareStart = append(m.spareStart, st)
 		delete(m.held, k)
 	}
-	clear(m.ends)
 }
 
 // availOver clears from dst, which holds base on entry, the nodes a
@@ -150,28 +161,36 @@ func (m *nodeSpace) availOver(dst []uint64, start, end int64) (later int64) {
 
 // heldOver is the nodes the reservations meeting [start, end] hold.
 func (m *nodeSpace) heldOver(start, end int64) *nsHeld {
-	key := [2]int64{start, end}
-	h := m.held[key]
-	if h == nil {
-		if k := len(m.spare); k > 0 {
-			h = m.spare[k-1]
-			m.spare = m.spare[:k-1]
+	st := m.held[start]
+	if st == nil {
+		if k := len(m.spareStart); k > 0 {
+			st = m.spareStart[k-1]
+			m.spareStart = m.spareStart[:k-1]
+		} else {
+			st = &nsStart{}
+		}
+		if m.held == nil {
+			m.held = map[int64]*nsStart{}
+		}
+		m.held[start] = st
+	}
+	k, found := slices.BinarySearch(st.ends, end)
+	var h *nsHeld
+	if found {
+		h = st.held[k]
+	} else {
+		if n := len(m.spare); n > 0 {
+			h = m.spare[n-1]
+			m.spare = m.spare[:n-1]
 			h.n = 0
 			clear(h.nodes)
 		} else {
 			h = &nsHeld{nodes: make([]uint64, m.words)}
 		}
-		if m.held == nil {
-			m.held = map[[2]int64]*nsHeld{}
-			m.ends = map[int64][]int64{}
-		}
-		m.held[key] = h
-		ends := m.ends[start]
-		k, _ := slices.BinarySearch(ends, end)
 		if k > 0 {
 			// [start, ends[k-1]] holds what it holds, and the
 			// reservations beginning after its end up to end add theirs.
-			e0 := ends[k-1]
+			e0 := st.ends[k-1]
 			copy(h.nodes, m.heldOver(start, e0).nodes)
 			h.n = len(m.resv)
 			for _, i := range m.byBegin[m.beginningAfter(e0):] {
@@ -184,7 +203,8 @@ func (m *nodeSpace) heldOver(start, end int64) *nsHeld {
 				}
 			}
 		}
-		m.ends[start] = slices.Insert(ends, k, end)
+		st.ends = slices.Insert(st.ends, k, end)
+		st.held = slices.Insert(st.held, k, h)
 	}
 	for i := range m.resv[h.n:] {
 		if rv := &m.resv[h.n+i]; rv.end > start && rv.begin <= end {
@@ -334,14 +354,16 @@ func (m *nodeSpace) add(start, end, res int64, nodes []uint64) {
 		oneBefore = i
 	}
 	oneAfter := -1 // the record after the reservation's last
+	// The reservation's nodes lie in words w0 to w1 (mostly runs of
+	// neighbouring nodes): only those words of each record change.
+	w0, w1 := 0, len(nodes)
+	for w0 < w1 && nodes[w0] == 0 {
+		w0++
+	}
+	for w1 > w0 && nodes[w1-1] == 0 {
+		w1--
+	}
 	if first >= 0 && first < len(m.recs) {
-		w0, w1 := 0, len(nodes)
-		for w0 < w1 && nodes[w0] == 0 {
-			w0++
-		}
-		for w1 > w0 && nodes[w1-1] == 0 {
-			w1--
-		}
 		lo := int32(len(m.arena))
 		m.arena = append(m.arena, nodes[w0:w1]...)
 		m.resv = append(m.resv, nsResv{m.recs[first].begin, min(end, m.recs[len(m.recs)-1].end), int32(w0), lo, int32(len(m.arena))})
@@ -355,7 +377,7 @@ func (m *nodeSpace) add(start, end, res int64, nodes []uint64) {
 			m.splitAt(k, end)
 			r = &m.recs[k]
 		}
-		for w := range nodes {
+		for w := w0; w < w1; w++ {
 			r.avail[w] &^= nodes[w]
 		}
 		if end == r.end {
