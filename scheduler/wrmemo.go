@@ -21,11 +21,16 @@ import (
 // Requests with GRES and clusters with reservations are not memoised (the
 // will-run test then also depends on the time through the reservations).
 type wrMemo struct {
-	fp      uint64 // the cluster and its releases, this cycle (0: memo off)
-	stale   bool   // fp must be made again before use: the cycle began, or a start or preemption changed the cluster
-	entries map[wrKey]*wrEntry
+	fp    uint64 // the cluster and its releases, this cycle (0: memo off)
+	stale bool   // fp must be made again before use: the cycle began, or a start or preemption changed the cluster
+	// entries are by job, then by test: a map keyed by one int is
+	// cheaper to read than one keyed by the pair.
+	entries map[int]*wrTests
 	hits    int // answers reused
 }
+
+// wrTests are a record's remembered tests, by wrKey.k (nil: none).
+type wrTests struct{ k []*wrEntry }
 
 // wrMemoOff turns the memo off (for the test that it changes nothing).
 var wrMemoOff bool
@@ -82,7 +87,10 @@ func fingerprint(c *sim.Cluster, hs []sim.Holding) uint64 {
 
 // lookup returns the remembered answer of key for these inputs.
 func (m *wrMemo) lookup(key wrKey, req *sim.Request, part int, avail []uint64, until, now int64, cycle uint64) (*wrEntry, bool) {
-	e := m.entries[key]
+	var e *wrEntry
+	if ts := m.entries[key.idx]; ts != nil && key.k < len(ts.k) {
+		e = ts.k[key.k]
+	}
 	if wrMemoOff || e == nil || m.fp == 0 || e.fp != m.fp || e.part != part || !sameRequest(&e.req, req) || !slices.Equal(e.avail, avail) {
 		return nil, false
 	}
@@ -120,12 +128,20 @@ func (m *wrMemo) store(key wrKey, req *sim.Request, part int, avail []uint64, un
 		return // a start now changes the cluster: no later cycle asks again
 	}
 	if m.entries == nil {
-		m.entries = map[wrKey]*wrEntry{}
+		m.entries = map[int]*wrTests{}
 	}
-	e := m.entries[key]
+	ts := m.entries[key.idx]
+	if ts == nil {
+		ts = &wrTests{}
+		m.entries[key.idx] = ts
+	}
+	for len(ts.k) <= key.k {
+		ts.k = append(ts.k, nil)
+	}
+	e := ts.k[key.k]
 	if e == nil {
 		e = &wrEntry{}
-		m.entries[key] = e
+		ts.k[key.k] = e
 	}
 	e.fp, e.req, e.part, e.until, e.now, e.t, e.fit, e.lastSeen = m.fp, *req, part, until, now, t, fit, cycle
 	e.req.Gres = nil
@@ -136,9 +152,18 @@ func (m *wrMemo) store(key wrKey, req *sim.Request, part int, avail []uint64, un
 // sweep forgets the entries no cycle used for a while, so the memo
 // follows the queue.
 func (m *wrMemo) sweep(cycle uint64) {
-	for k, e := range m.entries {
-		if cycle-e.lastSeen > 4 {
-			delete(m.entries, k)
+	for idx, ts := range m.entries {
+		live := 0
+		for k, e := range ts.k {
+			if e != nil && cycle-e.lastSeen > 4 {
+				ts.k[k], e = nil, nil
+			}
+			if e != nil {
+				live++
+			}
+		}
+		if live == 0 {
+			delete(m.entries, idx)
 		}
 	}
 }
