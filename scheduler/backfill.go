@@ -433,8 +433,17 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 		if e, ok := s.wr.lookup(key, &x.req, x.part, b.avail, until, now, s.cycle); ok && !memoOff {
 			s.alloc, t, fit = e.answer(now, s.alloc[:0])
 		} else {
-			s.alloc, t, fit = c.WillRun(&x.req, x.part, b.avail, &b.rel, until, s.alloc[:0])
-			s.wr.store(key, &x.req, x.part, b.avail, until, now, t, fit, s.alloc, s.cycle)
+			// A start found after later sends the record to later, as
+			// does none: the test need not place it then.
+			by := int64(0)
+			if retry(later) {
+				by = later
+			}
+			var cut bool
+			s.alloc, t, fit, cut = c.WillRunBy(&x.req, x.part, b.avail, &b.rel, until, by, s.alloc[:0])
+			if !cut { // not WillRun's answer: the memo must not give it
+				s.wr.store(key, &x.req, x.part, b.avail, until, now, t, fit, s.alloc, s.cycle)
+			}
 		}
 		if fit != sim.FitsNow {
 			if retry(later) {

@@ -412,11 +412,23 @@ func (r *Releases) inPlay(i int, play []uint64) bool {
 // A test is skipped when the free cores on the nodes in play of the
 // type asked are fewer than the job's CPUs: placement could not succeed.
 func (c *Cluster) WillRun(req *Request, p int, avail []uint64, rel *Releases, until int64, dst Alloc) (Alloc, int64, Fit) {
+	a, t, fit, _ := c.WillRunBy(req, p, avail, rel, until, 0, dst)
+	return a, t, fit
+}
+
+// WillRunBy is WillRun for a caller that wants a start by `by` (> 0) or
+// not at all: when the first test that could fit (the first with enough
+// free cores) comes after by, every answer WillRun could give is either
+// no start or one after by, so it returns NotNow with cut true and
+// places nothing. Most of a will-run test's cost is placement, and a
+// backfill record whose next try already lies before such a start (it
+// then tries from there) needs none.
+func (c *Cluster) WillRunBy(req *Request, p int, avail []uint64, rel *Releases, until, by int64, dst Alloc) (Alloc, int64, Fit, bool) {
 	if !wrSequential && len(req.Gres) == 0 && c.resvFrom == nil {
 		rel.ready(c)
 		c.setPlay(req, p, avail)
 		defer func() { c.play = nil }()
-		return c.willRunMonotone(req, p, rel, until, dst)
+		return c.willRunMonotone(req, p, rel, until, by, dst)
 	}
 	c.setPlay(req, p, avail)
 	defer func() { c.play = nil }()
@@ -427,7 +439,7 @@ func (c *Cluster) WillRun(req *Request, p int, avail []uint64, rel *Releases, un
 		a, fit = c.TryAlloc(req, p, dst)
 	}
 	if fit == FitsNow {
-		return a, now, FitsNow
+		return a, now, FitsNow, false
 	}
 	var given []int // indices of rel given back
 	defer func() {
@@ -493,10 +505,10 @@ func (c *Cluster) WillRun(req *Request, p int, avail []uint64, rel *Releases, un
 		// maintenance reservation is judged against that start.
 		c.Now = max(last, now+1)
 		if a, fit = c.TryAlloc(req, p, dst); fit == FitsNow {
-			return a, c.Now, FitsNow
+			return a, c.Now, FitsNow, false
 		}
 	}
-	return dst, 0, NotNow
+	return dst, 0, NotNow, false
 }
 
 // setPlay marks the nodes a will-run test may use: avail's usable nodes
@@ -574,7 +586,7 @@ type wrPoint struct {
 // cursor's state is the test's own; placement looks at no other node.
 // The test of now runs on the cluster itself, later ones on rel's
 // shadows, with the same nodes in play.
-func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until int64, dst Alloc) (Alloc, int64, Fit) {
+func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until, by int64, dst Alloc) (Alloc, int64, Fit, bool) {
 	now := c.Now
 	w := wrWalk{c: c, rel: rel, req: req, until: until, window: wrWindow0, more: true, free: c.playFree}
 	if m := &rel.sums; m.ok && m.gen == rel.gen && m.hash == c.NodeHash() && slices.Equal(m.set, c.playT) {
@@ -609,7 +621,11 @@ func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until int6
 		return true
 	}
 	if !w.reach(0) {
-		return dst, 0, NotNow
+		return dst, 0, NotNow, false
+	}
+	if by > 0 && !w.pts[0].now && w.pts[0].last > by {
+		// Tests come in time order: any start found would be after by.
+		return dst, 0, NotNow, true
 	}
 	if !fits(0) {
 		lo, hi := 1, -1
@@ -633,13 +649,13 @@ func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until int6
 		}
 	}
 	if best < 0 {
-		return dst, 0, NotNow
+		return dst, 0, NotNow, false
 	}
 	t := max(w.pts[best].last, now+1)
 	if w.pts[best].now {
 		t = now
 	}
-	return append(dst, c.wrBest...), t, FitsNow
+	return append(dst, c.wrBest...), t, FitsNow, false
 }
 
 const wrWindow0 = 30

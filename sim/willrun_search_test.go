@@ -54,8 +54,10 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 		slices.SortStableFunc(hs, func(a, b Holding) int { return int(a.End - b.End) })
 		return c, hs
 	}
+	cuts := 0
 	for round := range 40 {
 		rng := rand.New(rand.NewPCG(15, uint64(round)))
+		byRng := rand.New(rand.NewPCG(16, uint64(round)))
 		c, hs := build(rng)
 		cs, hss := build(rand.New(rand.NewPCG(15, uint64(round))))
 		var fast, seq Releases
@@ -118,6 +120,19 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 				if got != want {
 					t.Fatalf("round %d request %d (%+v in %d): search %s, sequential %s", round, q, req, p, got, want)
 				}
+				// WillRunBy answers as WillRun, or is cut short only when
+				// WillRun finds no start by its time.
+				by := c.Now + 1 + int64(byRng.IntN(25000))
+				ba, bt, bf, cut := c.WillRunBy(&req, p, avail, &fast, until, by, nil)
+				if by := fmt.Sprintf("%v at %d: %s", bf, bt, allocString(c, ba)); !cut && by != want {
+					t.Fatalf("round %d request %d (%+v in %d): by-search %s, sequential %s", round, q, req, p, by, want)
+				}
+				if cut && wf == FitsNow && wt <= by {
+					t.Fatalf("round %d request %d (%+v in %d): cut short by %d, sequential %s", round, q, req, p, by, want)
+				}
+				if cut {
+					cuts++
+				}
 			}
 			busy := 0
 			for _, h := range fast.Holdings() {
@@ -146,4 +161,8 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 			hss = slices.Clone(hs)
 		}
 	}
+	if cuts == 0 {
+		t.Fatal("no WillRunBy test was cut short: the test does not reach the cut")
+	}
+	t.Logf("%d WillRunBy tests cut short", cuts)
 }
