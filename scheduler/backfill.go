@@ -11,15 +11,18 @@ import (
 // the start of every pass, never carried between passes.
 type backfillState struct {
 	ns     nodeSpace
-	words  int           // bitmap words for the cluster's nodes
-	member [][]uint64    // per partition: its nodes
-	usable []uint64      // nodes that allocate, this pass
-	base   []uint64      // the record's partition nodes that allocate
-	avail  []uint64      // base less the nodes reservations hold over the job's run
-	nodes  []uint64      // the nodes of an allocation
-	rel    sim.Releases  // expected releases, by (End, job index)
-	hs     []sim.Holding // scratch for rel
-	x, sx  cand          // the record a cycle plans, and the one settled tests
+	words  int        // bitmap words for the cluster's nodes
+	member [][]uint64 // per partition: its nodes
+	usable []uint64   // nodes that allocate, this pass
+	base   []uint64   // the record's partition nodes that allocate
+	avail  []uint64   // base less the nodes reservations hold over the job's run
+	nodes  []uint64   // the nodes of an allocation
+	// nodesSet says nodes holds s.alloc's nodes: planJob left them
+	// there with the start it found, and the reservation needs them.
+	nodesSet bool
+	rel      sim.Releases  // expected releases, by (End, job index)
+	hs       []sim.Holding // scratch for rel
+	x, sx    cand          // the record a cycle plans, and the one settled tests
 
 	perUser     map[int32]int
 	perAssoc    map[int]int
@@ -244,7 +247,9 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			if b.ns.full(s.nodeSpaceSize()) {
 				return // backfill.c: "table size limit reached"
 			}
-			b.nodesOf(s.alloc)
+			if !b.nodesSet {
+				b.nodesOf(s.alloc)
+			}
 			b.ns.add(floorRes(t, res, wall), floorRes(t+tl, res, wall), res, b.nodes)
 			arrRej = 0
 			if arr != 0 {
@@ -395,6 +400,7 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 	c := v.Cluster()
 	now := v.Now()
 	res := s.P.BfResolution
+	b.nodesSet = false
 	copy(b.base, b.member[x.part])
 	and(b.base, b.usable)
 	minNodes := max(x.req.Nodes, 1)
@@ -470,6 +476,7 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 			startRes = t
 			continue
 		}
+		b.nodesSet = true
 		return t, tried
 	}
 }

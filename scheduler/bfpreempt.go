@@ -102,6 +102,7 @@ func (s *Slurm) planJobPreempt(v *sim.View, plan *sim.Plan, x *cand, tl int64, n
 		return t, counted
 	}
 	b := &s.bf
+	b.nodesSet = false // preemption may place the job elsewhere
 	c := v.Cluster()
 	// The will-run tests moved only the releases' shadows: the cluster
 	// itself, which preemptOn reads, is the present.
