@@ -145,6 +145,7 @@ func (p *Plan) PreemptAfter(j *Job, requeue bool, grace int64) {
 	var a Alloc
 	switch {
 	case v.Placed(j):
+		v.unplaced++ // it leaves the placed jobs Hold keeps
 		for i := len(p.Actions) - 1; i >= 0; i-- {
 			if p.Actions[i].Kind == ActStart && p.Actions[i].Job == j {
 				a = p.Actions[i].Alloc

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -93,4 +94,64 @@ func TestPlanOverlay(t *testing.T) {
 	if p.WantPass != 100 {
 		t.Errorf("WantPass %d, want now (100): a pass is never asked for in the past", p.WantPass)
 	}
+}
+
+// View.Hold gives HoldPlaced the jobs the pass's plan starts, in plan
+// order, however often it is asked: a start between two calls joins
+// them, a started job preempted in the same pass leaves them, and the
+// next pass starts with none.
+func TestHoldPlacedSeesThePlan(t *testing.T) {
+	bw, _ := LookupCPUType("broadwell")
+	c, err := NewCluster([]CPUType{bw}, []NodeSpec{nodeGroup("broadwell", 4, 4000, 1, "n1", "n2", "n3")},
+		[]PartitionSpec{{Partition: Partition{Name: "p", MaxTime: Unlimited, DefaultTime: Unlimited}, NodeNames: []string{"n1", "n2", "n3"}}}, "broadwell", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jobs []*Job
+	for i := range 4 {
+		j := &Job{Idx: i, State: Pending, Part: 0, Parts: []int{0}, Start: -1, End: -1, ExpectStart: -1}
+		j.ID, j.CPUs = int64(i+1), 1
+		j.Req = Request{CPUs: 1, MemPerCPU: -1, Type: -1}
+		jobs = append(jobs, j)
+	}
+	var seen []int64
+	st := ViewState{Now: 100, Cluster: c, Pending: jobs, HoldPlaced: func(_ *Job, _ int64, placed []*Job) string {
+		seen = seen[:0]
+		for _, j := range placed {
+			seen = append(seen, j.ID)
+		}
+		return ""
+	}}
+	v := NewView(st)
+	p := v.Plan()
+	ask := func(want string) {
+		t.Helper()
+		v.Hold(jobs[3])
+		if got := fmt.Sprint(seen); got != want {
+			t.Fatalf("HoldPlaced saw %s, want %s", got, want)
+		}
+	}
+	start := func(j *Job, node int) {
+		t.Helper()
+		if err := p.Start(j, 0, Alloc{{Node: node, Cores: 1}}, ByMain); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ask("[]")
+	start(jobs[0], 0)
+	ask("[1]")
+	p.Expect(jobs[2], 500)
+	start(jobs[1], 1)
+	ask("[1 2]")
+	ask("[1 2]")
+	p.Preempt(jobs[0], false)
+	ask("[2]")
+	start(jobs[2], 2)
+	ask("[2 3]")
+	v.reset(st) // the next pass: its first ask comes after as many actions
+	for range 4 {
+		p.Expect(jobs[2], 500)
+	}
+	start(jobs[0], 0)
+	ask("[1]")
 }

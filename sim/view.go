@@ -19,7 +19,13 @@ type View struct {
 	epoch   uint64
 	hold    func(*Job, int64) string
 	holdIn  func(*Job, int64, []*Job) string
-	placed  []*Job // scratch for Hold
+	// placed are the jobs the plan starts, for HoldPlaced: kept from
+	// call to call within a pass, from the first placedN actions, while
+	// no placed job was preempted (unplaced counts those).
+	placed            []*Job
+	placedPass        uint64
+	placedN, unplaced int
+	placedUnplaced    int
 
 	pass      uint64 // numbers the passes of this view's owner, for marks
 	plan      Plan   // reused pass after pass: a plan lives until its commit
@@ -169,12 +175,19 @@ func (v *View) Hold(j *Job) string {
 		}
 	}
 	if v.holdIn != nil {
-		v.placed = v.placed[:0]
-		for i := range v.plan.Actions {
+		// A record after record reads the same starts: only the
+		// actions since the last call are new, unless a placed job was
+		// preempted since.
+		if v.placedPass != v.pass || v.placedUnplaced != v.unplaced || v.placedN > len(v.plan.Actions) {
+			v.placed, v.placedN = v.placed[:0], 0
+			v.placedPass, v.placedUnplaced = v.pass, v.unplaced
+		}
+		for i := v.placedN; i < len(v.plan.Actions); i++ {
 			if a := &v.plan.Actions[i]; a.Kind == ActStart && v.Placed(a.Job) {
 				v.placed = append(v.placed, a.Job)
 			}
 		}
+		v.placedN = len(v.plan.Actions)
 		return v.holdIn(j, v.now, v.placed)
 	}
 	if v.hold == nil {
