@@ -45,12 +45,12 @@ type backfillState struct {
 	frontTL    int64
 	frontResv  int
 	frontAlloc sim.Alloc
-	blocked    map[blockKey]bool // shapes and limits settled this cycle
+	blocked    keyTable[blockKey, bool] // shapes and limits settled this cycle
 	// heldAt is the first record held by a limit at or after heldScan
 	// (len(jobs): none), found since the last start (heldScan -1: not
 	// looked for); heldFrom keeps it.
 	heldAt, heldScan int
-	failed           map[planKey]planFail
+	failed           keyTable[planKey, planFail]
 	hold             []sim.Holding // scratch for View.Holdings
 
 	// A node-level view of now, for preemption.
@@ -98,8 +98,8 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	clear(b.perAssoc)
 	clear(b.perUserPart)
 	clear(b.arrResv)
-	clear(b.failed)
-	clear(b.blocked)
+	b.failed.reset()
+	b.blocked.reset()
 	b.gen0++
 
 	// Which records could start now at all, ignoring reservations: the
@@ -211,7 +211,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		nowOnly := s.noReserve(v, x)
 		key := planKey{keyOf(x), tl, horizon, nowOnly, s.preemptKey(x)}
 		key.shape.limit = 0
-		if f, ok := b.failed[key]; ok && f.gen == b.gen0 && !memoOff {
+		if f, ok := b.failed.get(&key); ok && f.gen == b.gen0 && !memoOff {
 			if f.counted {
 				tested++ // the same test on the same map: the same failure
 			}
@@ -222,7 +222,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			tested++
 		}
 		if t < 0 {
-			b.failed[key] = planFail{b.gen0, counted}
+			b.failed.put(&key, planFail{b.gen0, counted})
 		} else {
 			b.gen0++
 		}
@@ -283,7 +283,7 @@ func (s *Slurm) settled(v *sim.View, jobs []Record, i, last int) bool {
 		*x = candOf(c, jobs[k])
 		tl := s.bfLimit(c, x)
 		key := blockKey{keyOf(x), tl}
-		if b.blocked[key] {
+		if blocked, _ := b.blocked.get(&key); blocked {
 			continue // a record of the same shape and limit failed already
 		}
 		copy(b.base, b.member[x.part])
@@ -300,7 +300,7 @@ func (s *Slurm) settled(v *sim.View, jobs []Record, i, last int) bool {
 			b.frontAlloc = append(b.frontAlloc[:0], s.alloc...)
 			return false
 		}
-		b.blocked[key] = true
+		b.blocked.put(&key, true)
 	}
 	return !s.heldFrom(v, jobs, i)
 }
@@ -641,8 +641,8 @@ func (s *Slurm) ensure(c *sim.Cluster) {
 	b.perAssoc = map[int]int{}
 	b.perUserPart = map[[2]int32]int{}
 	b.arrResv = map[int64]int{}
-	b.failed = map[planKey]planFail{}
-	b.blocked = map[blockKey]bool{}
+	b.failed = keyTable[planKey, planFail]{hash: hashPlanKey}
+	b.blocked = keyTable[blockKey, bool]{hash: hashBlockKey}
 }
 
 // invalidate makes every node of the view read the cluster's live state.
