@@ -52,6 +52,8 @@ type backfillState struct {
 	heldAt, heldScan int
 	failed           keyTable[planKey, planFail]
 	hold             []sim.Holding // scratch for View.Holdings
+	relKeys          []relKey      // scratch for sortByRelease
+	relTmp           []sim.Holding
 
 	// A node-level view of now, for preemption.
 	free   []int
@@ -133,7 +135,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	wall := c.Wall()
 	b.ns.reset(b.words, floorRes(now, res, wall), floorRes(now+s.P.BfWindow, res, wall), b.usable)
 	b.hs = v.Holdings(b.hs[:0])
-	slices.SortFunc(b.hs, byRelease)
+	b.sortByRelease(b.hs)
 	b.rel.Reset(b.hs) // will-run tests move its shadows, never the cluster
 	s.cycle++
 	s.wr.stale = true
@@ -387,6 +389,39 @@ type planFail struct {
 
 func byRelease(a, b sim.Holding) int {
 	return cmp.Or(cmp.Compare(a.End, b.End), cmp.Compare(a.Job.Idx, b.Job.Idx))
+}
+
+// relKey is a holding's place in release order (byRelease) and its
+// position in the list being sorted.
+type relKey struct {
+	end int64
+	idx int
+	pos int
+}
+
+// sortByRelease sorts hs as slices.SortFunc(hs, byRelease) does, by
+// sorting small keys and moving each holding once: sorting the holdings
+// themselves moved them at every swap (a cycle sorts every running job,
+// 2.3 % of a CEA-Curie run). (End, job) is unique among holdings, so
+// the order is the same.
+func (b *backfillState) sortByRelease(hs []sim.Holding) {
+	keys := b.relKeys[:0]
+	for i := range hs {
+		keys = append(keys, relKey{hs[i].End, hs[i].Job.Idx, i})
+	}
+	slices.SortFunc(keys, func(x, y relKey) int {
+		if x.end != y.end {
+			return cmp.Compare(x.end, y.end)
+		}
+		return cmp.Compare(x.idx, y.idx)
+	})
+	tmp := b.relTmp[:0]
+	for _, k := range keys {
+		tmp = append(tmp, hs[k.pos])
+	}
+	copy(hs, tmp)
+	clear(tmp) // the scratch must not keep jobs and allocations alive
+	b.relKeys, b.relTmp = keys, tmp
 }
 
 // planJob is one record's test in _attempt_backfill, from TRY_LATER on:

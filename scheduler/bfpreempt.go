@@ -1,8 +1,6 @@
 package scheduler
 
 import (
-	"slices"
-
 	"fairsim/sim"
 )
 
@@ -121,7 +119,7 @@ func (s *Slurm) planJobPreempt(v *sim.View, plan *sim.Plan, x *cand, tl int64, n
 	// The victims left the view's holdings: the releases must not give
 	// their resources back a second time.
 	b.hs = v.Holdings(b.hs[:0])
-	slices.SortFunc(b.hs, byRelease)
+	b.sortByRelease(b.hs)
 	b.rel.Reset(b.hs)
 	s.wr.stale = true // the victims' resources are free
 	if fits {
