@@ -39,6 +39,15 @@ type Releases struct {
 	shs   []relShadow
 	fresh bool
 	keys  []relKey // per holder: what tells it apart in the next Reset
+	// old are keys, spans, words and cores as the last Reset left them
+	// (with the pass's Inserts): Reset takes a holder's words and cores
+	// from there when it was a holder then, as most are.
+	old struct {
+		keys  []relKey
+		spans []relSpan
+		words []nodeWord
+		cores []int
+	}
 	// arena holds copies of the holders' allocations, which the next
 	// Reset still reads (the caller's may be reused by then); the two
 	// sides alternate by pass.
@@ -121,7 +130,11 @@ func (r *Releases) Reset(h []Holding) {
 	} else {
 		r.fresh = false
 	}
-	r.keys = r.keys[:0]
+	o := &r.old
+	o.keys, r.keys = r.keys, o.keys[:0]
+	o.spans, r.spans = r.spans, o.spans[:0]
+	o.words, r.words = r.words, o.words[:0]
+	o.cores, r.cores = r.cores, o.cores[:0]
 	for i := range h {
 		r.keys = append(r.keys, keyOf(&h[i]))
 	}
@@ -131,16 +144,29 @@ func (r *Releases) Reset(h []Holding) {
 	for i := range r.h {
 		r.h[i].Alloc = r.keep(r.h[i].Alloc)
 	}
-	r.spans = r.spans[:0]
-	r.words = r.words[:0]
-	r.cores = r.cores[:0]
 	r.one = r.one[:0]
 	r.prefix = r.prefix[:0]
+	j := 0 // both key lists are in holder order: one merge finds the old ones
 	for i := range r.h {
-		sp := r.wordsOf(r.h[i].Alloc)
-		k := r.h[i].Alloc.Cores()
+		k := r.keys[i]
+		for j < len(o.keys) && o.keys[j].before(k) {
+			j++
+		}
+		var sp relSpan
+		var cores int
+		if j < len(o.keys) && o.keys[j] == k && k.idx >= 0 {
+			// A job's allocation is fixed for its run (see carry):
+			// the same key, the same words.
+			lo := int32(len(r.words))
+			os := o.spans[j]
+			r.words = append(r.words, o.words[os.lo:os.hi]...)
+			sp, cores = relSpan{lo, int32(len(r.words))}, o.cores[j]
+			j++
+		} else {
+			sp, cores = r.wordsOf(r.h[i].Alloc), r.h[i].Alloc.Cores()
+		}
 		r.spans = append(r.spans, sp)
-		r.cores = append(r.cores, k)
+		r.cores = append(r.cores, cores)
 		r.one = append(r.one, r.oneOf(sp))
 	}
 }
