@@ -26,10 +26,7 @@ type wrMemo struct {
 	// entries are by job, then by test: a map keyed by one int is
 	// cheaper to read than one keyed by the pair.
 	entries map[int]*wrTests
-	// free are entries sweep forgot, kept with their bitmaps' and
-	// allocations' room: a new entry would make both again.
-	free []*wrEntry
-	hits int // answers reused
+	hits    int // answers reused
 }
 
 // wrTests are a record's remembered tests, by wrKey.k (nil: none).
@@ -143,12 +140,7 @@ func (m *wrMemo) store(key wrKey, req *sim.Request, part int, avail []uint64, un
 	}
 	e := ts.k[key.k]
 	if e == nil {
-		if n := len(m.free); n > 0 {
-			e = m.free[n-1]
-			m.free = m.free[:n-1]
-		} else {
-			e = &wrEntry{}
-		}
+		e = &wrEntry{}
 		ts.k[key.k] = e
 	}
 	e.fp, e.req, e.part, e.until, e.now, e.t, e.fit, e.lastSeen = m.fp, *req, part, until, now, t, fit, cycle
@@ -164,7 +156,6 @@ func (m *wrMemo) sweep(cycle uint64) {
 		live := 0
 		for k, e := range ts.k {
 			if e != nil && cycle-e.lastSeen > 4 {
-				m.free = append(m.free, e)
 				ts.k[k], e = nil, nil
 			}
 			if e != nil {
