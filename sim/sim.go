@@ -989,7 +989,10 @@ func (s *Simulator) start(a *Action) {
 		j.Part = a.Part
 		j.Req.Exclusive = c.Parts[a.Part].Exclusive
 	}
-	j.Alloc = append(j.Alloc[:0], a.Alloc...)
+	// A run's allocation is never written after its start, not even by
+	// a requeued job's next run: Releases keep referring to it across
+	// passes (Reset), so each run gets an array of its own.
+	j.Alloc = append(Alloc(nil), a.Alloc...)
 	j.State = Running
 	j.Start = s.now
 	j.StartedBy = a.By

@@ -206,3 +206,31 @@ func TestNodeHashKept(t *testing.T) {
 		t.Errorf("NodeHash %x with the nodes as they began, want %x", got, h0)
 	}
 }
+
+// allocKeeper is recPolicy that keeps each run's allocation as Started
+// saw it.
+type allocKeeper struct {
+	recPolicy
+	runs []Alloc
+}
+
+func (p *allocKeeper) Started(j *Job, now int64) { p.runs = append(p.runs, j.Alloc) }
+
+// TestRequeuedRunGetsItsOwnAlloc: a requeued job's next run does not
+// write over the allocation of its first run, which Releases (Reset)
+// may still read as a holder's nodes: job 1 runs on n1, is requeued
+// when n1 fails, and restarts on n2; its first run's allocation still
+// says n1.
+func TestRequeuedRunGetsItsOwnAlloc(t *testing.T) {
+	c := twoNodes(t)
+	pol := &allocKeeper{recPolicy: recPolicy{c: c}}
+	_, by := simulate(t, c, countingSched(t), pol, []tj{{id: 1, cpus: 4, run: 1000}},
+		Options{Events: []SiteEvent{nodeEv(c, t, 100, NodeFail, "n1")}})
+	checkJobs(t, c, by, []want{{1, Completed, 221, 1221, "n2", 1}})
+	if len(pol.runs) != 2 {
+		t.Fatalf("%d runs, want 2", len(pol.runs))
+	}
+	if got := allocString(c, pol.runs[0]); got != "n1:4/4000" {
+		t.Errorf("first run's allocation now reads %s, want n1:4/4000", got)
+	}
+}

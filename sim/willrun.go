@@ -70,6 +70,14 @@ func keyOf(h *Holding) relKey {
 	return k
 }
 
+// ownAlloc reports whether h's allocation is its running job's own,
+// which no one writes after the run's start (Simulator.start): the next
+// Reset can read it where it is. The plan's starts are in the view's
+// pool, which the next pass reuses; keep copies those.
+func ownAlloc(h *Holding) bool {
+	return h.Job != nil && len(h.Alloc) > 0 && len(h.Job.Alloc) == len(h.Alloc) && &h.Job.Alloc[0] == &h.Alloc[0]
+}
+
 // keep copies a into the current side of the arena.
 func (r *Releases) keep(a Alloc) Alloc {
 	buf := r.arena[r.side]
@@ -142,7 +150,9 @@ func (r *Releases) Reset(h []Holding) {
 	r.side ^= 1
 	r.arena[r.side] = r.arena[r.side][:0]
 	for i := range r.h {
-		r.h[i].Alloc = r.keep(r.h[i].Alloc)
+		if !ownAlloc(&r.h[i]) {
+			r.h[i].Alloc = r.keep(r.h[i].Alloc)
+		}
 	}
 	r.one = r.one[:0]
 	r.prefix = r.prefix[:0]
