@@ -51,8 +51,7 @@ type backfillState struct {
 	// looked for); heldFrom keeps it.
 	heldAt, heldScan int
 	failed           keyTable[planKey, planFail]
-	hold             []sim.Holding // scratch for View.Holdings
-	relKeys          []relKey      // scratch for sortByRelease
+	relKeys          []relKey // scratch for sortByRelease
 	relTmp           []sim.Holding
 
 	// A node-level view of now, for preemption.

@@ -128,11 +128,14 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 		grace int64
 	}
 	var cands []victim
-	s.bf.hold = view.Holdings(s.bf.hold[:0])
-	for _, v := range s.bf.hold {
-		ok, act, grace := s.canPreempt(c, view.Now(), x, &v)
+	now := view.Now()
+	// Each holding is looked at where it is: most cannot be preempted
+	// by x, and copying every running job's holding first was most of
+	// a call's cost.
+	view.EachHolding(func(v sim.Holding) {
+		ok, act, grace := s.canPreempt(c, now, x, &v)
 		if !ok {
-			continue
+			return
 		}
 		overlap := false
 		for _, sl := range v.Alloc {
@@ -142,7 +145,7 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 			}
 		}
 		if !overlap {
-			continue
+			return
 		}
 		var prio int64
 		if s.P.PreemptType == "preempt/qos" {
@@ -151,7 +154,7 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 			prio = int64(c.Parts[v.Part].PriorityTier)
 		}
 		cands = append(cands, victim{v, prio<<16 + int64(len(v.Alloc)), act, grace})
-	}
+	})
 	if len(cands) == 0 {
 		return false, false, nil
 	}
