@@ -132,7 +132,15 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 	// Each holding is looked at where it is: most cannot be preempted
 	// by x, and copying every running job's holding first was most of
 	// a call's cost.
-	view.EachHolding(func(v sim.Holding) {
+	// Under partition_prio only jobs of partitions of a lower tier can
+	// be victims (canPreempt's first test): the others are skipped
+	// before their holdings are made.
+	var lower func(int) bool
+	if s.P.PreemptType == "preempt/partition_prio" {
+		tier := c.Parts[x.part].PriorityTier
+		lower = func(p int) bool { return c.Parts[p].PriorityTier < tier }
+	}
+	view.EachHoldingIn(lower, func(v sim.Holding) {
 		ok, act, grace := s.canPreempt(c, now, x, &v)
 		if !ok {
 			return

@@ -133,13 +133,19 @@ func (v *View) Holdings(dst []Holding) []Holding {
 // EachHolding calls fn with each of Holdings in turn without building a
 // slice, for passes that only need a few numbers of
 // each.
-func (v *View) EachHolding(fn func(h Holding)) {
+func (v *View) EachHolding(fn func(h Holding)) { v.EachHoldingIn(nil, fn) }
+
+// EachHoldingIn is EachHolding for the holders in the partitions in says
+// yes to (nil: all): the others' holdings are not even made.
+func (v *View) EachHoldingIn(in func(part int) bool, fn func(h Holding)) {
 	for _, j := range v.Running() {
-		fn(Holding{Job: j, Part: j.Part, Alloc: j.Alloc, Start: j.Start, End: ExpectedEnd(j)})
+		if in == nil || in(j.Part) {
+			fn(Holding{Job: j, Part: j.Part, Alloc: j.Alloc, Start: j.Start, End: ExpectedEnd(j)})
+		}
 	}
 	for i := range v.plan.Actions {
 		a := &v.plan.Actions[i]
-		if a.Kind == ActStart && a.Job.planMark == v.mark(markPlaced) {
+		if a.Kind == ActStart && a.Job.planMark == v.mark(markPlaced) && (in == nil || in(a.Part)) {
 			fn(Holding{Job: a.Job, Part: a.Part, Alloc: a.Alloc, Start: v.now, End: a.ExpectedEnd})
 		}
 	}
