@@ -80,7 +80,13 @@ type Engine struct {
 	fs      []float64 // fs_factor
 	sibSum  []float64 // depth-oblivious: Σ usage_norm of fs-children
 
+	// sortBuf holds each account's fs-children in the order of the last
+	// Fair Tree pass (sorted[x]: it does), which the next pass sorts
+	// again from; fsPos is each association's place among its parent's
+	// fs-children, the stable sort's tie-break.
 	sortBuf []int32
+	sorted  []bool
+	fsPos   []int32
 	cmpLF   func(a, b int32) int
 
 	powSec int64 // memo of the last slice weight: most jobs share Δ
@@ -132,6 +138,8 @@ func NewEngine(t *Tree, cfg Config) (*Engine, error) {
 		fs:          make([]float64, n),
 		sibSum:      make([]float64, n),
 		sortBuf:     make([]int32, len(t.fsKids)),
+		sorted:      make([]bool, n),
+		fsPos:       make([]int32, n),
 		powSec:      -1,
 	}
 	e.shares = t.normClassic
@@ -139,6 +147,9 @@ func NewEngine(t *Tree, cfg Config) (*Engine, error) {
 		e.shares = t.normFT
 	}
 	e.cmpLF = e.compareLevelFS
+	for i, c := range t.fsKids {
+		e.fsPos[c] = int32(i)
+	}
 	if cfg.AddedAfterStart && cfg.Algorithm == FairTree {
 		e.addedAfterStart()
 	} else {

@@ -57,11 +57,24 @@ func (e *Engine) rankSiblings(x int32, accountTied bool, rank, rnt *int, nUsers 
 		return
 	}
 	sib := e.sortBuf[lo:hi]
-	copy(sib, t.fsKids[lo:hi])
+	if !e.sorted[x] {
+		copy(sib, t.fsKids[lo:hi])
+	}
+	nan := false
 	for _, c := range sib {
 		e.calcLevelFS(c)
+		nan = nan || math.IsNaN(e.levelFS[c])
 	}
-	slices.SortStableFunc(sib, e.cmpLF)
+	if nan {
+		// NaN compares unequal to everything: only the stable sort of
+		// the tree's order itself gives its order.
+		copy(sib, t.fsKids[lo:hi])
+		slices.SortStableFunc(sib, e.cmpLF)
+		e.sorted[x] = false
+	} else {
+		e.sortAgain(sib)
+		e.sorted[x] = true
+	}
 
 	prev := noVal
 	for i, c := range sib {
@@ -100,6 +113,37 @@ func (e *Engine) calcLevelFS(c int32) {
 
 // compareLevelFS is _cmp_level_fs: higher level_fs first, then users
 // before accounts.
+// sortAgain sorts sib (the fs-children of one account, in the order of
+// the last pass) as slices.SortStableFunc(sib, e.cmpLF) sorts them in
+// the tree's order: by compareLevelFS, ties in tree order (fsPos). That
+// order is total, so any sort reaches it; between two passes decay
+// scales every usage alike and only charges move a few siblings, so an
+// insertion sort from the last order has little to do (the stable sort
+// of the whole list at every calc tick was 2 % of a CEA-Curie run).
+func (e *Engine) sortAgain(sib []int32) {
+	cmp := func(a, b int32) int {
+		if c := e.compareLevelFS(a, b); c != 0 {
+			return c
+		}
+		return int(e.fsPos[a] - e.fsPos[b])
+	}
+	moves := 0
+	for i := 1; i < len(sib); i++ {
+		c := sib[i]
+		j := i
+		for ; j > 0 && cmp(c, sib[j-1]) < 0; j-- {
+			sib[j] = sib[j-1]
+		}
+		sib[j] = c
+		if moves += i - j; moves > 8*len(sib) {
+			// Far from the last order (the first pass, a usage
+			// reset): a sort in n log n.
+			slices.SortFunc(sib, cmp)
+			return
+		}
+	}
+}
+
 func (e *Engine) compareLevelFS(a, b int32) int {
 	la, lb := e.levelFS[a], e.levelFS[b]
 	if la != lb {

@@ -1,7 +1,10 @@
 package fairshare
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -285,6 +288,43 @@ func TestFairTreeLevelFS(t *testing.T) {
 	for _, tc := range tests {
 		if got := FairTreeLevelFS(tc.s, tc.u, tc.parent, tc.user); got != tc.want {
 			t.Errorf("%s: LF = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// A Fair Tree pass sorts each account's children from the order of the
+// pass before (sortAgain); its factors must be those of the stable sort
+// of the tree's order, pass after pass, through ties (equal usage, and
+// the +Inf of users who used nothing), moves of a few siblings, and a
+// reshuffle of all of them.
+func TestFairTreeResortMatchesStableSort(t *testing.T) {
+	b := newBuilder(t)
+	for a := range 3 {
+		acct := fmt.Sprintf("A%d", a)
+		b.acct(acct, "root", uint32(1+a))
+		for u := range 40 {
+			b.user(fmt.Sprintf("u%d_%d", a, u), acct, uint32(1+u%3))
+		}
+	}
+	tr := b.done()
+	e := newEngine(t, tr, Config{Algorithm: FairTree})
+	rng := rand.New(rand.NewPCG(3, 4))
+	for pass := range 30 {
+		n := 3 // a few siblings move
+		if pass%10 == 9 {
+			n = 120 // all of them
+		}
+		for range n {
+			a, u := rng.IntN(3), rng.IntN(40)
+			v := float64(rng.IntN(5)) * 10 // ties, and zero usage
+			setUsage(t, e, fmt.Sprintf("A%d", a), fmt.Sprintf("u%d_%d", a, u), v)
+		}
+		e.Recalc()
+		got := slices.Clone(e.fs)
+		clear(e.sorted) // the reference: every list sorted from the tree's order
+		e.Recalc()
+		if !slices.Equal(got, e.fs) {
+			t.Fatalf("pass %d: factors from the last order %v, from the tree's order %v", pass, got, e.fs)
 		}
 	}
 }
