@@ -60,6 +60,10 @@ type queue struct {
 	mark  []uint64 // per job index: the EligSeq its records were made for
 	epoch uint64
 	cmp   func(a, b Record) int
+	// sorted says recs were in order at epoch (dropping records keeps
+	// them so): arrivals then need only be checked against the records
+	// before them, not the whole queue read again.
+	sorted bool
 }
 
 func (q *queue) sync(v *sim.View) []Record {
@@ -79,6 +83,7 @@ func (q *queue) sync(v *sim.View) []Record {
 	q.recs = q.recs[:k]
 	pend := v.Pending()
 	added := false
+	kept := len(q.recs) // the records before the arrivals
 	i := len(pend)
 	for i > 0 && pend[i-1].EligSeq > q.seen {
 		i--
@@ -97,10 +102,15 @@ func (q *queue) sync(v *sim.View) []Record {
 		q.seen = max(q.seen, pend[len(pend)-1].EligSeq)
 	}
 	if e := v.Epoch(); added || e != q.epoch {
+		from := 0 // where the order must be checked from
+		if e == q.epoch && q.sorted && kept > 0 {
+			from = kept - 1
+		}
 		q.epoch = e
-		if !slices.IsSortedFunc(q.recs, q.cmp) {
+		if !slices.IsSortedFunc(q.recs[from:], q.cmp) {
 			slices.SortFunc(q.recs, q.cmp) // cmp is total: no need for stability
 		}
+		q.sorted = true
 	}
 	return q.recs
 }
