@@ -28,6 +28,18 @@ type shadowState struct {
 	journal   []delta
 	// owner is the Releases whose shadows follow the cluster.
 	owner *Releases
+	// netAt, net and netOut are netJournal's scratch.
+	netAt  []int32
+	net    []netDelta
+	netOut []delta
+}
+
+// netDelta is the sum of the journal's changes to one node.
+type netDelta struct {
+	node   int32
+	cores  int
+	mem    int64
+	simple bool // a node in service and no GRES: its changes add up
 }
 
 // delta is one take (or give) of the cluster's, for shadows to replay.
@@ -70,9 +82,66 @@ func (c *Cluster) mark(n int) {
 	}
 }
 
-// replay applies the cluster's journal to shadow sh.
-func (c *Cluster) replay(sh *Cluster) {
-	for _, d := range c.sh.journal {
+// netJournal is the journal with each node's changes summed into one
+// give or take (two where cores and memory moved opposite ways), for a
+// node in service without GRES: there take and give only add to its
+// free cores and memory, and everything else a shadow keeps (free-level
+// index, free-node bits, memory-tight count, partition sums) is a
+// function of those, so one sum leaves the shadow as the whole sequence
+// does. Half of a CEA-Curie journal's changes cancel (a job ends and
+// another starts on its nodes), and every shadow replays it. Other
+// nodes' changes (out of service: a give is held; GRES) are kept in
+// order. A node never changes state within a journal (touch breaks it).
+func (c *Cluster) netJournal() []delta {
+	s := &c.sh
+	if len(s.netAt) != len(c.Nodes) {
+		s.netAt = make([]int32, len(c.Nodes))
+	}
+	s.net = s.net[:0]
+	for _, d := range s.journal {
+		k := s.netAt[d.node]
+		if k == 0 {
+			s.net = append(s.net, netDelta{node: d.node, simple: c.Nodes[d.node].State.Usable()})
+			k = int32(len(s.net))
+			s.netAt[d.node] = k
+		}
+		a := &s.net[k-1]
+		if d.gres != 0 {
+			a.simple = false
+		}
+		if d.take {
+			a.cores -= d.cores
+			a.mem -= d.mem
+		} else {
+			a.cores += d.cores
+			a.mem += d.mem
+		}
+	}
+	out := s.netOut[:0]
+	for _, d := range s.journal {
+		if !s.net[s.netAt[d.node]-1].simple {
+			out = append(out, d)
+		}
+	}
+	for _, a := range s.net {
+		s.netAt[a.node] = 0
+		if !a.simple {
+			continue
+		}
+		if a.cores > 0 || a.mem > 0 {
+			out = append(out, delta{node: a.node, cores: max(a.cores, 0), mem: max(a.mem, 0)})
+		}
+		if a.cores < 0 || a.mem < 0 {
+			out = append(out, delta{node: a.node, take: true, cores: max(-a.cores, 0), mem: max(-a.mem, 0)})
+		}
+	}
+	s.netOut = out
+	return out
+}
+
+// replayDeltas applies deltas (the journal, or netJournal's) to shadow sh.
+func (c *Cluster) replayDeltas(sh *Cluster, deltas []delta) {
+	for _, d := range deltas {
 		if d.take {
 			sh.take(int(d.node), d.cores, d.mem, d.gres)
 		} else {

@@ -230,14 +230,19 @@ func (r *Releases) following() bool {
 	return len(r.shs) > 0 && r.fresh && r.c.sh.owner == r && !r.c.sh.broken
 }
 
-// catchUp replays the cluster's journal on every shadow.
+// catchUp replays the cluster's journal, each node's changes summed
+// (netJournal), on every shadow.
 func (r *Releases) catchUp() {
 	c := r.c
 	if len(c.sh.journal) == 0 {
 		return
 	}
+	deltas := c.sh.journal
+	if len(r.shs) > 1 {
+		deltas = c.netJournal()
+	}
 	for i := range r.shs {
-		c.replay(r.shs[i].c)
+		c.replayDeltas(r.shs[i].c, deltas)
 	}
 	c.sh.journal = c.sh.journal[:0]
 }
