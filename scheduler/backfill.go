@@ -23,6 +23,10 @@ type backfillState struct {
 	rel      sim.Releases  // expected releases, by (End, job index)
 	hs       []sim.Holding // scratch for rel
 	x, sx    cand          // the record a cycle plans, and the one settled tests
+	// pk and bk are the keys of failed and blocked being asked: a local
+	// one would move to the heap, as the tables hash through a func value.
+	pk planKey
+	bk blockKey
 
 	perUser     map[int32]int
 	perAssoc    map[int]int
@@ -210,9 +214,10 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		// reservations decide the starts.
 		horizon := now + s.P.BfWindow
 		nowOnly := s.noReserve(v, x)
-		key := planKey{keyOf(x), tl, horizon, nowOnly, s.preemptKey(x)}
+		key := &b.pk
+		*key = planKey{keyOf(x), tl, horizon, nowOnly, s.preemptKey(x)}
 		key.shape.limit = 0
-		if f, ok := b.failed.get(&key); ok && f.gen == b.gen0 && !memoOff {
+		if f, ok := b.failed.get(key); ok && f.gen == b.gen0 && !memoOff {
 			if f.counted {
 				tested++ // the same test on the same map: the same failure
 			}
@@ -223,7 +228,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			tested++
 		}
 		if t < 0 {
-			b.failed.put(&key, planFail{b.gen0, counted})
+			b.failed.put(key, planFail{b.gen0, counted})
 		} else {
 			b.gen0++
 		}
@@ -283,8 +288,9 @@ func (s *Slurm) settled(v *sim.View, jobs []Record, i, last int) bool {
 		x := &b.sx
 		*x = candOf(c, jobs[k])
 		tl := s.bfLimit(c, x)
-		key := blockKey{keyOf(x), tl}
-		if blocked, _ := b.blocked.get(&key); blocked {
+		key := &b.bk
+		*key = blockKey{keyOf(x), tl}
+		if blocked, _ := b.blocked.get(key); blocked {
 			continue // a record of the same shape and limit failed already
 		}
 		copy(b.base, b.member[x.part])
@@ -301,7 +307,7 @@ func (s *Slurm) settled(v *sim.View, jobs []Record, i, last int) bool {
 			b.frontAlloc = append(b.frontAlloc[:0], s.alloc...)
 			return false
 		}
-		b.blocked.put(&key, true)
+		b.blocked.put(key, true)
 	}
 	return !s.heldFrom(v, jobs, i)
 }
