@@ -117,8 +117,11 @@ type Cluster struct {
 	MemDefault MemDefault
 	freeBits   []uint64 // by allocation rank: the node has a free core
 	byRank     []int    // node index by allocation rank
-	buckets    [][]int  // scratch: candidate nodes by usable cores
-	gleft      []int    // scratch: per-job GRES a placement still needs
+	// rankWeight is each rank's node Weight: evalSets reads it for every
+	// run of free nodes, where the node's own record is a cache miss.
+	rankWeight []int
+	buckets    [][]int // scratch: candidate nodes by usable cores
+	gleft      []int   // scratch: per-job GRES a placement still needs
 	// evNodes, evAvail and evSets are evalNodes' scratch: the nodes a
 	// job could use with their usable CPUs, and their consecutive sets.
 	evNodes, evAvail []int
@@ -380,8 +383,10 @@ func (c *Cluster) index() error {
 	for t := range c.typeBits {
 		c.typeBits[t] = make([]uint64, len(c.freeBits))
 	}
+	c.rankWeight = make([]int, len(c.byRank))
 	for r, n := range c.byRank {
 		c.Nodes[n].rank = r
+		c.rankWeight[r] = c.Nodes[n].Weight
 		c.freeBits[r/64] |= 1 << (r % 64)
 		c.rankIsIndex = c.rankIsIndex && r == n
 		if t := c.Nodes[n].Type; t >= 0 && t < len(c.typeBits) {

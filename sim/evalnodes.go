@@ -206,7 +206,7 @@ func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
 			rem &^= mask
 			r := wi*64 + b
 			if cont&(1<<b) == 0 || len(sets) == 0 {
-				sets = append(sets, consecSet{first: r, end: r, weight: c.Nodes[c.byRank[r]].Weight})
+				sets = append(sets, consecSet{first: r, end: r, weight: c.rankWeight[r]})
 			}
 			s := &sets[len(sets)-1]
 			s.end = r + t + 1
