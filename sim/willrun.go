@@ -327,17 +327,49 @@ func (r *Releases) move(c *Cluster, i int, take bool) {
 
 // moveAlloc gives an allocation back in shadow c, or takes it again, on
 // the nodes in service.
+//
+// Shadows move a holder's whole allocation at a time, dozens of nodes for
+// CEA-Curie's wide jobs (24 million slices in a 12-day window): a
+// node without GRES in a usable state is changed here as take and give
+// change it, without their calls, deferred recount and the checks that
+// only the cluster's present needs (its node hash and journal).
 func (r *Releases) moveAlloc(c *Cluster, a Alloc, take bool) {
+	inline := !c.hashing && c.sh.track && !c.sh.journaled
+	sign := 1
+	if take {
+		sign = -1
+	}
 	for _, s := range a {
 		n := s.Node
 		if c.downBits[n>>6]&(1<<(n&63)) != 0 {
 			continue
 		}
-		if take {
-			c.take(n, s.Cores, s.MemMB, s.Gres)
-		} else {
-			c.give(n, s.Cores, s.MemMB, s.Gres)
+		nd := &c.Nodes[n]
+		if !inline || s.Gres != 0 || !nd.State.Usable() {
+			if take {
+				c.take(n, s.Cores, s.MemMB, s.Gres)
+			} else {
+				c.give(n, s.Cores, s.MemMB, s.Gres)
+			}
+			continue
 		}
+		c.mark(n)
+		tight := nd.memTight()
+		cores := sign * s.Cores
+		to := nd.FreeCores + cores
+		c.fl.move(nd.rank, nd.FreeCores, to)
+		nd.FreeCores = to
+		nd.FreeMem += int64(sign) * s.MemMB
+		c.FreeCores += cores
+		for _, p := range nd.parts {
+			c.Parts[p].FreeCores += cores
+		}
+		if to > 0 {
+			c.freeBits[nd.rank/64] |= 1 << (nd.rank % 64)
+		} else {
+			c.freeBits[nd.rank/64] &^= 1 << (nd.rank % 64)
+		}
+		c.retight(nd, tight)
 	}
 }
 

@@ -1,0 +1,79 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// A shadow that moves holders through Releases.moveAlloc ends as one whose
+// nodes are taken and given one at a time through take and give: every
+// node's free cores and memory and what a drained node holds, the dirty
+// list, and the shadow's counters (free cores per partition, memory-tight
+// nodes, free-node bits, free-level index). The holders' memory makes
+// nodes memory-tight and loose again; a drained node and a down one are
+// out of service, where shadows leave what their holders hold.
+func TestShadowMoveAsTakeAndGive(t *testing.T) {
+	for round := range 20 {
+		rng := rand.New(rand.NewPCG(11, uint64(round)))
+		var specs []NodeSpec
+		for i := range 70 { // two bitmap words
+			specs = append(specs, nodeGroup("broadwell", 8, 8000, 1, fmt.Sprintf("n%d", i)))
+		}
+		c := newTestCluster(t, "broadwell", false, specs, partSpec("a"), partSpec("b", "n0", "n1", "n2", "n65", "n66"))
+		var holders []Alloc
+		for range 30 {
+			var a Alloc
+			for _, n := range rng.Perm(len(c.Nodes))[:1+rng.IntN(6)] {
+				nd := &c.Nodes[n]
+				if nd.FreeCores == 0 {
+					continue
+				}
+				k := 1 + rng.IntN(nd.FreeCores)
+				m := min(int64(rng.IntN(4))*int64(k)*700, nd.FreeMem)
+				c.take(n, k, m, 0)
+				a = append(a, Slice{Node: n, Cores: k, MemMB: m})
+			}
+			holders = append(holders, a)
+		}
+		c.SetNodeState(3, NodeDrain)
+		c.SetNodeState(66, NodeDown)
+		x, y := c.newShadow(), c.newShadow()
+		var r Releases
+		given := make([]bool, len(holders))
+		for range 200 {
+			i := rng.IntN(len(holders))
+			take := given[i]
+			given[i] = !take
+			r.moveAlloc(x, holders[i], take)
+			for _, s := range holders[i] {
+				switch {
+				case y.downBits[s.Node>>6]&(1<<(s.Node&63)) != 0:
+				case take:
+					y.take(s.Node, s.Cores, s.MemMB, s.Gres)
+				default:
+					y.give(s.Node, s.Cores, s.MemMB, s.Gres)
+				}
+			}
+		}
+		for n := range c.Nodes {
+			a, b := &x.Nodes[n], &y.Nodes[n]
+			if a.FreeCores != b.FreeCores || a.FreeMem != b.FreeMem || a.held != b.held {
+				t.Fatalf("round %d node %d: moved %d cores %d MB held %+v, one by one %d cores %d MB held %+v",
+					round, n, a.FreeCores, a.FreeMem, a.held, b.FreeCores, b.FreeMem, b.held)
+			}
+		}
+		got := fmt.Sprintf("%d %d %d %d %v %v %v %v", x.FreeCores, x.Parts[0].FreeCores, x.Parts[1].FreeCores, x.memTight, x.freeBits, x.fl.count, x.fl.word, x.fl.levels)
+		want := fmt.Sprintf("%d %d %d %d %v %v %v %v", y.FreeCores, y.Parts[0].FreeCores, y.Parts[1].FreeCores, y.memTight, y.freeBits, y.fl.count, y.fl.word, y.fl.levels)
+		if got != want {
+			t.Fatalf("round %d: moved %s, one by one %s", round, got, want)
+		}
+		if !slices.Equal(x.sh.dirtyMark, y.sh.dirtyMark) {
+			t.Fatalf("round %d: dirty nodes differ", round)
+		}
+		if y.memTight == 0 {
+			t.Fatalf("round %d: no node ended memory-tight", round)
+		}
+	}
+}
