@@ -28,6 +28,10 @@ type freeLevels struct {
 	// holds every free node of a word, or all but a few, is counted
 	// from it (freeCoresIn).
 	word []int
+	// free is, by allocation rank, the node's free cores: counting a
+	// word's nodes reads this array, where the nodes' own records are a
+	// cache miss each.
+	free []int32
 }
 
 // indexLevels builds the index over the nodes' current free cores, and
@@ -56,9 +60,11 @@ func (c *Cluster) indexLevels() {
 		f.typeRank[t] = make([]uint64, words)
 	}
 	f.word = make([]int, words)
+	f.free = make([]int32, len(c.Nodes))
 	for n := range c.Nodes {
 		nd := &c.Nodes[n]
 		f.set(nd.rank, nd.FreeCores)
+		f.free[nd.rank] = int32(nd.FreeCores)
 		f.word[nd.rank>>6] += nd.FreeCores
 		if t := nd.Type; t >= 0 && t < len(f.typeRank) {
 			f.typeRank[t][nd.rank>>6] |= 1 << (nd.rank & 63)
@@ -87,6 +93,7 @@ func (f *freeLevels) move(r, from, to int) {
 		f.unset(r, from)
 		f.set(r, to)
 		f.word[r>>6] += to - from
+		f.free[r] = int32(to)
 	}
 }
 
@@ -109,6 +116,9 @@ func (f *freeLevels) check(nodes []Node) error {
 	total := 0
 	for i := range nodes {
 		nd := &nodes[i]
+		if int(f.free[nd.rank]) != nd.FreeCores {
+			return fmt.Errorf("node %s: %d free cores, indexed %d", nd.Name, nd.FreeCores, f.free[nd.rank])
+		}
 		if k := nd.FreeCores; k > 0 && k < len(f.levels) {
 			total++
 			if f.levels[k][nd.rank>>6]&(1<<(nd.rank&63)) == 0 {
@@ -146,7 +156,7 @@ func (f *freeLevels) clone() freeLevels {
 	if f.levels == nil {
 		return freeLevels{}
 	}
-	g := freeLevels{count: slices.Clone(f.count), typeRank: f.typeRank, word: slices.Clone(f.word)}
+	g := freeLevels{count: slices.Clone(f.count), typeRank: f.typeRank, word: slices.Clone(f.word), free: slices.Clone(f.free)}
 	g.levels = make([][]uint64, len(f.levels))
 	for k := range f.levels {
 		g.levels[k] = slices.Clone(f.levels[k])

@@ -880,6 +880,12 @@ func (c *Cluster) freeCoresIn(rank []uint64) int {
 // coresOfRanks is the free cores of the nodes of word wi's ranks in w.
 func (c *Cluster) coresOfRanks(wi int, w uint64) int {
 	k := 0
+	if f := c.fl.free; f != nil {
+		for ; w != 0; w &= w - 1 {
+			k += int(f[wi*64+bits.TrailingZeros64(w)])
+		}
+		return k
+	}
 	for ; w != 0; w &= w - 1 {
 		k += c.Nodes[c.byRank[wi*64+bits.TrailingZeros64(w)]].FreeCores
 	}
