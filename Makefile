@@ -3,11 +3,12 @@ GO      ?= go
 BIN     := bin/fairsim
 SHARED  ?= ../shared
 
-.PHONY: build run test test-slurm bench lint fuzz clean
+.PHONY: build run test test-slurm bench pgo lint fuzz clean
 
 # urfave_cli_no_docs leaves out urfave/cli's man-page and Markdown writers,
 # which fairsim never calls: their Markdown parser's start-up costs every
-# run about 3 ms (a tenth of a small run's start).
+# run about 3 ms (a tenth of a small run's start). go build also picks up
+# cmd/fairsim/default.pgo, the CPU profile it optimises with (make pgo).
 build:
 	$(GO) build -tags urfave_cli_no_docs -o $(BIN) ./cmd/fairsim
 
@@ -37,6 +38,11 @@ test-slurm:
 bench: build
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 	SHARED=$(SHARED) scripts/bench/run $(BIN)
+
+## pgo: remake cmd/fairsim/default.pgo, the profile of make bench's replays
+## that go build optimises the CLI with (scripts/pgo/profile)
+pgo:
+	SHARED=$(SHARED) scripts/pgo/profile
 
 ## lint: formatting and vet must be clean
 lint:
