@@ -17,6 +17,16 @@ func nodeGroup(typ string, cores int, mem int64, weight int, names ...string) No
 	return NodeSpec{Names: names, Type: typ, Cores: cores, MemMB: mem, Weight: weight}
 }
 
+// numbered is k 8-core, 8000 MB Broadwell nodes named n0 to n(k-1),
+// one group each.
+func numbered(k int) []NodeSpec {
+	var specs []NodeSpec
+	for i := range k {
+		specs = append(specs, nodeGroup("broadwell", 8, 8000, 1, fmt.Sprintf("n%d", i)))
+	}
+	return specs
+}
+
 // partSpec is a partition over the named nodes (none: all nodes) with no
 // time limits.
 func partSpec(name string, nodes ...string) PartitionSpec {

@@ -14,11 +14,7 @@ import (
 func TestNetJournalReplaysAsTheJournal(t *testing.T) {
 	for round := range 20 {
 		rng := rand.New(rand.NewPCG(7, uint64(round)))
-		var specs []NodeSpec
-		for i := range 12 {
-			specs = append(specs, nodeGroup("broadwell", 8, 8000, 1, fmt.Sprintf("n%d", i)))
-		}
-		c := newTestCluster(t, "broadwell", false, specs)
+		c := newTestCluster(t, "broadwell", false, numbered(12))
 		busy := make([]struct {
 			cores int
 			mem   int64

@@ -17,11 +17,7 @@ import (
 func TestShadowMoveAsTakeAndGive(t *testing.T) {
 	for round := range 20 {
 		rng := rand.New(rand.NewPCG(11, uint64(round)))
-		var specs []NodeSpec
-		for i := range 70 { // two bitmap words
-			specs = append(specs, nodeGroup("broadwell", 8, 8000, 1, fmt.Sprintf("n%d", i)))
-		}
-		c := newTestCluster(t, "broadwell", false, specs, partSpec("a"), partSpec("b", "n0", "n1", "n2", "n65", "n66"))
+		c := newTestCluster(t, "broadwell", false, numbered(70), partSpec("a"), partSpec("b", "n0", "n1", "n2", "n65", "n66"))
 		var holders []Alloc
 		for range 30 {
 			var a Alloc
