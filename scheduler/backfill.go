@@ -433,7 +433,8 @@ func (b *backfillState) sortByRelease(hs []sim.Holding) {
 // the nodes free of reservations over its run, the will-run test on
 // them, and a later try when reservations free more nodes later. It
 // returns when the job can start (-1: not within horizon, or not now for
-// a test-now-only record), leaving the allocation in s.alloc, and whether
+// a test-now-only record), leaving the allocation of a start now in
+// s.alloc and the nodes of a later one in b.nodes, and whether
 // the record reached the will-run test (what bf_max_job_test counts).
 func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon int64) (int64, bool) {
 	b := &s.bf
@@ -476,8 +477,11 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 		}
 		key := wrKey{x.j.Idx, calls}
 		calls++
-		if e, ok := s.wr.lookup(key, &x.req, x.part, b.avail, until, now, s.cycle); ok && !memoOff {
-			s.alloc, t, fit = e.answer(now, s.alloc[:0])
+		// A reservation needs only the nodes of a later start (b.nodes),
+		// which the memo keeps; a trace reports its whole allocation.
+		memo := !memoOff && s.Trace == nil
+		if e, ok := s.wr.lookup(key, &x.req, x.part, b.avail, until, now, s.cycle); ok && memo {
+			t, fit = e.answer(b.nodes)
 		} else {
 			// A start found after later sends the record to later, as
 			// does none: the test need not place it then.
@@ -486,9 +490,13 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 				by = later
 			}
 			var cut bool
-			s.alloc, t, fit, cut = c.WillRunBy(&x.req, x.part, b.avail, &b.rel, until, by, s.alloc[:0])
-			if !cut { // not WillRun's answer: the memo must not give it
-				s.wr.store(key, &x.req, x.part, b.avail, until, now, t, fit, s.alloc, s.cycle)
+			if s.Trace == nil {
+				s.alloc, t, fit, cut = c.WillRunNodes(&x.req, x.part, b.avail, &b.rel, until, by, s.alloc[:0], b.nodes)
+			} else if s.alloc, t, fit, cut = c.WillRunBy(&x.req, x.part, b.avail, &b.rel, until, by, s.alloc[:0]); fit == sim.FitsNow {
+				b.nodesOf(s.alloc)
+			}
+			if !cut && memo { // cut: not WillRun's answer, which the memo must not give
+				s.wr.store(key, &x.req, x.part, b.avail, until, now, t, fit, b.nodes, s.cycle)
 			}
 		}
 		if fit != sim.FitsNow {
@@ -508,7 +516,6 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 			startRes = later // try when reservations free more nodes
 			continue
 		}
-		b.nodesOf(s.alloc)
 		if b.ns.overlapsAfter(b.nodes, floorRes(t, res, c.Wall()), floorRes(t+tl, res, c.Wall()), startRes+tl) {
 			if t <= startRes {
 				return -1, tried // cannot happen: avail covered these records

@@ -100,7 +100,6 @@ func (s *Slurm) planJobPreempt(v *sim.View, plan *sim.Plan, x *cand, tl int64, n
 		return t, counted
 	}
 	b := &s.bf
-	b.nodesSet = false // preemption may place the job elsewhere
 	c := v.Cluster()
 	// The will-run tests moved only the releases' shadows: the cluster
 	// itself, which preemptOn reads, is the present.
@@ -125,6 +124,7 @@ func (s *Slurm) planJobPreempt(v *sim.View, plan *sim.Plan, x *cand, tl int64, n
 	if fits {
 		return now, true
 	}
+	b.nodesSet = false // preemption placed the job elsewhere: s.alloc has its nodes
 	s.alloc = s.alloc[:0]
 	for _, n := range use {
 		s.alloc = append(s.alloc, sim.Slice{Node: n})

@@ -15,9 +15,11 @@ import (
 // equal: the cluster's present (every node's free cores and memory, its
 // state) and the expected releases (each holder's job, start and end),
 // through the cycle's fingerprint; the request, the partition and the
-// nodes in play, compared in full; and the time: a start now stays now,
-// a later start is kept only while it still lies after now, and a search
-// that found nothing up to until finds nothing up to an earlier until.
+// nodes in play, compared in full; and the time: a later start is kept
+// only while it still lies after now, and a search that found nothing up
+// to until finds nothing up to an earlier until. A start now changes the
+// cluster and is not kept; a later one is kept as its nodes, all its
+// reservation needs.
 // Requests with GRES and clusters with reservations are not memoised (the
 // will-run test then also depends on the time through the reservations).
 type wrMemo struct {
@@ -51,8 +53,8 @@ type wrEntry struct {
 	now      int64 // when it was answered
 	t        int64
 	fit      sim.Fit
-	alloc    sim.Alloc
-	lastSeen uint64 // the cycle that last used it
+	nodes    []uint64 // of a fit: the nodes chosen, by node index
+	lastSeen uint64   // the cycle that last used it
 }
 
 // mix is splitmix64's finaliser: a well-spread hash of one word.
@@ -99,7 +101,6 @@ func (m *wrMemo) lookup(key wrKey, req *sim.Request, part int, avail []uint64, u
 		if until > e.until {
 			return nil, false
 		}
-	case e.t == e.now: // fits now: the present is the same
 	case e.t <= now:
 		return nil, false // the start was one past a release that has passed
 	case e.t > until:
@@ -110,20 +111,19 @@ func (m *wrMemo) lookup(key wrKey, req *sim.Request, part int, avail []uint64, u
 	return e, true
 }
 
-// answer is e's answer at now.
-func (e *wrEntry) answer(now int64, dst sim.Alloc) (sim.Alloc, int64, sim.Fit) {
+// answer is e's answer: a start after now (lookup gives no other fit),
+// its nodes copied into nodes.
+func (e *wrEntry) answer(nodes []uint64) (int64, sim.Fit) {
 	if e.fit != sim.FitsNow {
-		return dst, 0, e.fit
+		return 0, e.fit
 	}
-	t := e.t
-	if t == e.now {
-		t = now
-	}
-	return append(dst, e.alloc...), t, sim.FitsNow
+	copy(nodes, e.nodes)
+	return e.t, sim.FitsNow
 }
 
-// store remembers an answer.
-func (m *wrMemo) store(key wrKey, req *sim.Request, part int, avail []uint64, until, now, t int64, fit sim.Fit, a sim.Alloc, cycle uint64) {
+// store remembers an answer: for a fit, its nodes (a bitmap by node
+// index). A start now is not kept, as no later cycle asks again.
+func (m *wrMemo) store(key wrKey, req *sim.Request, part int, avail []uint64, until, now, t int64, fit sim.Fit, nodes []uint64, cycle uint64) {
 	if m.fp == 0 || len(req.Gres) > 0 || fit == sim.FitsNow && t == now {
 		return // a start now changes the cluster: no later cycle asks again
 	}
@@ -146,7 +146,9 @@ func (m *wrMemo) store(key wrKey, req *sim.Request, part int, avail []uint64, un
 	e.fp, e.req, e.part, e.until, e.now, e.t, e.fit, e.lastSeen = m.fp, *req, part, until, now, t, fit, cycle
 	e.req.Gres = nil
 	e.avail = append(e.avail[:0], avail...)
-	e.alloc = append(e.alloc[:0], a...)
+	if fit == sim.FitsNow {
+		e.nodes = append(e.nodes[:0], nodes...)
+	}
 }
 
 // sweep forgets the entries no cycle used for a while, so the memo

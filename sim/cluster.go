@@ -173,6 +173,11 @@ type Cluster struct {
 	wrPts   []wrPoint
 	wrProbe Alloc
 	wrBest  Alloc
+	// sink, while a will-run test asked for nodes only (WillRunNodes)
+	// places on a shadow, receives the nodes evalDrive takes, as a
+	// bitmap by node index, in place of their slices. wrSink is its
+	// storage, wrBestNodes the nodes of the first fitting probe.
+	sink, wrSink, wrBestNodes []uint64
 	// downBits are the nodes that allocate nothing, typeBits each CPU
 	// type's nodes (both by node index); rankIsIndex says allocation
 	// order is index order (no Weight sets nodes apart).

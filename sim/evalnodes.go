@@ -111,7 +111,11 @@ func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 // evalRem is what _eval_nodes still looks for: CPUs (rem_cpus, and
 // rem_max_cpus for _cpus_to_use), nodes (rem_nodes) and the nodes it may
 // still take (max_nodes).
-type evalRem struct{ cpus, max, nodes, maxNodes int }
+// sink, when set, takes each node's bit instead of its slice (Cluster.sink).
+type evalRem struct {
+	cpus, max, nodes, maxNodes int
+	sink                       []uint64
+}
 
 // full reports whether the nodes are all taken or the job is placed.
 func (e *evalRem) full() bool { return e.maxNodes == 0 || e.nodes <= 0 && e.cpus <= 0 }
@@ -128,6 +132,10 @@ func (e *evalRem) take(c *Cluster, req *Request, dst Alloc, n, u int) Alloc {
 	e.max -= u
 	e.nodes--
 	e.maxNodes--
+	if e.sink != nil {
+		e.sink[n>>6] |= 1 << (n & 63)
+		return dst
+	}
 	return append(dst, Slice{n, u, c.memFor(req, n, u, 0), 0})
 }
 
@@ -137,7 +145,7 @@ func (e *evalRem) take(c *Cluster, req *Request, dst Alloc, n, u int) Alloc {
 func (c *Cluster) evalDrive(req *Request, dst Alloc, sets []consecSet, fill func(*consecSet, *evalRem, Alloc) Alloc) (Alloc, Fit) {
 	start := len(dst)
 	e := &c.evRem
-	*e = evalRem{cpus: req.CPUs, max: req.CPUs, nodes: 1, maxNodes: req.CPUs}
+	*e = evalRem{cpus: req.CPUs, max: req.CPUs, nodes: 1, maxNodes: req.CPUs, sink: c.sink}
 	if req.Nodes == 1 {
 		e.maxNodes = 1
 	}

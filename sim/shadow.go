@@ -206,6 +206,7 @@ func (sh *Cluster) copyShared(c *Cluster) {
 	sh.gleft, sh.willRunGiven, sh.except, sh.exceptFn = own.gleft, own.willRunGiven, nil, nil
 	sh.play, sh.playIdx, sh.playRank, sh.playT, sh.playTIdx = own.play, own.playIdx, own.playRank, own.playT, own.playTIdx
 	sh.wrPts, sh.wrProbe, sh.wrBest = own.wrPts, own.wrProbe, own.wrBest
+	sh.sink, sh.wrSink, sh.wrBestNodes = nil, own.wrSink, own.wrBestNodes
 	sh.seen, sh.seenGen, sh.sh = own.seen, own.seenGen, own.sh
 }
 

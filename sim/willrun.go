@@ -501,7 +501,7 @@ func (c *Cluster) WillRunBy(req *Request, p int, avail []uint64, rel *Releases, 
 		rel.ready(c)
 		c.setPlay(req, p, avail)
 		defer func() { c.play = nil }()
-		return c.willRunMonotone(req, p, rel, until, by, dst)
+		return c.willRunMonotone(req, p, rel, until, by, dst, nil)
 	}
 	c.setPlay(req, p, avail)
 	defer func() { c.play = nil }()
@@ -584,6 +584,27 @@ func (c *Cluster) WillRunBy(req *Request, p int, avail []uint64, rel *Releases, 
 	return dst, 0, NotNow, false
 }
 
+// WillRunNodes is WillRunBy for a caller that needs of a start after now
+// only its nodes, as a backfill reservation does: with a fit, nodes (a
+// bitmap by node index, one bit per node of the cluster) holds the
+// nodes chosen, and the allocation is appended to dst only for a start
+// now. A CEA-Curie job takes 80 nodes on average: a placement building
+// their slices, copied to the caller and into the will-run memo, cost
+// more than finding them.
+func (c *Cluster) WillRunNodes(req *Request, p int, avail []uint64, rel *Releases, until, by int64, dst Alloc, nodes []uint64) (Alloc, int64, Fit, bool) {
+	if !wrSequential && len(req.Gres) == 0 && c.resvFrom == nil {
+		rel.ready(c)
+		c.setPlay(req, p, avail)
+		defer func() { c.play = nil }()
+		return c.willRunMonotone(req, p, rel, until, by, dst, nodes)
+	}
+	a, t, fit, cut := c.WillRunBy(req, p, avail, rel, until, by, dst)
+	if fit == FitsNow {
+		allocNodes(nodes, a[len(dst):])
+	}
+	return a, t, fit, cut
+}
+
 // setPlay marks the nodes a will-run test may use: avail's usable nodes
 // of partition p (playIdx, by node index), those of them of the type
 // asked (play, by allocation rank, which placement ANDs with the free
@@ -659,7 +680,10 @@ type wrPoint struct {
 // cursor's state is the test's own; placement looks at no other node.
 // The test of now runs on the cluster itself, later ones on rel's
 // shadows, with the same nodes in play.
-func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until, by int64, dst Alloc) (Alloc, int64, Fit, bool) {
+//
+// With nodes set (WillRunNodes), a probe on a shadow gives its nodes
+// only, into nodes, and dst stays as it is unless the start is now.
+func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until, by int64, dst Alloc, nodes []uint64) (Alloc, int64, Fit, bool) {
 	now := c.Now
 	w := wrWalk{c: c, rel: rel, req: req, until: until, window: wrWindow0, more: true, free: c.playFree}
 	if m := &rel.sums; m.ok && m.gen == rel.gen && m.hash == c.NodeHash() && slices.Equal(m.set, c.playT) {
@@ -670,7 +694,10 @@ func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until, by 
 		w.pts = append(w.pts, wrPoint{0, now, true})
 	}
 	defer func() { c.wrPts = w.pts }()
-	best := -1
+	best, bestNodes := -1, false
+	if nodes != nil && len(c.wrSink) != len(nodes) {
+		c.wrSink, c.wrBestNodes = make([]uint64, len(nodes)), make([]uint64, len(nodes))
+	}
 	fits := func(k int) bool {
 		pt := w.pts[k]
 		var a Alloc
@@ -680,16 +707,28 @@ func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until, by 
 		} else {
 			sh := rel.at(pt.cut)
 			sh.play, sh.Now = c.play, max(pt.last, now+1)
+			if nodes != nil {
+				clear(c.wrSink)
+				sh.sink = c.wrSink
+			}
 			a, fit = sh.TryAlloc(req, p, c.wrProbe[:0])
-			sh.play = nil
+			sh.play, sh.sink = nil, nil
 		}
 		c.wrProbe = a[:0]
 		if fit != FitsNow {
 			return false
 		}
 		if best < 0 || k < best {
-			best = k
-			c.wrBest = append(c.wrBest[:0], a...)
+			best, bestNodes = k, nodes != nil && !pt.now
+			if bestNodes {
+				// Placements other than evalDrive's still give slices.
+				for _, s := range a {
+					c.wrSink[s.Node>>6] |= 1 << (s.Node & 63)
+				}
+				copy(c.wrBestNodes, c.wrSink)
+			} else {
+				c.wrBest = append(c.wrBest[:0], a...)
+			}
 		}
 		return true
 	}
@@ -728,7 +767,22 @@ func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until, by 
 	if w.pts[best].now {
 		t = now
 	}
+	if bestNodes {
+		copy(nodes, c.wrBestNodes)
+		return dst, t, FitsNow, false
+	}
+	if nodes != nil {
+		allocNodes(nodes, c.wrBest)
+	}
 	return append(dst, c.wrBest...), t, FitsNow, false
+}
+
+// allocNodes sets nodes (a bitmap by node index) to the nodes of a.
+func allocNodes(nodes []uint64, a Alloc) {
+	clear(nodes)
+	for _, s := range a {
+		nodes[s.Node>>6] |= 1 << (s.Node & 63)
+	}
 }
 
 const wrWindow0 = 30

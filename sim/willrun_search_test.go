@@ -54,7 +54,7 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 		slices.SortStableFunc(hs, func(a, b Holding) int { return int(a.End - b.End) })
 		return c, hs
 	}
-	cuts := 0
+	cuts, later := 0, 0
 	for round := range 40 {
 		rng := rand.New(rand.NewPCG(15, uint64(round)))
 		byRng := rand.New(rand.NewPCG(16, uint64(round)))
@@ -133,6 +133,26 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 				if cut {
 					cuts++
 				}
+				// WillRunNodes answers as WillRunBy, with the nodes of
+				// its allocation, which it gives only for a start now.
+				nodes := slices.Repeat([]uint64{^uint64(0)}, len(c.freeBits))
+				na, nt, nf, ncut := c.WillRunNodes(&req, p, avail, &fast, until, by, nil, nodes)
+				if nt != bt || nf != bf || ncut != cut {
+					t.Fatalf("round %d request %d (%+v in %d): nodes-search %v at %d (cut %v), by-search %v at %d (cut %v)", round, q, req, p, nf, nt, ncut, bf, bt, cut)
+				}
+				if bf == FitsNow {
+					wantNodes := make([]uint64, len(nodes))
+					allocNodes(wantNodes, ba)
+					if !slices.Equal(nodes, wantNodes) {
+						t.Fatalf("round %d request %d (%+v in %d): nodes %b, allocation %s", round, q, req, p, nodes, allocString(c, ba))
+					}
+					if bt == c.Now && allocString(c, na) != allocString(c, ba) || bt > c.Now && len(na) != 0 {
+						t.Fatalf("round %d request %d (%+v in %d): nodes-search gave %s at %d, by-search %s", round, q, req, p, allocString(c, na), bt, allocString(c, ba))
+					}
+					if bt > c.Now {
+						later++
+					}
+				}
 			}
 			busy := 0
 			for _, h := range fast.Holdings() {
@@ -164,5 +184,8 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 	if cuts == 0 {
 		t.Fatal("no WillRunBy test was cut short: the test does not reach the cut")
 	}
-	t.Logf("%d WillRunBy tests cut short", cuts)
+	if later == 0 {
+		t.Fatal("no WillRunNodes test found a later start: the test does not reach the nodes it gives")
+	}
+	t.Logf("%d WillRunBy tests cut short, %d later starts by nodes", cuts, later)
 }
