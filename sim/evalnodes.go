@@ -229,8 +229,10 @@ func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
 		}
 		for r := s.first; r < s.end && !e.full(); r++ {
 			if only < 0 || r == only { // a set's ranks are all usable
-				n := c.byRank[r]
-				dst = e.take(c, req, dst, n, c.Nodes[n].FreeCores)
+				// The free-level index's count: a shadow's node
+				// record is a cache miss, which mostly only the
+				// bit the sink takes follows.
+				dst = e.take(c, req, dst, c.byRank[r], int(f.free[r]))
 			}
 		}
 		return dst
