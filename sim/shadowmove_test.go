@@ -73,3 +73,41 @@ func TestShadowMoveAsTakeAndGive(t *testing.T) {
 		}
 	}
 }
+
+// TestShadowNearestInSlices: a will-run test takes the shadow fewest
+// slices away, not the one fewest holders away. Holders of 1, 1, 20 and
+// 1 nodes; shadows at cursors 3 and 0; the state at cursor 2 is two
+// one-node holders from the shadow at 0 but the 20-node holder from the
+// one at 3, which must stay where it is.
+func TestShadowNearestInSlices(t *testing.T) {
+	c := newTestCluster(t, "broadwell", false, numbered(23), partSpec("all"))
+	var hs []Holding
+	n := 0
+	for j, k := range []int{1, 1, 20, 1} {
+		var a Alloc
+		for range k {
+			a = append(a, Slice{Node: n, Cores: 8, MemMB: 8000})
+			n++
+		}
+		c.Occupy(a)
+		hs = append(hs, Holding{Job: &Job{Idx: j}, Alloc: a, End: 100 * int64(j+1)})
+	}
+	var r Releases
+	r.Reset(hs)
+	r.ready(c)
+	if len(r.shs) != 2 {
+		t.Fatalf("%d shadows to begin with, want 2", len(r.shs))
+	}
+	r.at(3) // the first shadow moves to 3, the second stays at 0
+	r.at(0)
+	if r.shs[0].cur != 3 || r.shs[1].cur != 0 {
+		t.Fatalf("shadows at %d and %d, want 3 and 0", r.shs[0].cur, r.shs[1].cur)
+	}
+	sh := r.at(2)
+	if r.shs[0].cur != 3 || r.shs[1].cur != 2 || sh != r.shs[1].c {
+		t.Errorf("at(2) moved the shadows to %d and %d, want 3 (20 slices away) kept and 0 (2 slices away) moved to 2", r.shs[0].cur, r.shs[1].cur)
+	}
+	if got := sh.FreeCores; got != 16 {
+		t.Errorf("the state at 2 has %d free cores, want 16 (the first two holders' nodes)", got)
+	}
+}

@@ -30,7 +30,10 @@ type Releases struct {
 	// prefix[i] is the cores of the first i holders (MayHaveCores),
 	// made when first asked after a change.
 	prefix []int
-	c      *Cluster
+	// slicesBefore[i] is the slices of the first i holders (at), made
+	// when first asked after a change.
+	slicesBefore []int
+	c            *Cluster
 	// shs are the shadows, each at its own cursor: a test takes the
 	// nearest, as a pass's tests ask for a few far-apart states over and
 	// over (jobs that start now or soon, jobs that wait for most running
@@ -156,6 +159,7 @@ func (r *Releases) Reset(h []Holding) {
 	}
 	r.one = r.one[:0]
 	r.prefix = r.prefix[:0]
+	r.slicesBefore = r.slicesBefore[:0]
 	j := 0 // both key lists are in holder order: one merge finds the old ones
 	for i := range r.h {
 		k := r.keys[i]
@@ -295,12 +299,21 @@ func (r *Releases) carry(h []Holding) {
 }
 
 // at is a shadow with the first k holders given back: the one whose
-// cursor is nearest, moved there (a node out of service keeps what its
+// cursor is nearest in slices to move, moved there (a node out of service keeps what its
 // jobs give back, as in a run).
 func (r *Releases) at(k int) *Cluster {
+	if len(r.slicesBefore) != len(r.h)+1 {
+		r.slicesBefore = append(r.slicesBefore[:0], 0)
+		for i := range r.h {
+			r.slicesBefore = append(r.slicesBefore, r.slicesBefore[i]+len(r.h[i].Alloc))
+		}
+	}
+	// Nearest in slices moved, not in holders: a holder of CEA-Curie
+	// takes from 1 to over 1,000 nodes.
+	sk := r.slicesBefore[k]
 	s := &r.shs[0]
 	for i := 1; i < len(r.shs); i++ {
-		if abs(r.shs[i].cur-k) < abs(s.cur-k) {
+		if abs(r.slicesBefore[r.shs[i].cur]-sk) < abs(r.slicesBefore[s.cur]-sk) {
 			s = &r.shs[i]
 		}
 	}
@@ -417,6 +430,7 @@ func (r *Releases) Insert(k int, h Holding) {
 	}
 	r.keys = slices.Insert(r.keys, k, keyOf(&h))
 	r.prefix = r.prefix[:0]
+	r.slicesBefore = r.slicesBefore[:0]
 	h.Alloc = r.keep(h.Alloc)
 	sp := r.wordsOf(h.Alloc)
 	r.cores = append(r.cores, 0)
