@@ -519,6 +519,7 @@ func (c *Cluster) WillRunBy(req *Request, p int, avail []uint64, rel *Releases, 
 	}
 	c.setPlay(req, p, avail)
 	defer func() { c.play = nil }()
+	c.playFree = c.freeCoresIn(c.play)
 	now := c.Now
 	part := &c.Parts[p]
 	a, fit := dst, NotNow
@@ -620,9 +621,11 @@ func (c *Cluster) WillRunNodes(req *Request, p int, avail []uint64, rel *Release
 }
 
 // setPlay marks the nodes a will-run test may use: avail's usable nodes
-// of partition p (playIdx, by node index), those of them of the type
+// of partition p (playIdx, by node index) and those of them of the type
 // asked (play, by allocation rank, which placement ANDs with the free
-// nodes), and the free cores of the latter (playFree).
+// nodes; playIdx itself when that is the same). The free cores of play
+// (playFree) are the caller's to count: willRunMonotone mostly has them
+// from MayHaveCores.
 func (c *Cluster) setPlay(req *Request, p int, avail []uint64) {
 	words := len(c.freeBits)
 	if len(c.playIdx) != words {
@@ -637,14 +640,15 @@ func (c *Cluster) setPlay(req *Request, p int, avail []uint64) {
 		}
 		c.playIdx[wi] = w
 	}
-	if c.rankIsIndex {
+	play := c.playRank
+	switch {
+	case c.rankIsIndex && req.Type < 0:
+		play = c.playIdx // the same nodes in the same order: no copy
+	case c.rankIsIndex:
 		for wi, w := range c.playIdx {
-			if req.Type >= 0 {
-				w &= c.typeBits[req.Type][wi]
-			}
-			c.playRank[wi] = w
+			c.playRank[wi] = w & c.typeBits[req.Type][wi]
 		}
-	} else {
+	default:
 		clear(c.playRank)
 		for wi, w := range c.playIdx {
 			for w != 0 {
@@ -657,9 +661,8 @@ func (c *Cluster) setPlay(req *Request, p int, avail []uint64) {
 			}
 		}
 	}
-	c.playFree = c.freeCoresIn(c.playRank)
-	c.playT = c.playRank
-	if !c.rankIsIndex || len(c.playT) != words {
+	c.playT = play
+	if !c.rankIsIndex {
 		if len(c.playTIdx) != words {
 			c.playTIdx = make([]uint64, words)
 		}
@@ -671,7 +674,7 @@ func (c *Cluster) setPlay(req *Request, p int, avail []uint64) {
 		}
 		c.playT = c.playTIdx
 	}
-	c.play = c.playRank
+	c.play = play
 }
 
 // wrPoint is a will-run test: at cut (the holders before it given back),
@@ -699,10 +702,17 @@ type wrPoint struct {
 // only, into nodes, and dst stays as it is unless the start is now.
 func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until, by int64, dst Alloc, nodes []uint64) (Alloc, int64, Fit, bool) {
 	now := c.Now
-	w := wrWalk{c: c, rel: rel, req: req, until: until, window: wrWindow0, more: true, free: c.playFree}
+	w := wrWalk{c: c, rel: rel, req: req, until: until, window: wrWindow0, more: true, free: -1}
 	if m := &rel.sums; m.ok && m.gen == rel.gen && m.hash == c.NodeHash() && slices.Equal(m.set, c.playT) {
 		w.sums = m
+		if c.rankIsIndex {
+			w.free = m.free // freeCoresIn of the same bitmap, in the same present
+		}
 	}
+	if w.free < 0 {
+		w.free = c.freeCoresIn(c.play)
+	}
+	c.playFree = w.free
 	w.pts = c.wrPts[:0]
 	if w.free >= req.CPUs {
 		w.pts = append(w.pts, wrPoint{0, now, true})

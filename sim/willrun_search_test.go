@@ -22,10 +22,17 @@ import (
 // others change their expected end, which the shadows carry over
 // (Reset) instead of starting from the present.
 func TestWillRunSearchMatchesSequential(t *testing.T) {
-	build := func(rng *rand.Rand) (*Cluster, []Holding) {
+	// flat rounds give every node one Weight: allocation order is then
+	// index order, where the search takes its free cores from
+	// MayHaveCores' count.
+	build := func(rng *rand.Rand, flat bool) (*Cluster, []Holding) {
 		var specs []NodeSpec
 		for i := range 24 {
-			specs = append(specs, nodeGroup("broadwell", 4+4*(i%3), 8000, rng.IntN(3), fmt.Sprintf("n%d", i)))
+			w := rng.IntN(3)
+			if flat {
+				w = 1
+			}
+			specs = append(specs, nodeGroup("broadwell", 4+4*(i%3), 8000, w, fmt.Sprintf("n%d", i)))
 		}
 		var half []string
 		for i := range 16 {
@@ -54,12 +61,12 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 		slices.SortStableFunc(hs, func(a, b Holding) int { return int(a.End - b.End) })
 		return c, hs
 	}
-	cuts, later := 0, 0
+	cuts, later, reused := 0, 0, 0
 	for round := range 40 {
 		rng := rand.New(rand.NewPCG(15, uint64(round)))
 		byRng := rand.New(rand.NewPCG(16, uint64(round)))
-		c, hs := build(rng)
-		cs, hss := build(rand.New(rand.NewPCG(15, uint64(round))))
+		c, hs := build(rng, round%2 == 1)
+		cs, hss := build(rand.New(rand.NewPCG(15, uint64(round))), round%2 == 1)
 		var fast, seq Releases
 		for pass := range 4 {
 			fast.Reset(hs)
@@ -123,6 +130,24 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 				// WillRunBy answers as WillRun, or is cut short only when
 				// WillRun finds no start by its time.
 				by := c.Now + 1 + int64(byRng.IntN(25000))
+				if q%2 == 0 {
+					// MayHaveCores first, on the nodes in play, as planJob
+					// asks: the search then starts from its sums and its
+					// count of the free cores.
+					set := make([]uint64, len(avail))
+					for wi := range set {
+						set[wi] = avail[wi] & c.Parts[p].memberBits[wi] &^ c.downBits[wi]
+					}
+					fast.MayHaveCores(c, p, set, until, req.CPUs)
+					// (It may answer from the partition's cores alone,
+					// leaving the sums of another set.)
+					if c.rankIsIndex && slices.Equal(fast.sums.set, set) {
+						if fast.sums.free != c.freeCoresIn(set) {
+							t.Fatalf("round %d request %d: MayHaveCores counted %d free cores, the nodes have %d", round, q, fast.sums.free, c.freeCoresIn(set))
+						}
+						reused++
+					}
+				}
 				ba, bt, bf, cut := c.WillRunBy(&req, p, avail, &fast, until, by, nil)
 				if by := fmt.Sprintf("%v at %d: %s", bf, bt, allocString(c, ba)); !cut && by != want {
 					t.Fatalf("round %d request %d (%+v in %d): by-search %s, sequential %s", round, q, req, p, by, want)
@@ -187,5 +212,8 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 	if later == 0 {
 		t.Fatal("no WillRunNodes test found a later start: the test does not reach the nodes it gives")
 	}
-	t.Logf("%d WillRunBy tests cut short, %d later starts by nodes", cuts, later)
+	if reused == 0 {
+		t.Fatal("no search followed MayHaveCores in index order: the test does not reach the count it reuses")
+	}
+	t.Logf("%d WillRunBy tests cut short, %d later starts by nodes, %d after MayHaveCores", cuts, later, reused)
 }
