@@ -50,7 +50,6 @@ type wrEntry struct {
 	part     int
 	avail    []uint64
 	until    int64
-	now      int64 // when it was answered
 	t        int64
 	fit      sim.Fit
 	nodes    []uint64 // of a fit: the nodes chosen, by node index
@@ -143,7 +142,7 @@ func (m *wrMemo) store(key wrKey, req *sim.Request, part int, avail []uint64, un
 		e = &wrEntry{}
 		ts.k[key.k] = e
 	}
-	e.fp, e.req, e.part, e.until, e.now, e.t, e.fit, e.lastSeen = m.fp, *req, part, until, now, t, fit, cycle
+	e.fp, e.req, e.part, e.until, e.t, e.fit, e.lastSeen = m.fp, *req, part, until, t, fit, cycle
 	e.req.Gres = nil
 	e.avail = append(e.avail[:0], avail...)
 	if fit == sim.FitsNow {

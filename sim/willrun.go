@@ -299,8 +299,8 @@ func (r *Releases) carry(h []Holding) {
 }
 
 // at is a shadow with the first k holders given back: the one whose
-// cursor is nearest in slices to move, moved there (a node out of service keeps what its
-// jobs give back, as in a run).
+// cursor is nearest in slices to move, moved there (a node out of
+// service keeps what its jobs give back, as in a run).
 func (r *Releases) at(k int) *Cluster {
 	if len(r.slicesBefore) != len(r.h)+1 {
 		r.slicesBefore = append(r.slicesBefore[:0], 0)
@@ -511,14 +511,44 @@ func (c *Cluster) WillRun(req *Request, p int, avail []uint64, rel *Releases, un
 // backfill record whose next try already lies before such a start (it
 // then tries from there) needs none.
 func (c *Cluster) WillRunBy(req *Request, p int, avail []uint64, rel *Releases, until, by int64, dst Alloc) (Alloc, int64, Fit, bool) {
-	if !wrSequential && len(req.Gres) == 0 && c.resvFrom == nil {
+	return c.willRun(req, p, avail, rel, until, by, dst, nil)
+}
+
+// WillRunNodes is WillRunBy for a caller that needs of a start after now
+// only its nodes, as a backfill reservation does: with a fit, nodes (a
+// bitmap by node index, one bit per node of the cluster) holds the
+// nodes chosen, and the allocation is appended to dst only for a start
+// now. A CEA-Curie job takes 80 nodes on average: a placement building
+// their slices, copied to the caller and into the will-run memo, cost
+// more than finding them.
+func (c *Cluster) WillRunNodes(req *Request, p int, avail []uint64, rel *Releases, until, by int64, dst Alloc, nodes []uint64) (Alloc, int64, Fit, bool) {
+	return c.willRun(req, p, avail, rel, until, by, dst, nodes)
+}
+
+// willRun is WillRunBy, and WillRunNodes with nodes set: the monotone
+// search where it applies (willRunMonotone), else the sequential tests,
+// whose allocation then gives the nodes.
+func (c *Cluster) willRun(req *Request, p int, avail []uint64, rel *Releases, until, by int64, dst Alloc, nodes []uint64) (Alloc, int64, Fit, bool) {
+	monotone := !wrSequential && len(req.Gres) == 0 && c.resvFrom == nil
+	if monotone {
 		rel.ready(c)
-		c.setPlay(req, p, avail)
-		defer func() { c.play = nil }()
-		return c.willRunMonotone(req, p, rel, until, by, dst, nil)
 	}
 	c.setPlay(req, p, avail)
 	defer func() { c.play = nil }()
+	if monotone {
+		return c.willRunMonotone(req, p, rel, until, by, dst, nodes)
+	}
+	a, t, fit := c.willRunSequential(req, p, rel, until, dst)
+	if nodes != nil && fit == FitsNow {
+		allocNodes(nodes, a[len(dst):])
+	}
+	return a, t, fit, false
+}
+
+// willRunSequential is WillRun's tests one batch after another, on the
+// cluster itself, its nodes in play set (setPlay): the path for GRES and
+// maintenance reservations, whose fit need not grow as holders give back.
+func (c *Cluster) willRunSequential(req *Request, p int, rel *Releases, until int64, dst Alloc) (Alloc, int64, Fit) {
 	c.playFree = c.freeCoresIn(c.play)
 	now := c.Now
 	part := &c.Parts[p]
@@ -527,7 +557,7 @@ func (c *Cluster) WillRunBy(req *Request, p int, avail []uint64, rel *Releases, 
 		a, fit = c.TryAlloc(req, p, dst)
 	}
 	if fit == FitsNow {
-		return a, now, FitsNow, false
+		return a, now, FitsNow
 	}
 	var given []int // indices of rel given back
 	defer func() {
@@ -593,31 +623,10 @@ func (c *Cluster) WillRunBy(req *Request, p int, avail []uint64, rel *Releases, 
 		// maintenance reservation is judged against that start.
 		c.Now = max(last, now+1)
 		if a, fit = c.TryAlloc(req, p, dst); fit == FitsNow {
-			return a, c.Now, FitsNow, false
+			return a, c.Now, FitsNow
 		}
 	}
-	return dst, 0, NotNow, false
-}
-
-// WillRunNodes is WillRunBy for a caller that needs of a start after now
-// only its nodes, as a backfill reservation does: with a fit, nodes (a
-// bitmap by node index, one bit per node of the cluster) holds the
-// nodes chosen, and the allocation is appended to dst only for a start
-// now. A CEA-Curie job takes 80 nodes on average: a placement building
-// their slices, copied to the caller and into the will-run memo, cost
-// more than finding them.
-func (c *Cluster) WillRunNodes(req *Request, p int, avail []uint64, rel *Releases, until, by int64, dst Alloc, nodes []uint64) (Alloc, int64, Fit, bool) {
-	if !wrSequential && len(req.Gres) == 0 && c.resvFrom == nil {
-		rel.ready(c)
-		c.setPlay(req, p, avail)
-		defer func() { c.play = nil }()
-		return c.willRunMonotone(req, p, rel, until, by, dst, nodes)
-	}
-	a, t, fit, cut := c.WillRunBy(req, p, avail, rel, until, by, dst)
-	if fit == FitsNow {
-		allocNodes(nodes, a[len(dst):])
-	}
-	return a, t, fit, cut
+	return dst, 0, NotNow
 }
 
 // setPlay marks the nodes a will-run test may use: avail's usable nodes
