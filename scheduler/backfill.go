@@ -55,7 +55,8 @@ type backfillState struct {
 	// looked for); heldFrom keeps it.
 	heldAt, heldScan int
 	failed           keyTable[planKey, planFail]
-	relKeys          []relKey // scratch for sortByRelease
+	moves            moveChains // the tries of the last record of each key (bfreplay.go)
+	relKeys          []relKey   // scratch for sortByRelease
 	relTmp           []sim.Holding
 
 	// A node-level view of now, for preemption.
@@ -105,6 +106,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	clear(b.arrResv)
 	b.failed.reset()
 	b.blocked.reset()
+	b.moves.reset()
 	b.gen0++
 
 	// Which records could start now at all, ignoring reservations: the
@@ -437,6 +439,15 @@ func (b *backfillState) sortByRelease(hs []sim.Holding) {
 // s.alloc and the nodes of a later one in b.nodes, and whether
 // the record reached the will-run test (what bf_max_job_test counts).
 func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon int64) (int64, bool) {
+	t, tried := s.planTries(v, x, tl, nowOnly, horizon)
+	s.bf.moves.keep(&s.bf.pk)
+	return t, tried
+}
+
+// planTries is planJob's tries, kept in b.moves.cur; b.pk is the
+// record's key. It replays the moves of the last record of the key
+// (bfreplay.go).
+func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon int64) (int64, bool) {
 	b := &s.bf
 	c := v.Cluster()
 	now := v.Now()
@@ -448,21 +459,55 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 	tried := false
 	calls := 0 // will-run tests of this record (wrKey)
 	retry := func(later int64) bool { return later > 0 && !nowOnly && later <= horizon }
+	prev := b.moves.of(&b.pk)
+	if memoOff {
+		prev = nil
+	}
+	rp := 0 // prev's next try, while this record's tries follow prev's
+	b.moves.cur = b.moves.cur[:0]
+	moved := func(start, later int64, kind moveKind) {
+		b.moves.cur = append(b.moves.cur, bfMove{start, later, kind})
+		if rp < len(prev) && prev[rp].start == start && prev[rp].later == later {
+			rp++
+		} else {
+			rp = len(prev)
+		}
+	}
+	// A replayed cores move counts as tried only if its nodes held the
+	// node count, which replaying does not look at: untried, the record
+	// looks again before it answers.
+	unsure := false
 	for startRes := now; ; {
+		if rp < len(prev) && prev[rp].start == startRes && prev[rp].kind != moveTest {
+			if later := b.ns.laterOver(b.base, startRes, startRes+tl); later == prev[rp].later {
+				kind := prev[rp].kind
+				b.moves.replayed++
+				if kind == moveCores {
+					unsure = true
+					s.boundSkips++
+				}
+				moved(startRes, later, kind)
+				startRes = later
+				continue
+			}
+			rp = len(prev)
+		}
 		copy(b.avail, b.base)
 		later := b.ns.availOver(b.avail, startRes, startRes+tl)
 		if count(b.avail) < minNodes {
 			if retry(later) {
+				moved(startRes, later, moveNodes)
 				startRes = later
 				continue
 			}
-			return -1, tried
+			return -1, tried || unsure && b.triedIn(tl, minNodes)
 		}
 		tried = true
 		if retry(later) && !coreBoundOff && !b.rel.MayHaveCores(c, x.part, b.avail, later, x.req.CPUs) {
 			// No test up to later can fit, so the will-run test would
 			// send the record to later anyway.
 			s.boundSkips++
+			moved(startRes, later, moveCores)
 			startRes = later
 			continue
 		}
@@ -501,6 +546,7 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 		}
 		if fit != sim.FitsNow {
 			if retry(later) {
+				moved(startRes, later, moveTest)
 				startRes = later
 				continue
 			}
@@ -513,6 +559,7 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 		case nowOnly:
 			return -1, tried
 		case later > 0 && t > later:
+			moved(startRes, later, moveTest)
 			startRes = later // try when reservations free more nodes
 			continue
 		}
@@ -520,6 +567,7 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 			if t <= startRes {
 				return -1, tried // cannot happen: avail covered these records
 			}
+			moved(startRes, t, moveTest)
 			startRes = t
 			continue
 		}

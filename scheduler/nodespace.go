@@ -136,6 +136,16 @@ func (m *nodeSpace) reset(words int, begin, end int64, avail []uint64) {
 // records alone; and what the records meeting the range lack is the
 // nodes of the reservations meeting it (resv).
 func (m *nodeSpace) availOver(dst []uint64, start, end int64) (later int64) {
+	later = m.laterOver(dst, start, end)
+	h := m.heldOver(start, end)
+	for w, x := range h.nodes {
+		dst[w] &^= x
+	}
+	return later
+}
+
+// laterOver is availOver's later for base, without the nodes.
+func (m *nodeSpace) laterOver(base []uint64, start, end int64) int64 {
 	i, _ := slices.BinarySearchFunc(m.recs, start, func(r nsRec, t int64) int {
 		if r.end <= t {
 			return -1
@@ -144,19 +154,14 @@ func (m *nodeSpace) availOver(dst []uint64, start, end int64) (later int64) {
 	})
 	for ; i+1 < len(m.recs); i++ {
 		r := &m.recs[i]
-		if m.gainsAt(dst, r, &m.recs[i+1]) {
-			later = r.end
-			break
+		if m.gainsAt(base, r, &m.recs[i+1]) {
+			return r.end
 		}
 		if r.begin > end {
 			break
 		}
 	}
-	h := m.heldOver(start, end)
-	for w, x := range h.nodes {
-		dst[w] &^= x
-	}
-	return later
+	return 0
 }
 
 // heldOver is the nodes the reservations meeting [start, end] hold.
