@@ -227,6 +227,18 @@ func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
 		if e.nodes <= 1 {
 			only = c.fewestHolding(s, e.cpus, usable)
 		}
+		if only < 0 && e.sink != nil && c.rankIsIndex && req.Nodes != 1 && s.cpus <= e.cpus {
+			// The whole set, as bits: no node's CPUs are capped, as
+			// together they are at most what is still asked, and
+			// max_nodes (the CPUs asked, less one per node taken) stays
+			// at least the CPUs still asked, so no node is passed over.
+			setRange(e.sink, s.first, s.end)
+			e.cpus -= s.cpus
+			e.max -= s.cpus
+			e.nodes -= s.nodes
+			e.maxNodes -= s.nodes
+			return dst
+		}
 		for r := s.first; r < s.end && !e.full(); r++ {
 			if only < 0 || r == only { // a set's ranks are all usable
 				// The free-level index's count: a shadow's node
@@ -313,4 +325,14 @@ func (c *Cluster) freeCoresOfMask(wi int, mask uint64, nz int) int {
 		}
 	}
 	return k
+}
+
+// setRange sets bits [lo, hi) of b.
+func setRange(b []uint64, lo, hi int) {
+	for lo < hi {
+		w, o := lo>>6, uint(lo&63)
+		n := min(hi-lo, 64-int(o))
+		b[w] |= (^uint64(0) >> (64 - uint(n))) << o
+		lo += n
+	}
 }
