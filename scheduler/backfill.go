@@ -25,8 +25,10 @@ type backfillState struct {
 	x, sx    cand          // the record a cycle plans, and the one settled tests
 	// pk and bk are the keys of failed and blocked being asked: a local
 	// one would move to the heap, as the tables hash through a func value.
-	pk planKey
-	bk blockKey
+	// pkHash is pk's hash, for the tables that pk is asked of.
+	pk     planKey
+	pkHash uint64
+	bk     blockKey
 
 	perUser     map[int32]int
 	perAssoc    map[int]int
@@ -219,7 +221,8 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		key := &b.pk
 		*key = planKey{keyOf(x), tl, horizon, nowOnly, s.preemptKey(x)}
 		key.shape.limit = 0
-		if f, ok := b.failed.get(key); ok && f.gen == b.gen0 && !memoOff {
+		b.pkHash = hashPlanKey(key)
+		if f, ok := b.failed.getHashed(key, b.pkHash); ok && f.gen == b.gen0 && !memoOff {
 			if f.counted {
 				tested++ // the same test on the same map: the same failure
 			}
@@ -230,7 +233,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			tested++
 		}
 		if t < 0 {
-			b.failed.put(key, planFail{b.gen0, counted})
+			b.failed.putHashed(key, b.pkHash, planFail{b.gen0, counted})
 		} else {
 			b.gen0++
 		}
@@ -440,12 +443,12 @@ func (b *backfillState) sortByRelease(hs []sim.Holding) {
 // the record reached the will-run test (what bf_max_job_test counts).
 func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon int64) (int64, bool) {
 	t, tried := s.planTries(v, x, tl, nowOnly, horizon)
-	s.bf.moves.keep(&s.bf.pk)
+	s.bf.moves.keep(&s.bf.pk, s.bf.pkHash)
 	return t, tried
 }
 
 // planTries is planJob's tries, kept in b.moves.cur; b.pk is the
-// record's key. It replays the moves of the last record of the key
+// record's key, b.pkHash its hash. It replays the moves of the last record of the key
 // (bfreplay.go).
 func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon int64) (int64, bool) {
 	b := &s.bf
@@ -459,7 +462,7 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 	tried := false
 	calls := 0 // will-run tests of this record (wrKey)
 	retry := func(later int64) bool { return later > 0 && !nowOnly && later <= horizon }
-	prev := b.moves.of(&b.pk)
+	prev := b.moves.of(&b.pk, b.pkHash)
 	if memoOff {
 		prev = nil
 	}

@@ -59,25 +59,26 @@ func (m *moveChains) reset() {
 	m.used = 0
 }
 
-// of is the tries of the last record of key k this cycle (nil: none).
-func (m *moveChains) of(k *planKey) []bfMove {
-	if i, ok := m.index.get(k); ok {
+// of is the tries of the last record of key k (hash h) this cycle (nil:
+// none).
+func (m *moveChains) of(k *planKey, h uint64) []bfMove {
+	if i, ok := m.index.getHashed(k, h); ok {
 		return m.lists[i]
 	}
 	return nil
 }
 
 // keep makes the record just planned, whose tries are in cur, the last
-// of key k.
-func (m *moveChains) keep(k *planKey) {
-	i, ok := m.index.get(k)
+// of key k (hash h).
+func (m *moveChains) keep(k *planKey, h uint64) {
+	i, ok := m.index.getHashed(k, h)
 	if !ok {
 		if m.used == len(m.lists) {
 			m.lists = append(m.lists, nil)
 		}
 		i = int32(m.used)
 		m.used++
-		m.index.put(k, i)
+		m.index.putHashed(k, h, i)
 	}
 	m.lists[i], m.cur = m.cur, m.lists[i][:0]
 }

@@ -30,9 +30,19 @@ func (t *keyTable[K, V]) reset() {
 
 // get returns the value of k, if it has one.
 func (t *keyTable[K, V]) get(k *K) (V, bool) {
+	if t.n == 0 {
+		var zero V
+		return zero, false
+	}
+	return t.getHashed(k, t.hash(k))
+}
+
+// getHashed is get for a caller that has k's hash h already (one
+// record's key is asked of several tables).
+func (t *keyTable[K, V]) getHashed(k *K, h uint64) (V, bool) {
 	if t.n > 0 {
 		mask := uint64(len(t.slots) - 1)
-		for i := t.hash(k) & mask; ; i = (i + 1) & mask {
+		for i := h & mask; ; i = (i + 1) & mask {
 			s := &t.slots[i]
 			if s.gen != t.gen {
 				break
@@ -47,12 +57,15 @@ func (t *keyTable[K, V]) get(k *K) (V, bool) {
 }
 
 // put sets the value of k.
-func (t *keyTable[K, V]) put(k *K, v V) {
+func (t *keyTable[K, V]) put(k *K, v V) { t.putHashed(k, t.hash(k), v) }
+
+// putHashed is put for a caller that has k's hash h already.
+func (t *keyTable[K, V]) putHashed(k *K, h uint64, v V) {
 	if (t.n+1)*2 > len(t.slots) {
 		t.grow()
 	}
 	mask := uint64(len(t.slots) - 1)
-	for i := t.hash(k) & mask; ; i = (i + 1) & mask {
+	for i := h & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]
 		if s.gen != t.gen {
 			s.gen, s.key, s.val = t.gen, *k, v
