@@ -23,12 +23,11 @@ type backfillState struct {
 	rel      sim.Releases  // expected releases, by (End, job index)
 	hs       []sim.Holding // scratch for rel
 	x, sx    cand          // the record a cycle plans, and the one settled tests
-	// pk and bk are the keys of failed and blocked being asked: a local
-	// one would move to the heap, as the tables hash through a func value.
-	// pkHash is pk's hash, for the tables that pk is asked of.
+	// pk is the key of failed being asked: a local one would move to the
+	// heap, as the tables hash through a func value. pkHash is its hash,
+	// for the tables that pk is asked of.
 	pk     planKey
 	pkHash uint64
-	bk     blockKey
 
 	perUser     map[int32]int
 	perAssoc    map[int]int
@@ -42,9 +41,15 @@ type backfillState struct {
 	// cands are the records that could start now at all, by position;
 	// those before front are settled (settled), checked the generation
 	// last settled.
-	cands   []int
-	front   int
-	checked uint64
+	cands []int
+	// candKeys and candHash are the cands' keys in blocked and their
+	// hashes, made by the scan that found them: settled skips record
+	// after record of a blocked shape, and building the key again read
+	// each record's job.
+	candKeys []blockKey
+	candHash []uint64
+	front    int
+	checked  uint64
 	// The allocation the record at frontAt fitted now with, for its
 	// limit frontTL, with the map's first frontResv reservations.
 	frontAt    int
@@ -116,13 +121,20 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	s.memo.reset()
 	last := -1
 	b.cands = b.cands[:0]
+	b.candKeys, b.candHash = b.candKeys[:0], b.candHash[:0]
 	settle := !s.Estimates && s.Trace == nil && s.P.BfTestsPerSec <= 0
+	keyed := settle // settled reads candKeys only while settle holds
 	for i, r := range jobs {
 		x := candOf(c, r)
 		fits := c.Parts[x.part].FreeCores >= x.j.CPUs && s.tryAlloc(c, &x, nil) == sim.FitsNow
 		if fits || s.bfMayPreempt(v, plan, &x) {
 			last = i
 			b.cands = append(b.cands, i)
+			if keyed {
+				k := blockKey{keyOf(&x), s.bfLimit(c, &x)}
+				b.candKeys = append(b.candKeys, k)
+				b.candHash = append(b.candHash, hashBlockKey(&k))
+			}
 			settle = settle && fits && !s.preemptible()
 		}
 	}
@@ -290,14 +302,13 @@ func (s *Slurm) settled(v *sim.View, jobs []Record, i, last int) bool {
 		if b.frontAt == b.front && b.stillFits(c, now) {
 			return false
 		}
-		x := &b.sx
-		*x = candOf(c, jobs[k])
-		tl := s.bfLimit(c, x)
-		key := &b.bk
-		*key = blockKey{keyOf(x), tl}
-		if blocked, _ := b.blocked.get(key); blocked {
+		key, h := &b.candKeys[b.front], b.candHash[b.front]
+		if blocked, _ := b.blocked.getHashed(key, h); blocked {
 			continue // a record of the same shape and limit failed already
 		}
+		x := &b.sx
+		*x = candOf(c, jobs[k])
+		tl := key.tl
 		copy(b.base, b.member[x.part])
 		and(b.base, b.usable)
 		copy(b.avail, b.base)
@@ -312,7 +323,7 @@ func (s *Slurm) settled(v *sim.View, jobs []Record, i, last int) bool {
 			b.frontAlloc = append(b.frontAlloc[:0], s.alloc...)
 			return false
 		}
-		b.blocked.put(key, true)
+		b.blocked.putHashed(key, h, true)
 	}
 	return !s.heldFrom(v, jobs, i)
 }
