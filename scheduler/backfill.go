@@ -124,14 +124,19 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	b.candKeys, b.candHash = b.candKeys[:0], b.candHash[:0]
 	settle := !s.Estimates && s.Trace == nil && s.P.BfTestsPerSec <= 0
 	keyed := settle // settled reads candKeys only while settle holds
-	for i, r := range jobs {
-		x := candOf(c, r)
-		fits := c.Parts[x.part].FreeCores >= x.j.CPUs && s.tryAlloc(c, &x, nil) == sim.FitsNow
+	s.shapes.scan++
+	resv := c.HasReservations()
+	for i := range jobs {
+		r := &jobs[i]
+		// The job and partition are what the free-core check, preemption
+		// and the planned limit read; the request only scanFits builds.
+		x := cand{j: r.Job, part: r.Part()}
+		fits := c.Parts[x.part].FreeCores >= x.j.CPUs && s.scanFits(c, r, resv)
 		if fits || s.bfMayPreempt(v, plan, &x) {
 			last = i
 			b.cands = append(b.cands, i)
 			if keyed {
-				k := blockKey{keyOf(&x), s.bfLimit(c, &x)}
+				k := blockKey{s.shapes.keys[s.shapes.id(c, r, resv)], s.bfLimit(c, &x)}
 				b.candKeys = append(b.candKeys, k)
 				b.candHash = append(b.candHash, hashBlockKey(&k))
 			}

@@ -13,6 +13,10 @@ import (
 type Record struct {
 	Job *sim.Job
 	K   int // index into Job.Parts
+	// shape is the record's request shape as the slurm scheduler's
+	// backfill scan interned it (shapeIDs; 0: not yet, negative: made
+	// while maintenance reservations existed, which put the limit in it).
+	shape int32
 }
 
 // Part is the record's partition.
@@ -94,7 +98,7 @@ func (q *queue) sync(v *sim.View) []Record {
 		}
 		q.mark[j.Idx] = j.EligSeq
 		for k := range max(len(j.Parts), 1) {
-			q.recs = append(q.recs, Record{j, k})
+			q.recs = append(q.recs, Record{Job: j, K: k})
 		}
 		added = true
 	}

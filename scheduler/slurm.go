@@ -59,6 +59,7 @@ type Slurm struct {
 	bf        backfillState
 	bfp       bfPreempt
 	memo      fitMemo
+	shapes    shapeIDs
 	wr        wrMemo // will-run answers from cycle to cycle (wrmemo.go)
 	cycle     uint64 // backfill cycles run
 	// settledCycles counts cycles ended by settled, boundSkips the will-run

@@ -1,0 +1,40 @@
+package scheduler
+
+import (
+	"testing"
+
+	"fairsim/sim"
+)
+
+// TestScanFitsAnewEachCycle: a backfill cycle's scan remembers, per
+// request shape, whether it fits now only within that scan. On two
+// 4-core nodes of 4096 MB (no policy, queue in submit order):
+//
+//	t=0    job 1 (2 CPUs of 1000 MB, runs 200 s) and job 2 (4 CPUs, runs
+//	       1000 s), both limit 1000 s
+//	t=3    main pass: job 1 → n1, job 2 → n2 (a core's share of memory
+//	       each): n1 keeps 2 CPUs and 2096 MB free
+//	t=10   job 3 (8 CPUs, limit 100 s): blocked, the top job
+//	t=20   job 4 (2 CPUs of 2000 MB, runs 50 s, limit 100 s)
+//	t=30   backfill: the partition has job 4's 2 CPUs free, but no node
+//	       its 4000 MB, so its shape does not fit now; no record could
+//	       start now and the cycle ends at its scan
+//	t=203  job 1 ends: the main pass finds job 3 still short (4 CPUs free)
+//	       and blocks the partition, so job 4 waits for backfill
+//	t=204  backfill (the poll after the change): job 3 expects job 2's
+//	       end, 3+1000 = 1003, and reserves both nodes from 960; job 4 fits
+//	       on n1 and ends by 204+100 = 304, before the reservation: it
+//	       starts at 204, by backfill
+//
+// A scan that took job 4's shape's answer from the scan at 30 would keep
+// it out of every later cycle: job 4 would start after job 3, at 1103.
+func TestScanFitsAnewEachCycle(t *testing.T) {
+	jobs := []tjob{
+		{id: 1, submit: 0, cpus: 2, memPerC: 1000, run: 200, limit: 1000},
+		{id: 2, submit: 0, cpus: 4, run: 1000, limit: 1000},
+		{id: 3, submit: 10, cpus: 8, run: 100, limit: 100},
+		{id: 4, submit: 20, cpus: 2, memPerC: 2000, run: 50, limit: 100},
+	}
+	_, by := run(t, backfillCluster(t), NewSlurm(DefaultParams()), jobs, 0, nil)
+	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {2, 3, sim.ByMain}, {3, 1003, sim.ByMain}, {4, 204, sim.ByBackfill}})
+}
