@@ -464,8 +464,8 @@ func (s *Slurm) planJob(v *sim.View, x *cand, tl int64, nowOnly bool, horizon in
 }
 
 // planTries is planJob's tries, kept in b.moves.cur; b.pk is the
-// record's key, b.pkHash its hash. It replays the moves of the last record of the key
-// (bfreplay.go).
+// record's key, b.pkHash its hash. It replays the moves of the last
+// record of the key (bfreplay.go).
 func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon int64) (int64, bool) {
 	b := &s.bf
 	c := v.Cluster()
