@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"fairsim/sim"
+	"fairsim/workload"
 )
 
 // TestScanFitsAnewEachCycle: a backfill cycle's scan remembers, per
@@ -37,4 +38,48 @@ func TestScanFitsAnewEachCycle(t *testing.T) {
 	}
 	_, by := run(t, backfillCluster(t), NewSlurm(DefaultParams()), jobs, 0, nil)
 	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {2, 3, sim.ByMain}, {3, 1003, sim.ByMain}, {4, 204, sim.ByBackfill}})
+}
+
+// TestScanShapesFollowReservations: with a maintenance or user
+// reservation on the cluster a placement depends on the job's limit, so
+// the shape a record keeps must be made again when the first
+// reservation appears. On two 4-core nodes of 4096 MB:
+//
+//	t=0    job 1 (4 CPUs, runs 2000 s) and job 10 (2 CPUs of 2000 MB,
+//	       runs 200 s); the pass at 3 puts job 1 on n1 and job 10 on n2,
+//	       which keeps 2 CPUs but 96 MB free
+//	t=10   jobs 2 (limit 1000 s) and 3 (limit 100 s, runs 50 s), each 2
+//	       CPUs with a core's share of memory (2048 MB): the scan at 30
+//	       finds their one shape short of memory
+//	t=50   reservation chem (ann) holds n2 over [600, 3600)
+//	t=203  job 10 ends; the main pass finds job 2 unable to run over 600
+//	       on n2 (n1 is busy) and blocks the partition
+//	t=204  backfill (the poll after the change; the cycles at 30 and 60
+//	       found nothing to start): job 2's shape, now with its limit,
+//	       does not fit; job 3's does (204+100 <= 600 on n2): it starts
+//	       at 204
+//
+// Shapes kept from before the reservation would make jobs 2 and 3 one
+// shape, answered by job 2: job 3 would wait until job 1 ends, and start
+// beside job 2 on n1 at 2003.
+func TestScanShapesFollowReservations(t *testing.T) {
+	c := backfillCluster(t)
+	jobs, names := newJobs([]tjob{
+		{id: 1, cpus: 4, run: 2000, limit: 2000},
+		{id: 10, cpus: 2, memPerC: 2000, run: 200, limit: 1000},
+		{id: 2, submit: 10, cpus: 2, run: 100, limit: 1000},
+		{id: 3, submit: 10, cpus: 2, run: 50, limit: 100},
+	})
+	ev := sim.SiteEvent{At: 50, Part: -1, ResvStart: 600, ResvEnd: 3600, Nodes: []int{1},
+		Resv: &sim.Reservation{Name: "chem", Users: []string{"ann"}}, Reason: "reservation chem"}
+	src := workload.NewSliceSource(jobs, names, workload.Header{MaxNodes: workload.Unset, MaxProcs: workload.Unset})
+	r, err := sim.New(c, NewSlurm(DefaultParams()), nil, src, sim.Options{Events: []sim.SiteEvent{ev}}).Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[int64]*sim.Job{}
+	for _, j := range r.Jobs {
+		by[j.ID] = j
+	}
+	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {10, 3, sim.ByMain}, {2, 2003, sim.ByMain}, {3, 204, sim.ByBackfill}})
 }
