@@ -124,6 +124,15 @@ func cluster(t *testing.T, ns []sim.NodeSpec, ps []sim.PartitionSpec) *sim.Clust
 func run(t *testing.T, c *sim.Cluster, s sim.Scheduler, tjs []tjob, stopAt int64,
 	mkPolicy func(*sim.Cluster, *workload.Names) sim.Policy) (*sim.Result, map[int64]*sim.Job) {
 	t.Helper()
+	return runWith(t, c, s, tjs, sim.Options{StopAt: stopAt}, mkPolicy)
+}
+
+// runWith is run with the simulator's options given whole (site events,
+// for one).
+func runWith(t *testing.T, c *sim.Cluster, s sim.Scheduler, tjs []tjob, opts sim.Options,
+	mkPolicy func(*sim.Cluster, *workload.Names) sim.Policy) (*sim.Result, map[int64]*sim.Job) {
+	t.Helper()
+	stopAt := opts.StopAt
 	jobs, names := newJobs(tjs)
 	var pol sim.Policy
 	if mkPolicy != nil {
@@ -138,7 +147,7 @@ func run(t *testing.T, c *sim.Cluster, s sim.Scheduler, tjs []tjob, stopAt int64
 				err = fmt.Errorf("panic: %v", p)
 			}
 		}()
-		r, err = sim.New(c, s, pol, src, sim.Options{StopAt: stopAt}).Run()
+		r, err = sim.New(c, s, pol, src, opts).Run()
 	}()
 	if err != nil {
 		t.Fatal(err)

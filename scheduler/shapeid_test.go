@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"fairsim/sim"
-	"fairsim/workload"
 )
 
 // TestScanFitsAnewEachCycle: a backfill cycle's scan remembers, per
@@ -63,23 +62,13 @@ func TestScanFitsAnewEachCycle(t *testing.T) {
 // shape, answered by job 2: job 3 would wait until job 1 ends, and start
 // beside job 2 on n1 at 2003.
 func TestScanShapesFollowReservations(t *testing.T) {
-	c := backfillCluster(t)
-	jobs, names := newJobs([]tjob{
+	ev := sim.SiteEvent{At: 50, Part: -1, ResvStart: 600, ResvEnd: 3600, Nodes: []int{1},
+		Resv: &sim.Reservation{Name: "chem", Users: []string{"ann"}}, Reason: "reservation chem"}
+	_, by := runWith(t, backfillCluster(t), NewSlurm(DefaultParams()), []tjob{
 		{id: 1, cpus: 4, run: 2000, limit: 2000},
 		{id: 10, cpus: 2, memPerC: 2000, run: 200, limit: 1000},
 		{id: 2, submit: 10, cpus: 2, run: 100, limit: 1000},
 		{id: 3, submit: 10, cpus: 2, run: 50, limit: 100},
-	})
-	ev := sim.SiteEvent{At: 50, Part: -1, ResvStart: 600, ResvEnd: 3600, Nodes: []int{1},
-		Resv: &sim.Reservation{Name: "chem", Users: []string{"ann"}}, Reason: "reservation chem"}
-	src := workload.NewSliceSource(jobs, names, workload.Header{MaxNodes: workload.Unset, MaxProcs: workload.Unset})
-	r, err := sim.New(c, NewSlurm(DefaultParams()), nil, src, sim.Options{Events: []sim.SiteEvent{ev}}).Run()
-	if err != nil {
-		t.Fatal(err)
-	}
-	by := map[int64]*sim.Job{}
-	for _, j := range r.Jobs {
-		by[j.ID] = j
-	}
+	}, sim.Options{Events: []sim.SiteEvent{ev}}, nil)
 	checkStarts(t, by, []want{{1, 3, sim.ByMain}, {10, 3, sim.ByMain}, {2, 2003, sim.ByMain}, {3, 204, sim.ByBackfill}})
 }
