@@ -15,6 +15,37 @@ import (
 // is 2.50G and 32000M stays 32000M). Zero counts are left out, as Slurm
 // leaves out TRES a job does not hold.
 func (a *TRESAlloc) SacctString() string {
+	if len(a.Other) == 0 {
+		// billing, cpu, mem and node sort in that order: one string,
+		// built in place (jobs.csv writes one per job).
+		var buf [64]byte
+		b := buf[:0]
+		item := func(name string, n uint64) {
+			if len(b) > 0 {
+				b = append(b, ',')
+			}
+			b = append(append(b, name...), '=')
+			if name == "mem" {
+				b = appendConvertMB(b, n)
+			} else {
+				b = strconv.AppendUint(b, n, 10)
+			}
+		}
+		for _, it := range [...]struct {
+			name string
+			n    uint64
+		}{{"billing", a.Billing}, {"cpu", a.CPU}, {"mem", a.MemMB}, {"node", a.Node}} {
+			if it.n > 0 {
+				item(it.name, it.n)
+			}
+		}
+		return string(b)
+	}
+	return sacctSorted(a)
+}
+
+// sacctSorted is SacctString by its definition: the items, sorted.
+func sacctSorted(a *TRESAlloc) string {
 	items := make([]string, 0, 5+len(a.Other))
 	add := func(name, val string) { items = append(items, name+"="+val) }
 	if a.Billing > 0 {
@@ -46,6 +77,11 @@ func ConvertMB(mb uint64) string {
 	if mb == 0 {
 		return "0"
 	}
+	return string(appendConvertMB(nil, mb))
+}
+
+// appendConvertMB appends ConvertMB(mb) for mb > 0.
+func appendConvertMB(b []byte, mb uint64) []byte {
 	units := "MGTP?"
 	u := 0
 	num := float64(mb)
@@ -54,7 +90,7 @@ func ConvertMB(mb uint64) string {
 		u++
 	}
 	if num == float64(uint64(num)) {
-		return strconv.FormatUint(uint64(num), 10) + units[u:u+1]
+		return append(strconv.AppendUint(b, uint64(num), 10), units[u])
 	}
-	return strconv.FormatFloat(num, 'f', 2, 64) + units[u:u+1]
+	return append(strconv.AppendFloat(b, num, 'f', 2, 64), units[u])
 }

@@ -24,3 +24,27 @@ func TestSacctString(t *testing.T) {
 		}
 	}
 }
+
+// TestSacctStringFastPath checks the in-place string of a job without
+// other TRES against the items sorted as strings, over counts that are
+// zero, small, and memory in every unit with and without a half left.
+func TestSacctStringFastPath(t *testing.T) {
+	counts := []uint64{0, 1, 9, 10, 17, 512, 1023, 1024, 1536, 2560, 32000, 65536, 1 << 20, 3 << 29, 1<<40 + 512, 5 << 50}
+	n := 0
+	for _, b := range counts {
+		for _, c := range counts {
+			for _, m := range counts {
+				for _, nd := range counts[:4] {
+					a := TRESAlloc{CPU: c, MemMB: m, Node: nd, Billing: b}
+					if got, want := a.SacctString(), sacctSorted(&a); got != want {
+						t.Fatalf("%+v: %q, want %q", a, got, want)
+					}
+					n++
+				}
+			}
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("only %d cases", n)
+	}
+}

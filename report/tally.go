@@ -2,6 +2,7 @@ package report
 
 import (
 	"fairsim/sim"
+	"fairsim/workload"
 )
 
 // JobTally is what summary.csv, the wait plots and the fair-share plots
@@ -9,15 +10,20 @@ import (
 // order the sums were always taken in, so the figures are the same to the
 // last bit), so that no output needs every job kept.
 type JobTally struct {
-	m              Metrics
-	used, gpuSecs  float64
-	ws             WaitStats
-	waitAll        WaitHist
-	waitPart       []WaitHist // by partition index
-	gpuWait        WaitHist   // started jobs holding GPUs
-	cpuWait        WaitHist   // started jobs holding none
-	gpuWaitPart    map[string]*WaitHist
-	usage          map[string]float64 // delivered billing-seconds by account
+	m             Metrics
+	used, gpuSecs float64
+	ws            WaitStats
+	waitAll       WaitHist
+	waitPart      []WaitHist // by partition index
+	gpuWait       WaitHist   // started jobs holding GPUs
+	cpuWait       WaitHist   // started jobs holding none
+	gpuWaitPart   map[string]*WaitHist
+	// usage is the delivered billing-seconds by account index plus one,
+	// for the accounts that ran a job (ran), named by names when asked:
+	// a map by name cost a string hash per job.
+	usage          []float64
+	ran            []bool
+	names          *workload.Names
 	firstID        int64
 	firstReason    string
 	clusterHasGPUs bool
@@ -26,7 +32,7 @@ type JobTally struct {
 // NewJobTally is an empty tally for the jobs of a run on c.
 func NewJobTally(c *sim.Cluster) *JobTally {
 	return &JobTally{waitPart: make([]WaitHist, len(c.Parts)), gpuWaitPart: map[string]*WaitHist{},
-		usage: map[string]float64{}, clusterHasGPUs: c.GPUs > 0}
+		clusterHasGPUs: c.GPUs > 0}
 }
 
 // TallyJobs tallies a result that holds all its jobs.
@@ -72,7 +78,13 @@ func (t *JobTally) Add(r *sim.Result, j *sim.Job) {
 		}
 	}
 	if j.Start >= 0 && r.Names != nil { // a hand-made result may have no names
-		t.usage[r.Names.Accounts.Name(j.Account)] += j.Billing * float64(j.End-j.Start)
+		a := max(int(j.Account)+1, 0) // slot 0: no account (Name gives "")
+		for len(t.usage) <= a {
+			t.usage, t.ran = append(t.usage, 0), append(t.ran, false)
+		}
+		t.usage[a] += j.Billing * float64(j.End-j.Start)
+		t.ran[a] = true
+		t.names = r.Names
 	}
 	switch {
 	case j.State == sim.Rejected:
@@ -128,4 +140,12 @@ func (t *JobTally) AllRejected() (id int64, reason string, ok bool) {
 func (t *JobTally) Jobs() int { return t.m.Jobs }
 
 // AccountUsage is each account's delivered billing-seconds.
-func (t *JobTally) AccountUsage() map[string]float64 { return t.usage }
+func (t *JobTally) AccountUsage() map[string]float64 {
+	u := map[string]float64{}
+	for a, v := range t.usage {
+		if t.ran[a] {
+			u[t.names.Accounts.Name(int32(a-1))] += v
+		}
+	}
+	return u
+}
