@@ -54,6 +54,7 @@ const (
 // streamWriter is the writer goroutine's side.
 type streamWriter struct {
 	tally *JobTally
+	each  func(*sim.Result, *sim.Job) // NewJobStreamWith's, or nil
 	files []*os.File
 	jobs  *bufio.Writer
 	swf   *workload.SWFWriter
@@ -67,9 +68,17 @@ type streamWriter struct {
 // described by r (Cluster, Names, Header, QOSNames and Scheduler set; no
 // jobs needed).
 func NewJobStream(dir string, r *sim.Result) (*JobStream, error) {
+	return NewJobStreamWith(dir, r, nil)
+}
+
+// NewJobStreamWith is NewJobStream that also hands each job, in arrival
+// order, to each on the writer's goroutine, with the result its row
+// read (a sweep point's own tally).
+func NewJobStreamWith(dir string, r *sim.Result, each func(*sim.Result, *sim.Job)) (*JobStream, error) {
 	s := &JobStream{r: r, held: map[int]*sim.Job{}}
 	w := &s.w
 	w.tally = NewJobTally(r.Cluster)
+	w.each = each
 	open := func(name string) (*os.File, error) {
 		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {
@@ -176,6 +185,9 @@ func (w *streamWriter) run(work <-chan streamBatch, free chan<- []*sim.Job, done
 // write writes the next job in arrival order.
 func (w *streamWriter) write(r *sim.Result, j *sim.Job) {
 	w.tally.Add(r, j)
+	if w.each != nil {
+		w.each(r, j)
+	}
 	if w.hosts == nil {
 		w.hosts = newHostIndex(r.Cluster)
 	}

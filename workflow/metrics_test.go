@@ -2,8 +2,10 @@ package workflow
 
 import (
 	"math"
+	"strconv"
 	"testing"
 
+	"fairsim/report"
 	"fairsim/sim"
 	"fairsim/workload"
 )
@@ -124,5 +126,46 @@ func TestAccountColumn(t *testing.T) {
 	}
 	if _, _, ok := SplitAccountColumn("wait_mean_s"); ok {
 		t.Error("an overall column split as an account column")
+	}
+}
+
+// TestPointTallyStarvesAsDefined adds jobs of every kind Starved tells
+// apart to a PointTally and checks its count, for several run ends,
+// against Starved itself: a job cancelled while waiting counts up to its
+// cancellation, one still waiting up to the run's end.
+func TestPointTallyStarvesAsDefined(t *testing.T) {
+	names := &workload.Names{}
+	a := names.Accounts.ID("a")
+	jobs := []*sim.Job{
+		{EligibleTime: 0, Start: 700, End: 800, State: sim.Completed}, // waited 700
+		{EligibleTime: 0, Start: 100, End: 800, State: sim.Completed}, // waited 100
+		{EligibleTime: 0, Start: -1, End: 500, State: sim.Cancelled},  // cancelled at 500
+		{EligibleTime: 0, Start: -1, End: 900, State: sim.Cancelled},  // cancelled at 900
+		{EligibleTime: 100, Start: -1, End: -1, State: sim.Pending},   // waiting at the end
+		{EligibleTime: 0, Start: -1, End: 0, State: sim.Rejected},     // never starves
+		{EligibleTime: 300, Start: -1, End: -1, State: sim.Pending},   // waiting at the end
+	}
+	for _, j := range jobs {
+		j.Account = a
+	}
+	for _, now := range []int64{650, 1000, 5000} {
+		pt := NewPointTally(600)
+		r := &sim.Result{Jobs: jobs, Names: names, Cluster: &sim.Cluster{TotalCores: 8}, Now: now, Last: now}
+		want := 0
+		for _, j := range jobs {
+			pt.Add(r, j)
+			if Starved(j, now, 600) {
+				want++
+			}
+		}
+		got := ""
+		for _, f := range pt.Metrics(nil, r, report.Compute(r)).Overall {
+			if f.Name == report.MetricStarved {
+				got = f.Value
+			}
+		}
+		if got != strconv.Itoa(want) {
+			t.Errorf("run ending at %d: starved_jobs %s, want %d", now, got, want)
+		}
 	}
 }

@@ -416,13 +416,39 @@ func ReadManifest(dir string) (Manifest, error) {
 	return m, nil
 }
 
-// runPoint simulates one scenario into dir and computes its metrics.
+// runPoint simulates one scenario into dir and computes its metrics. Its
+// jobs are written and tallied as they end and then forgotten, as `fairsim
+// run` does, so that a point's memory follows its running and pending
+// jobs, not its trace.
 func runPoint(sc *config.Scenario, dir string, after int64) (Metrics, error) {
-	run, res, err := Pipeline{}.Run(sc, dir)
+	p := Pipeline{}
+	run, err := p.Build(sc)
 	if err != nil {
 		return Metrics{}, err
 	}
-	return Compute(run, res, after), nil
+	defer run.Close()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Metrics{}, err
+	}
+	pt := NewPointTally(after)
+	st, err := report.NewJobStreamWith(dir, StreamResult(run), pt.Add)
+	if err != nil {
+		return Metrics{}, err
+	}
+	run.Options.Retire = st.Retire
+	res, err := p.Simulate(run)
+	if err != nil {
+		st.Close(&sim.Result{})
+		return Metrics{}, err
+	}
+	tally, err := st.Close(res)
+	if err != nil {
+		return Metrics{}, err
+	}
+	if err := writeRunSummaries(dir, run, res, tally); err != nil {
+		return Metrics{}, err
+	}
+	return pt.Metrics(run, res, tally.Metrics(res)), nil
 }
 
 // FairshareSeries is the policy's fair-share time series in the form the
