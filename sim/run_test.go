@@ -370,6 +370,28 @@ func TestStopAt(t *testing.T) {
 	}
 }
 
+// invariantCase is a hand-made run and CheckInvariants' error on it ("":
+// none).
+type invariantCase struct {
+	name string
+	jobs func() []*Job
+	want string
+}
+
+func checkCases(t *testing.T, c *Cluster, cases []invariantCase) {
+	t.Helper()
+	for _, tc := range cases {
+		err := CheckInvariants(&Result{Cluster: c, Jobs: tc.jobs()})
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 // TestCheckInvariants: the checker accepts a valid schedule (a core freed
 // at t reused at t) and names the fault in hand-made broken ones.
 func TestCheckInvariants(t *testing.T) {
@@ -382,11 +404,7 @@ func TestCheckInvariants(t *testing.T) {
 		return &Job{Job: workload.Job{ID: id, Submit: 0, CPUs: cores}, Idx: int(id - 1), State: Completed,
 			Start: start, End: end, Alloc: Alloc{{Node: n1, Cores: cores, MemMB: mem}}}
 	}
-	for _, tc := range []struct {
-		name string
-		jobs func() []*Job
-		want string
-	}{
+	checkCases(t, c, []invariantCase{
 		{"back to back", func() []*Job { return []*Job{job(1, 0, 100, 4, 4000), job(2, 100, 200, 4, 4000)} }, ""},
 		{"cores oversubscribed", func() []*Job { return []*Job{job(1, 0, 100, 4, 1000), job(2, 50, 150, 1, 1000)} },
 			"node n1 holds 5 cores and 2000 MB at 50 (it has 4 and 4000), job 2 starting"},
@@ -401,16 +419,7 @@ func TestCheckInvariants(t *testing.T) {
 		{"outside its partition", func() []*Job { j := job(1, 0, 100, 1, 0); j.Alloc[0].Node = n2; return []*Job{j} },
 			"job 1 ran on node n2 outside partition p"},
 		{"twice", func() []*Job { return []*Job{job(1, 0, 100, 1, 0), job(1, 0, 100, 1, 0)} }, "job 1 appears twice"},
-	} {
-		err := CheckInvariants(&Result{Cluster: c, Jobs: tc.jobs()})
-		got := ""
-		if err != nil {
-			got = err.Error()
-		}
-		if got != tc.want {
-			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestHeaderCluster: MaxNodes nodes sharing MaxProcs cores exactly.
@@ -546,4 +555,42 @@ func TestWaitReasonLongest(t *testing.T) {
 	if j.WaitReason != "QOSMaxJobsPerUserLimit" || len(j.waits) != 2 || j.waits[0].secs != 50 || j.waits[1].secs != 170 {
 		t.Errorf("WaitReason %q, spans %+v", j.WaitReason, j.waits)
 	}
+}
+
+// TestCheckInvariantsGresAndSuspension: GPUs are counted like cores and
+// memory, and a suspended job's cores are free for another job while its
+// memory and GPUs are not (node g1: 4 cores, 4000 MB, 2 GPUs).
+func TestCheckInvariantsGresAndSuspension(t *testing.T) {
+	g := nodeGroup("broadwell", 4, 4000, 1, "g1")
+	g.Gres = []GresCount{{"gpu", "", 2}}
+	c := newTestCluster(t, "broadwell", false, []NodeSpec{g}, partSpec("p"))
+	n := node(t, c, "g1")
+	job := func(id int64, start, end int64, cores int, mem int64, gpus int) *Job {
+		j := &Job{Job: workload.Job{ID: id, Submit: 0, CPUs: cores}, Idx: int(id - 1), State: Completed,
+			Start: start, End: end, Alloc: Alloc{{Node: n, Cores: cores, MemMB: mem, Gres: GresTake(0).with(0, gpus)}}}
+		j.Req.Gres = []GresNeed{{Name: "gpu", PerNode: gpus, Mask: 1}}
+		return j
+	}
+	suspended := func(j *Job, from, to int64) *Job {
+		j.susp.spans = append(j.susp.spans, [2]int64{from, to})
+		j.SuspendedSecs += to - from
+		return j
+	}
+	checkCases(t, c, []invariantCase{
+		{"GPUs back to back", func() []*Job { return []*Job{job(1, 0, 100, 1, 100, 2), job(2, 100, 200, 1, 100, 2)} }, ""},
+		{"GPUs oversubscribed", func() []*Job { return []*Job{job(1, 0, 100, 1, 100, 2), job(2, 50, 150, 1, 100, 1)} },
+			"node g1 holds 3 GRES gpu at 50 (it has 2), job 2 starting"},
+		{"cores of a suspended job", func() []*Job {
+			return []*Job{suspended(job(1, 0, 300, 4, 1000, 1), 100, 200), job(2, 100, 200, 4, 1000, 1)}
+		}, ""},
+		{"memory of a suspended job", func() []*Job {
+			return []*Job{suspended(job(1, 0, 300, 4, 3000, 0), 100, 200), job(2, 100, 200, 4, 2000, 0)}
+		}, "node g1 holds 4 cores and 5000 MB at 100 (it has 4 and 4000), job 2 starting"},
+		{"GPUs of a suspended job", func() []*Job {
+			return []*Job{suspended(job(1, 0, 300, 4, 100, 2), 100, 200), job(2, 100, 200, 4, 100, 1)}
+		}, "node g1 holds 3 GRES gpu at 100 (it has 2), job 2 starting"},
+		{"resumed onto a busy node", func() []*Job {
+			return []*Job{suspended(job(1, 0, 300, 4, 1000, 0), 100, 200), job(2, 100, 250, 4, 1000, 0)}
+		}, "node g1 holds 8 cores and 2000 MB at 200 (it has 4 and 4000), job 1 starting"},
+	})
 }
