@@ -3,6 +3,7 @@ package scheduler
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,6 +140,15 @@ func runWith(t *testing.T, c *sim.Cluster, s sim.Scheduler, tjs []tjob, opts sim
 		pol = mkPolicy(c, names)
 	}
 	src := workload.NewSliceSource(jobs, names, workload.Header{MaxNodes: workload.Unset, MaxProcs: workload.Unset})
+	// The run retires its jobs, as fairsim run does, and checks each as
+	// it retires (sim.InvariantStream); the test then reads every job.
+	var retired []*sim.Job
+	check := sim.NewInvariantStream(c)
+	check.Every = 1 // a watermark at every retirement: the tightest order
+	if opts.Retire == nil && stopAt <= 0 {
+		opts.Retire = func(j *sim.Job) { retired = append(retired, j) }
+		opts.Check = check
+	}
 	var r *sim.Result
 	var err error
 	func() {
@@ -151,6 +161,16 @@ func runWith(t *testing.T, c *sim.Cluster, s sim.Scheduler, tjs []tjob, opts sim
 	}()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if opts.Check != nil {
+		if err := check.Close(r); err != nil {
+			t.Fatalf("invariants, checked as jobs retired: %v", err)
+		}
+		r.Jobs = append(retired, r.Jobs...)
+		slices.SortFunc(r.Jobs, func(a, b *sim.Job) int { return a.Idx - b.Idx })
+		if check.Jobs() != len(r.Jobs) {
+			t.Fatalf("checked %d jobs of %d", check.Jobs(), len(r.Jobs))
+		}
 	}
 	if stopAt <= 0 { // a stopped run has jobs still running, by design
 		if err := sim.CheckInvariants(r); err != nil {

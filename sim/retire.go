@@ -21,6 +21,12 @@ func (s *Simulator) retire(j *Job) {
 	s.lastEnd = max(s.lastEnd, j.End)
 	s.byID.ended(j.Idx, j.End)
 	s.jobs[j.Idx-s.base] = nil
+	if v := s.opt.Check; v != nil {
+		v.Add(j)
+		if every := v.Every; every > 0 && v.jobs%every == 0 || every <= 0 && v.jobs%1024 == 0 {
+			v.Advance(s.watermark())
+		}
+	}
 	s.opt.Retire(j)
 	k := 0
 	for k < len(s.jobs) && s.jobs[k] == nil {
@@ -31,6 +37,19 @@ func (s *Simulator) retire(j *Job) {
 	// span.
 	s.jobs = s.jobs[k:]
 	s.base += k
+}
+
+// watermark is an instant no live job started before: now, or the
+// earliest start of a job still live (running, suspended, COMPLETING).
+// A job not started yet starts at now or later.
+func (s *Simulator) watermark() int64 {
+	w := s.now
+	for _, j := range s.jobs {
+		if j != nil && j.Start >= 0 {
+			w = min(w, j.Start)
+		}
+	}
+	return w
 }
 
 // jobIndex finds a job's arrival index by its ID (the first job of that

@@ -594,3 +594,43 @@ func TestCheckInvariantsGresAndSuspension(t *testing.T) {
 		}, "node g1 holds 8 cores and 2000 MB at 200 (it has 4 and 4000), job 1 starting"},
 	})
 }
+
+// TestInvariantStream: jobs added as they retire, with watermarks
+// between, give CheckInvariants' answer: job 1 (4 cores, 0 to 100)
+// retires while job 2 (1 core from 50) runs, so the watermark is 50; job
+// 2 then overlaps job 1 on n1's 4 cores. A job starting before a
+// watermark already applied is a fault of the order itself.
+func TestInvariantStream(t *testing.T) {
+	c := newTestCluster(t, "broadwell", false, []NodeSpec{nodeGroup("broadwell", 4, 4000, 1, "n1")}, partSpec("p"))
+	n1 := node(t, c, "n1")
+	job := func(id int64, start, end int64, cores int) *Job {
+		return &Job{Job: workload.Job{ID: id, CPUs: cores}, Idx: int(id - 1), State: Completed,
+			Start: start, End: end, Alloc: Alloc{{Node: n1, Cores: cores, MemMB: 100}}}
+	}
+	for _, tc := range []struct {
+		name  string
+		mark  int64 // the watermark between the two
+		cores int   // job 2's
+		want  string
+	}{
+		{"fits", 50, 0, ""},
+		{"overlap found after the watermark", 50, 1, "node n1 holds 5 cores and 200 MB at 50 (it has 4 and 4000), job 2 starting"},
+		{"start before the watermark", 60, 1, "job 2 starts at 50, before 60, which was checked as final"},
+	} {
+		v := NewInvariantStream(c)
+		v.Add(job(1, 0, 100, 4))
+		v.Advance(tc.mark)
+		j2 := job(2, 50, 150, tc.cores)
+		if tc.cores == 0 {
+			j2 = job(2, 100, 150, 1)
+		}
+		err := v.Close(&Result{Jobs: []*Job{j2}})
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want || v.Jobs() != 2 {
+			t.Errorf("%s: %q after %d jobs, want %q after 2", tc.name, got, v.Jobs(), tc.want)
+		}
+	}
+}

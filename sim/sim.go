@@ -53,6 +53,12 @@ type Options struct {
 	// Result.Jobs then holds only the jobs never retired (pending,
 	// running or waiting when the run stopped).
 	Retire func(*Job)
+	// Check, when set with Retire, checks each job as it retires
+	// (CheckInvariants), so that --check needs no job kept: the engine
+	// tells it, now and then, the instant before which every job still
+	// live started, which orders the events it may apply. The caller
+	// closes it with the result.
+	Check *InvariantStream
 	// NoRequeue is JobRequeue=0: a job killed by a node failure ends
 	// NODE_FAIL instead of going back to the queue.
 	NoRequeue bool

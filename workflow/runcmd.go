@@ -47,7 +47,7 @@ type RunOnce struct {
 	Out        string // output folder; "" is results/<scenario name>
 	Force      bool   // replace an --out folder that holds something other than a run
 	Quiet      bool   // no progress bar, notes or summary
-	Check      bool   // verify the schedule (sim.CheckInvariants) before writing
+	Check      bool   // verify the schedule (sim.InvariantStream) as jobs retire
 	CPUProfile string // Go CPU profile of the run, "" for none
 	MemProfile string // Go heap profile after the simulation, "" for none
 	Stdout     io.Writer
@@ -91,25 +91,21 @@ func (o RunOnce) Run(sc *config.Scenario) (err error) {
 	defer run.Close()
 	// Jobs are written into the run folder as they end and then forgotten,
 	// so memory follows the running and pending jobs, not the trace;
-	// --check reads every job's allocation afterwards, so it keeps them.
-	var st *report.JobStream
-	if !o.Check {
-		if st, err = report.NewJobStream(rd.Tmp, StreamResult(run)); err != nil {
-			return err
-		}
-		run.Options.Retire = st.Retire
+	// --check checks each as it goes.
+	st, err := report.NewJobStream(rd.Tmp, StreamResult(run))
+	if err != nil {
+		return err
+	}
+	run.Options.Retire = st.Retire
+	var check *sim.InvariantStream
+	if o.Check {
+		check = sim.NewInvariantStream(run.Cluster)
+		run.Options.Check = check
 	}
 	res, err := p.Simulate(run)
 	if err != nil {
-		if st != nil {
-			st.Close(&sim.Result{})
-		}
+		st.Close(&sim.Result{})
 		return err
-	}
-	if st == nil {
-		if st, err = report.NewJobStream(rd.Tmp, res); err != nil {
-			return err
-		}
 	}
 	tally, err := st.Close(res)
 	if err != nil {
@@ -118,11 +114,11 @@ func (o RunOnce) Run(sc *config.Scenario) (err error) {
 	if msg := allRejected(tally); msg != "" {
 		fmt.Fprintln(o.Stderr, "fairsim: warning:", msg)
 	}
-	if o.Check {
-		if err := sim.CheckInvariants(res); err != nil {
+	if check != nil {
+		if err := check.Close(res); err != nil {
 			return fmt.Errorf("check: %w", err)
 		}
-		fmt.Fprintf(o.Stderr, "check: %d jobs, no node over its cores, memory or GRES at any instant\n", len(res.Jobs))
+		fmt.Fprintf(o.Stderr, "check: %d jobs, no node over its cores, memory or GRES at any instant\n", check.Jobs())
 	}
 	if o.MemProfile != "" {
 		f, err := os.Create(o.MemProfile)

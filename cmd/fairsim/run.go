@@ -31,7 +31,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "partition", Usage: "transform: keep jobs of these partitions (`LIST`)"},
 			&cli.StringFlag{Name: "queue", Usage: "transform: keep jobs of these SWF queue numbers (`LIST`)"},
 			&cli.BoolFlag{Name: "fail-impossible", Usage: "fail on a job that can never run (bigger than its partition, over MaxTime) instead of counting it"},
-			&cli.BoolFlag{Name: "check", Usage: "verify the schedule from its records after the run (no node over its cores, memory or GRES at any instant, GRES of the types asked, starts after eligibility, ends within limits); exit 1 on a violation"},
+			&cli.BoolFlag{Name: "check", Usage: "verify the schedule from its records, job by job as they end (no node over its cores, memory or GRES at any instant, GRES of the types asked, starts after eligibility, ends within limits); exit 1 on a violation"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a Go CPU profile of the run to `FILE` (for developers: go tool pprof)"},
 			&cli.StringFlag{Name: "memprofile", Usage: "write a Go heap profile at the end of the simulation to `FILE`"},
 		}, siteFlags(true)...),
