@@ -40,16 +40,30 @@ func (s *Simulator) retire(j *Job) {
 }
 
 // watermark is an instant no live job started before: now, or the
-// earliest start of a job still live (running, suspended, COMPLETING).
-// A job not started yet starts at now or later.
+// earliest start of a run still live (running, suspended, COMPLETING).
+// A job not started yet starts at now or later. Runs start in time order,
+// so the earliest is the first of starts that is neither retired nor
+// requeued since.
 func (s *Simulator) watermark() int64 {
-	w := s.now
-	for _, j := range s.jobs {
-		if j != nil && j.Start >= 0 {
-			w = min(w, j.Start)
+	k := 0
+	for ; k < len(s.starts); k++ {
+		r := s.starts[k]
+		if s.job(int32(r.j.Idx)) == r.j && r.j.Start == r.start {
+			break
 		}
+		s.starts[k] = startRec{}
 	}
-	return w
+	s.starts = s.starts[k:]
+	if len(s.starts) > 0 {
+		return min(s.now, s.starts[0].start)
+	}
+	return s.now
+}
+
+// startRec is a run's start, for watermark.
+type startRec struct {
+	j     *Job
+	start int64
 }
 
 // jobIndex finds a job's arrival index by its ID (the first job of that

@@ -163,6 +163,9 @@ type Simulator struct {
 	waiters map[int][]int // predecessor index -> dependent job indices
 	pend    []*Job
 	holes   int
+	// starts are the runs started, in order, while Options.Check is set:
+	// the first of them still live gives the check its watermark.
+	starts  []startRec
 	running []*Job
 	// suspended are the jobs a SUSPEND preemption stopped, until their
 	// cores are free again.
@@ -1001,6 +1004,9 @@ func (s *Simulator) start(a *Action) {
 	j.Alloc = append(Alloc(nil), a.Alloc...)
 	j.State = Running
 	j.Start = s.now
+	if s.opt.Check != nil {
+		s.starts = append(s.starts, startRec{j, s.now})
+	}
 	j.StartedBy = a.By
 	s.closeReason(j)
 	j.Reason = ""
