@@ -17,7 +17,7 @@ import (
 const RunHelp = `Runs one simulation and writes jobs.csv, summary.csv, utilization.csv, wait.png,
 utilization.png and scenario.resolved.yaml (every setting in force, defaults included);
 with the slurm scheduler fairshare.csv and its plots; on a cluster with GPUs
-gpu_utilization.png and wait_gpu.png. --check verifies the schedule afterwards.
+gpu_utilization.png and wait_gpu.png. --check verifies the schedule as jobs end.
 
 The outputs are written into a hidden folder beside --out and replace it whole at
 the end, so no file of an earlier run survives; a run stopped by an error, SIGINT
