@@ -436,17 +436,23 @@ func runPoint(sc *config.Scenario, dir string, after int64) (Metrics, error) {
 		return Metrics{}, err
 	}
 	run.Options.Retire = st.Retire
+	// A point that fails leaves no folder: its jobs.csv would be part of
+	// a run.
+	fail := func(err error) (Metrics, error) {
+		os.RemoveAll(dir)
+		return Metrics{}, err
+	}
 	res, err := p.Simulate(run)
 	if err != nil {
 		st.Close(&sim.Result{})
-		return Metrics{}, err
+		return fail(err)
 	}
 	tally, err := st.Close(res)
 	if err != nil {
-		return Metrics{}, err
+		return fail(err)
 	}
 	if err := writeRunSummaries(dir, run, res, tally); err != nil {
-		return Metrics{}, err
+		return fail(err)
 	}
 	return pt.Metrics(run, res, tally.Metrics(res)), nil
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"fairsim/config"
@@ -85,5 +86,36 @@ func TestPointStreamedAsKept(t *testing.T) {
 				t.Errorf("kept run wrote %d files", len(files))
 			}
 		})
+	}
+}
+
+// TestPointFailingLeavesNoFolder: with fail_impossible, stranded.yaml's
+// 16-CPU job fails the run at its submit, after the point's jobs.csv was
+// opened; the folder goes, as when points were written only once they
+// had run.
+func TestPointFailingLeavesNoFolder(t *testing.T) {
+	d := t.TempDir()
+	for _, f := range []string{"stranded.yaml", "stranded.swf", "stranded.events"} {
+		b := read(t, filepath.Join("testdata", f))
+		if f == "stranded.yaml" {
+			b += "sim:\n  fail_impossible: true\n"
+		}
+		if err := os.WriteFile(filepath.Join(d, f), []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sc, err := config.Load(filepath.Join(d, "stranded.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(d, "point")
+	if _, err := runPoint(sc, dir, 600); err == nil || !strings.Contains(err.Error(), "16 CPUs") {
+		t.Fatalf("runPoint: %v, want the 16-CPU job's error", err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("a failed point left %s (%v)", dir, err)
 	}
 }
