@@ -224,14 +224,18 @@ func (c *Cluster) wholeTake(n int) GresTake {
 // WholeGres is a take of all of node n's GRES.
 func (c *Cluster) WholeGres(n int) GresTake { return c.wholeTake(n) }
 
-// gpusOf is how many GPUs a take holds on node n.
+// gpusOf is how many GPUs a take holds on node n. It reads each GRES's
+// Kind alone, never the Free count the run keeps changing: jobs.csv's
+// writer goroutine calls it (as SliceGres and AllocGres) while the
+// simulation goes on.
 func (c *Cluster) gpusOf(n int, t GresTake) int {
 	if t == 0 {
 		return 0
 	}
 	k := 0
-	for p, g := range c.Nodes[n].Gres {
-		if c.GresKinds[g.Kind].Name == "gpu" {
+	gs := c.Nodes[n].Gres
+	for p := range gs {
+		if c.GresKinds[gs[p].Kind].Name == "gpu" {
 			k += t.At(p)
 		}
 	}
@@ -247,8 +251,9 @@ func (c *Cluster) SliceGres(s Slice, mask uint64) int {
 		return 0
 	}
 	k := 0
-	for p, g := range c.Nodes[s.Node].Gres {
-		if mask&(1<<uint(g.Kind)) != 0 {
+	gs := c.Nodes[s.Node].Gres
+	for p := range gs {
+		if mask&(1<<uint(gs[p].Kind)) != 0 {
 			k += s.Gres.At(p)
 		}
 	}
@@ -299,8 +304,9 @@ func (c *Cluster) AllocGres(a Alloc, dst []int) []int {
 		if s.Gres == 0 {
 			continue
 		}
-		for p, g := range c.Nodes[s.Node].Gres {
-			dst[g.Kind] += s.Gres.At(p)
+		gs := c.Nodes[s.Node].Gres
+		for p := range gs {
+			dst[gs[p].Kind] += s.Gres.At(p)
 		}
 	}
 	return dst
