@@ -23,7 +23,11 @@ func (s *Simulator) retire(j *Job) {
 	s.jobs[j.Idx-s.base] = nil
 	if v := s.opt.Check; v != nil {
 		v.Add(j)
-		if every := v.Every; every > 0 && v.jobs%every == 0 || every <= 0 && v.jobs%1024 == 0 {
+		every := v.Every
+		if every <= 0 {
+			every = 1024
+		}
+		if v.jobs%every == 0 {
 			v.Advance(s.watermark())
 		}
 	}
