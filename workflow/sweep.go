@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -288,7 +289,8 @@ type RunOptions struct {
 
 // Run simulates the points of the shard, Jobs at a time, writing each
 // point's run directory and then sweep.yaml and sweep.csv (the rows of
-// this shard's points, in grid order). It stops at the first failure and
+// this shard's points, in grid order). Points go to the workers in
+// dispatchOrder. It stops handing out points at the first failure and
 // reports the failing point with the lowest index.
 func (s *Sweep) Run(o RunOptions) error {
 	points, man, err := s.Plan()
@@ -348,7 +350,7 @@ func (s *Sweep) Run(o RunOptions) error {
 			}
 		}()
 	}
-	for i := range mine {
+	for _, i := range dispatchOrder(len(mine), max(o.Jobs, 1)) {
 		mu.Lock()
 		stop := failed
 		mu.Unlock()
@@ -366,6 +368,27 @@ func (s *Sweep) Run(o RunOptions) error {
 		return err
 	}
 	return WriteTable(filepath.Join(o.Out, "sweep.csv"), s.paramColumns(), rows)
+}
+
+// dispatchOrder is the order in which n points go to workers: the grid
+// order, with every other block of workers points reversed (a serpentine,
+// as in a snake draft). In grid order the last --set knob varies fastest,
+// so with two workers and two values of it, each worker would run every
+// point of one value: a sweep over bf_window=1440,2880 put all the
+// slower 2880 points on one worker, which then ran alone for the last
+// 8-10 % of the sweep. The serpentine gives each worker both values in
+// turn, whatever the knob; results are still written in grid order.
+func dispatchOrder(n, workers int) []int {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	if workers > 1 {
+		for lo := workers; lo < n; lo += 2 * workers {
+			slices.Reverse(order[lo:min(lo+workers, n)])
+		}
+	}
+	return order
 }
 
 func firstErr(errs []error) error {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -208,5 +209,40 @@ func TestEmitSbatch(t *testing.T) {
 	}
 	if err := sw.EmitSbatch(&b, SbatchOptions{Fairsim: "/f", Out: "/my dir"}); err == nil {
 		t.Error("an output directory with a space was accepted for the merge command line")
+	}
+}
+
+// TestDispatchOrder: the serpentine hands each of two workers both values
+// of a fastest-varying two-valued knob in turn, visits every point once,
+// and leaves one worker's order as the grid's.
+func TestDispatchOrder(t *testing.T) {
+	cases := []struct {
+		n, workers int
+		want       []int
+	}{
+		{8, 1, []int{0, 1, 2, 3, 4, 5, 6, 7}},
+		{8, 2, []int{0, 1, 3, 2, 4, 5, 7, 6}},
+		{7, 2, []int{0, 1, 3, 2, 4, 5, 6}},
+		{7, 3, []int{0, 1, 2, 5, 4, 3, 6}},
+		{8, 3, []int{0, 1, 2, 5, 4, 3, 6, 7}},
+		{5, 4, []int{0, 1, 2, 3, 4}},
+		{0, 2, []int{}},
+	}
+	for _, c := range cases {
+		if got := dispatchOrder(c.n, c.workers); !slices.Equal(got, c.want) {
+			t.Errorf("dispatchOrder(%d, %d) = %v, want %v", c.n, c.workers, got, c.want)
+		}
+	}
+	// Two workers taking points alternately, as they do when the points
+	// of one bf_window value take equally long: each gets two of each.
+	order := dispatchOrder(8, 2)
+	for w := range 2 {
+		slow := 0
+		for k := w; k < len(order); k += 2 {
+			slow += order[k] % 2 // odd points: the knob's second value
+		}
+		if slow != 2 {
+			t.Errorf("worker %d gets %d of the 4 slow points, want 2 (order %v)", w, slow, order)
+		}
 	}
 }
