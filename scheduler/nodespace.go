@@ -146,12 +146,16 @@ func (m *nodeSpace) availOver(dst []uint64, start, end int64) (later int64) {
 
 // laterOver is availOver's later for base, without the nodes.
 func (m *nodeSpace) laterOver(base []uint64, start, end int64) int64 {
-	i, _ := slices.BinarySearchFunc(m.recs, start, func(r nsRec, t int64) int {
-		if r.end <= t {
-			return -1
+	// The first record ending after start, searched by index: the
+	// generic search copied each 64-byte record into its comparison.
+	i, hi := 0, len(m.recs)
+	for i < hi {
+		if mid := int(uint(i+hi) >> 1); m.recs[mid].end <= start {
+			i = mid + 1
+		} else {
+			hi = mid
 		}
-		return 1
-	})
+	}
 	for ; i+1 < len(m.recs); i++ {
 		r := &m.recs[i]
 		if m.gainsAt(base, r, &m.recs[i+1]) {

@@ -19,12 +19,7 @@ import (
 // (sums) until the set, the holders or the cluster change, and extended
 // only as far as a question needs.
 func (r *Releases) MayHaveCores(c *Cluster, p int, set []uint64, t int64, need int) bool {
-	end, _ := slices.BinarySearchFunc(r.h, t+1, func(h Holding, t int64) int {
-		if h.End < t {
-			return -1
-		}
-		return 1
-	})
+	end := r.endingBy(t)
 	if c.Parts[p].FreeCores+r.coresBefore(end) < need {
 		return false // even every holder's cores would not do
 	}
@@ -112,4 +107,19 @@ func (c *Cluster) freeCoresByIndex(set []uint64) int {
 		}
 	}
 	return k
+}
+
+// endingBy is how many holders end at or before t: a binary search over
+// their ends by index, as slices.BinarySearchFunc copied each 56-byte
+// Holding into its comparison.
+func (r *Releases) endingBy(t int64) int {
+	lo, hi := 0, len(r.h)
+	for lo < hi {
+		if mid := int(uint(lo+hi) >> 1); r.h[mid].End <= t {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
