@@ -119,5 +119,5 @@ func hashPlanKey(k *planKey) uint64 {
 }
 
 func hashBlockKey(k *blockKey) uint64 {
-	return hashWords(hashShape(&k.shape), uint64(k.tl))
+	return mix(uint64(uint32(k.shape))<<32 ^ uint64(k.tl))
 }

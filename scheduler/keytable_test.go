@@ -22,12 +22,12 @@ func TestKeyTable(t *testing.T) {
 				kt.reset()
 				want := map[blockKey]int{}
 				for i := range 200 {
-					k := blockKey{shapeKey{part: i % 3, cpus: i % 17, excl: i%2 == 0}, int64(i % 5)}
+					k := blockKey{int32(i%3*17 + i%17), int64(i % 5)}
 					kt.put(&k, i)
 					want[k] = i
 				}
 				for i := range 400 {
-					k := blockKey{shapeKey{part: i % 3, cpus: i % 17, excl: i%2 == 0}, int64(i % 5)}
+					k := blockKey{int32(i%3*17 + i%17), int64(i % 5)}
 					got, ok := kt.get(&k)
 					if w, wok := want[k]; ok != wok || got != w {
 						t.Fatalf("round %d key %+v: %d %v, want %d %v", round, k, got, ok, w, wok)
@@ -38,7 +38,7 @@ func TestKeyTable(t *testing.T) {
 				}
 			}
 			kt.reset()
-			k := blockKey{shapeKey{cpus: 1}, 0}
+			k := blockKey{1, 0}
 			if _, ok := kt.get(&k); ok {
 				t.Fatal("an entry outlived reset")
 			}
