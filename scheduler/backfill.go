@@ -236,8 +236,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		horizon := now + s.P.BfWindow
 		nowOnly := s.noReserve(v, x)
 		key := &b.pk
-		*key = planKey{keyOf(x), tl, horizon, nowOnly, s.preemptKey(x)}
-		key.shape.limit = 0
+		*key = planKey{s.shapes.id(c, &jobs[i], x.resv), tl, horizon, nowOnly, s.preemptKey(x)}
 		b.pkHash = hashPlanKey(key)
 		if f, ok := b.failed.getHashed(key, b.pkHash); ok && f.gen == b.gen0 && !memoOff {
 			if f.counted {
@@ -393,9 +392,10 @@ func floorRes(t, res, wall int64) int64 {
 }
 
 // planKey is what a record's test depends on besides the map and the
-// cluster: its request shape, planned limit, horizon and test-now-only.
+// cluster: its request shape (its id in shapeIDs, one per shapeKey, as
+// in blockKey), planned limit, horizon and test-now-only.
 type planKey struct {
-	shape   shapeKey
+	shape   int32
 	tl, hor int64
 	nowOnly bool
 	preempt int // bfpreempt.go preemptKey

@@ -101,21 +101,12 @@ func hashWords(words ...uint64) uint64 {
 	return mix(h)
 }
 
-func hashShape(k *shapeKey) uint64 {
-	b := uint64(0)
-	if k.excl {
-		b = 1
-	}
-	return hashWords(uint64(k.part), uint64(k.cpus), uint64(k.nodes), uint64(k.typ), uint64(k.mem),
-		uint64(k.memNode), uint64(k.memGPU), uint64(k.limit), uint64(k.gres)<<1|b, uint64(k.resv))
-}
-
 func hashPlanKey(k *planKey) uint64 {
 	b := uint64(0)
 	if k.nowOnly {
 		b = 1
 	}
-	return hashWords(hashShape(&k.shape), uint64(k.tl), uint64(k.hor), uint64(k.preempt)<<1|b)
+	return hashWords(uint64(uint32(k.shape))<<32^uint64(k.tl), uint64(k.hor), uint64(k.preempt)<<1|b)
 }
 
 func hashBlockKey(k *blockKey) uint64 {
