@@ -316,8 +316,7 @@ func (s *Slurm) settled(v *sim.View, jobs []Record, i, last int) bool {
 		copy(b.base, b.member[x.part])
 		and(b.base, b.usable)
 		copy(b.avail, b.base)
-		b.ns.availOver(b.avail, now, now+tl)
-		if count(b.avail) < max(x.req.Nodes, 1) {
+		if _, n := b.ns.availOver(b.avail, now, now+tl); n < max(x.req.Nodes, 1) {
 			continue
 		}
 		var fit sim.Fit
@@ -516,8 +515,8 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 			rp = len(prev)
 		}
 		copy(b.avail, b.base)
-		later := b.ns.availOver(b.avail, startRes, startRes+tl)
-		if count(b.avail) < minNodes {
+		later, n := b.ns.availOver(b.avail, startRes, startRes+tl)
+		if n < minNodes {
 			if retry(later) {
 				moved(startRes, later, moveNodes)
 				startRes = later

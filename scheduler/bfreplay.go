@@ -93,8 +93,7 @@ func (b *backfillState) triedIn(tl int64, minNodes int) bool {
 			continue
 		}
 		copy(b.avail, b.base)
-		b.ns.availOver(b.avail, mv.start, mv.start+tl)
-		if count(b.avail) >= minNodes {
+		if _, n := b.ns.availOver(b.avail, mv.start, mv.start+tl); n >= minNodes {
 			return true
 		}
 	}

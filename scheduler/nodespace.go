@@ -127,7 +127,8 @@ func (m *nodeSpace) reset(words int, begin, end int64, avail []uint64) {
 // records ending after start and beginning at or before end (backfill.c
 // _attempt_backfill, which tests a job's end inclusively). later is the
 // end of the record holding start when the next record offers a node of
-// base this one does not: the next time worth trying (0: none).
+// base this one does not: the next time worth trying (0: none). n is
+// how many nodes dst keeps, which every caller asks next.
 //
 // backfill.c ANDs the records' bitmaps in turn and asks at each record
 // whether the next one frees a node of base the records so far lack.
@@ -135,13 +136,15 @@ func (m *nodeSpace) reset(words int, begin, end int64, avail []uint64) {
 // the current record lacks, so the question is asked of neighbouring
 // records alone; and what the records meeting the range lack is the
 // nodes of the reservations meeting it (resv).
-func (m *nodeSpace) availOver(dst []uint64, start, end int64) (later int64) {
+func (m *nodeSpace) availOver(dst []uint64, start, end int64) (later int64, n int) {
 	later = m.laterOver(dst, start, end)
 	h := m.heldOver(start, end)
 	for w, x := range h.nodes {
-		dst[w] &^= x
+		d := dst[w] &^ x
+		dst[w] = d
+		n += bits.OnesCount64(d)
 	}
-	return later
+	return later, n
 }
 
 // laterOver is availOver's later for base, without the nodes.

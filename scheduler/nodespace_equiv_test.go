@@ -97,7 +97,10 @@ func TestNodeSpaceReservationsAsRecords(t *testing.T) {
 				want := slices.Clone(base)
 				wl := availOverRecords(&m, want, base, qs, ae)
 				got := slices.Clone(base)
-				gl := m.availOver(got, qs, ae)
+				gl, gn := m.availOver(got, qs, ae)
+				if gn != count(got) {
+					t.Fatalf("trial %d add %d: availOver [%d, %d] counts %d nodes, keeps %d", trial, k, qs, ae, gn, count(got))
+				}
 				if wl != gl || !slices.Equal(want, got) {
 					t.Fatalf("trial %d add %d: availOver [%d, %d] = %x later %d, records give %x later %d\n%s",
 						trial, k, qs, ae, got, gl, want, wl, nsString(&m, nodes))
