@@ -72,6 +72,10 @@ type nsRec struct {
 	// ends are the reservations (indices into resv) ending at end: the
 	// next record can hold a node this one lacks only in their words.
 	ends []int32
+	// differs is a word where avail last differed from the next
+	// record's: add's search for neighbours to merge reads it first, as
+	// a reservation seldom makes two records equal there.
+	differs int32
 }
 
 func (m *nodeSpace) bitmap() []uint64 {
@@ -103,7 +107,7 @@ func (m *nodeSpace) reset(words int, begin, end int64, avail []uint64) {
 	m.recs = m.recs[:0]
 	b := m.bitmap()
 	copy(b, avail)
-	m.recs = append(m.recs, nsRec{begin, max(end, begin), b, m.endsList()})
+	m.recs = append(m.recs, nsRec{begin, max(end, begin), b, m.endsList(), 0})
 	m.made = 1
 	m.resv = m.resv[:0]
 	m.byBegin = m.byBegin[:0]
@@ -401,17 +405,35 @@ func (m *nodeSpace) add(start, end, res int64, nodes []uint64) {
 		}
 	}
 	for i := oneBefore; i != oneAfter && i+1 < len(m.recs); i++ {
-		if slices.Equal(m.recs[i].avail, m.recs[i+1].avail) {
-			// The boundary goes: what ended there frees nothing, as
-			// the two records lack the same nodes.
-			m.recs[i].end = m.recs[i+1].end
-			m.pool = append(m.pool, m.recs[i+1].avail)
-			m.recs[i].ends, m.recs[i+1].ends = m.recs[i+1].ends, m.recs[i].ends[:0]
-			m.spareEnds = append(m.spareEnds, m.recs[i+1].ends)
-			m.recs = slices.Delete(m.recs, i+1, i+2)
-			break
+		if m.differ(i) {
+			continue
+		}
+		// The boundary goes: what ended there frees nothing, as the two
+		// records lack the same nodes.
+		m.recs[i].end = m.recs[i+1].end
+		m.recs[i].differs = m.recs[i+1].differs
+		m.pool = append(m.pool, m.recs[i+1].avail)
+		m.recs[i].ends, m.recs[i+1].ends = m.recs[i+1].ends, m.recs[i].ends[:0]
+		m.spareEnds = append(m.spareEnds, m.recs[i+1].ends)
+		m.recs = slices.Delete(m.recs, i+1, i+2)
+		break
+	}
+}
+
+// differ reports whether record i's nodes differ from the next
+// record's, reading first the word where they last differed.
+func (m *nodeSpace) differ(i int) bool {
+	r, a, b := &m.recs[i], m.recs[i].avail, m.recs[i+1].avail
+	if w := int(r.differs); w < len(a) && a[w] != b[w] {
+		return true
+	}
+	for w := range a {
+		if a[w] != b[w] {
+			r.differs = int32(w)
+			return true
 		}
 	}
+	return false
 }
 
 // splitAt ends record i at t and puts a copy of it over [t, its end)
@@ -421,7 +443,7 @@ func (m *nodeSpace) splitAt(i int, t int64) {
 	r := m.recs[i]
 	b := m.bitmap()
 	copy(b, r.avail)
-	m.recs = slices.Insert(m.recs, i+1, nsRec{t, r.end, b, r.ends})
+	m.recs = slices.Insert(m.recs, i+1, nsRec{t, r.end, b, r.ends, r.differs})
 	m.recs[i].end = t
 	m.recs[i].ends = m.endsList() // what ended at the old end ends after the copy
 	m.made++
