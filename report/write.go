@@ -33,6 +33,15 @@ func WriteRun(dir string, r *sim.Result, sc Resolver) error {
 	return WriteSummaries(dir, r, t, sc)
 }
 
+// SummaryPlots is how many PNG plots WriteSummaries writes for a run on
+// cluster c (for PrepareImages).
+func SummaryPlots(c *sim.Cluster) int {
+	if c.GPUs > 0 {
+		return 4
+	}
+	return 2
+}
+
 // WriteSummaries writes the outputs of a run drawn from its tally rather
 // than from each job: summary.csv, utilization.csv, wait.png,
 // utilization.png and scenario.resolved.yaml, and on a cluster with GPUs

@@ -102,6 +102,7 @@ func (o RunOnce) Run(sc *config.Scenario) (err error) {
 		check = sim.NewInvariantStream(run.Cluster)
 		run.Options.Check = check
 	}
+	report.PrepareImages(report.SummaryPlots(run.Cluster))
 	res, err := p.Simulate(run)
 	if err != nil {
 		st.Close(&sim.Result{})
