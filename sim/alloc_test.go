@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -357,4 +358,38 @@ func TestAllocSpread(t *testing.T) {
 // spreadCluster is four 8-core Broadwell nodes n1..n4 in one partition.
 func spreadCluster(t *testing.T) *Cluster {
 	return newTestCluster(t, "broadwell", false, []NodeSpec{nodeGroup("broadwell", 8, 32000, 1, "n1", "n2", "n3", "n4")}, partSpec("p"))
+}
+
+// TestKeepAlloc checks that the allocations keepAlloc copies into a
+// shared array stay apart: each equals what it was given, none has room
+// to grow into the next, and one longer than the array gets its own.
+func TestKeepAlloc(t *testing.T) {
+	s := &Simulator{}
+	mk := func(first, n int) Alloc {
+		a := make(Alloc, n)
+		for i := range a {
+			a[i] = Slice{Node: first + i, Cores: 1 + i%3, MemMB: int64(100 * i)}
+		}
+		return a
+	}
+	in := []Alloc{mk(0, 3), mk(10, 1), mk(20, allocSlab-3), mk(30, 5), mk(40, 2*allocSlab), mk(50, 2)}
+	var kept []Alloc
+	for _, a := range in {
+		k := s.keepAlloc(a)
+		if cap(k) != len(k) {
+			t.Errorf("allocation of %d slices kept with capacity %d: an append would write into the next", len(k), cap(k))
+		}
+		a[0].Node = -1 // the caller's array is its own to reuse
+		kept = append(kept, k)
+	}
+	kept[0] = append(kept[0], Slice{Node: 99})
+	for i, k := range kept {
+		want := mk(i*10, len(in[i]))
+		if i == 0 {
+			want = append(want, Slice{Node: 99})
+		}
+		if !slices.Equal(k, want) {
+			t.Errorf("allocation %d is %v, want %v", i, k[:min(len(k), 4)], want[:min(len(want), 4)])
+		}
+	}
 }
