@@ -107,7 +107,6 @@ type Sample struct {
 	BusyCores int // cores held by running jobs (not those of nodes that allocate nothing)
 	Running   int
 	Pending   int
-	ByType    []int // busy cores per CPU type
 	// BusyGPUs counts GPUs held by running jobs (not those of nodes that
 	// allocate nothing); ByGres counts held GRES per Cluster.GresKinds
 	// index (nil when the cluster has no GRES).
@@ -1190,12 +1189,7 @@ func (s *Simulator) preempt(j *Job, requeue bool) {
 
 func (s *Simulator) sample() {
 	sm := Sample{T: s.now, BusyCores: s.c.TotalCores - s.c.FreeCores - s.c.DownCores, Running: len(s.running),
-		Pending: len(s.pend) - s.holes, ByType: make([]int, len(s.c.Types))}
-	for _, j := range s.running {
-		for _, sl := range j.Alloc {
-			sm.ByType[s.c.Nodes[sl.Node].Type] += sl.Cores
-		}
-	}
+		Pending: len(s.pend) - s.holes}
 	if len(s.c.GresKinds) > 0 {
 		sm.BusyGPUs = s.c.GPUs - s.c.FreeGPUs - s.c.DownGPUs
 		sm.ByGres = make([]int, len(s.c.GresKinds))
