@@ -143,6 +143,7 @@ func (m *nodeSpace) reset(words int, begin, end int64, avail []uint64) {
 func (m *nodeSpace) availOver(dst []uint64, start, end int64) (later int64, n int) {
 	later = m.laterOver(dst, start, end)
 	h := m.heldOver(start, end)
+	dst = dst[:len(h.nodes)]
 	for w, x := range h.nodes {
 		d := dst[w] &^ x
 		dst[w] = d
@@ -245,8 +246,9 @@ func (m *nodeSpace) beginningAfter(t int64) int {
 
 // orResv sets in nodes the nodes of reservation rv.
 func (m *nodeSpace) orResv(nodes []uint64, rv *nsResv) {
-	d := nodes[rv.w0:]
-	for k, x := range m.arena[rv.lo:rv.hi] {
+	src := m.arena[rv.lo:rv.hi]
+	d := nodes[rv.w0:][:len(src)] // one bounds check, not one a word
+	for k, x := range src {
 		d[k] |= x
 	}
 }
@@ -257,8 +259,12 @@ func (m *nodeSpace) orResv(nodes []uint64, rv *nsResv) {
 func (m *nodeSpace) gainsAt(base []uint64, this, next *nsRec) bool {
 	for _, k := range this.ends {
 		rv := &m.resv[k]
-		for w := rv.w0; w < rv.w0+rv.hi-rv.lo; w++ {
-			if base[w]&next.avail[w]&^this.avail[w] != 0 {
+		n := int(rv.hi - rv.lo)
+		// Cut to the reservation's words first: three bounds checks per
+		// reservation instead of three per word.
+		b, na, ta := base[rv.w0:][:n], next.avail[rv.w0:][:n], this.avail[rv.w0:][:n]
+		for w := range b {
+			if b[w]&na[w]&^ta[w] != 0 {
 				return true
 			}
 		}

@@ -168,6 +168,9 @@ type Cluster struct {
 	// playT is the nodes in play of the type asked by index (playRank
 	// itself when allocation order is index order, else playTIdx).
 	playT, playTIdx []uint64
+	// ones is a bitmap of every node, for evalSets to read where no
+	// nodes in play or type narrow the usable ones.
+	ones []uint64
 	// Scratch of willRunMonotone: its tests, a probe's allocation and
 	// the first fitting one's.
 	wrPts   []wrPoint

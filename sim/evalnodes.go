@@ -190,9 +190,26 @@ func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	f := &c.fl
 	sets := c.evSets[:0]
 	defer func() { c.evSets = sets[:0] }()
-	usable := func(wi int) uint64 {
-		return c.freeBits[wi] & part.rankBits[wi] & c.playWord(wi) & c.typeWord(req, wi)
+	// The bitmaps cut to one length, once: the loop below then reads
+	// them without a bounds check a word.
+	free := c.freeBits
+	nw := len(free)
+	ranks, contig := part.rankBits[:nw], c.contig[:nw]
+	if len(c.ones) != nw {
+		c.ones = make([]uint64, nw)
+		for i := range c.ones {
+			c.ones[i] = ^uint64(0)
+		}
 	}
+	play, typ := c.ones, c.ones // no play set, no type asked: every node
+	if c.play != nil {
+		play = c.play
+	}
+	if req.Type >= 0 && req.Type < len(c.fl.typeRank) {
+		typ = c.fl.typeRank[req.Type]
+	}
+	play, typ = play[:nw], typ[:nw]
+	usable := func(wi int) uint64 { return free[wi] & ranks[wi] & play[wi] & typ[wi] }
 	nz := 0 // free levels with a node
 	for _, n := range f.count[1:] {
 		if n > 0 {
@@ -200,9 +217,9 @@ func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
 		}
 	}
 	var carry uint64 // the last rank of the word before is usable
-	for wi := range c.freeBits {
-		u := usable(wi)
-		cont := u & (u<<1 | carry) & c.contig[wi] // ranks continuing the rank before's set
+	for wi, fw := range free {
+		u := fw & ranks[wi] & play[wi] & typ[wi] // usable(wi), without the closure's bounds checks
+		cont := u & (u<<1 | carry) & contig[wi]  // ranks continuing the rank before's set
 		carry = u >> 63
 		for rem := u; rem != 0; {
 			b := bits.TrailingZeros64(rem)

@@ -942,15 +942,16 @@ func (c *Cluster) willRunMove(a Alloc, take bool) {
 func (c *Cluster) freeCoresIn(rank []uint64) int {
 	total := 0
 	if f := &c.fl; f.word != nil {
+		rank, word := rank[:len(c.freeBits)], f.word[:len(c.freeBits)]
 		for wi, fw := range c.freeBits {
 			in := fw & rank[wi]
 			switch {
 			case in == 0:
 			case in == fw:
-				total += f.word[wi]
+				total += word[wi]
 			default:
 				if out := fw &^ in; bits.OnesCount64(out) < bits.OnesCount64(in) {
-					total += f.word[wi] - c.coresOfRanks(wi, out)
+					total += word[wi] - c.coresOfRanks(wi, out)
 				} else {
 					total += c.coresOfRanks(wi, in)
 				}
