@@ -300,19 +300,20 @@ func (c *Cluster) fewestHolding(s *consecSet, need int, usable func(int) uint64)
 // most CPUs (-1: no set left).
 func bestSet(sets []consecSet, remCPUs, remNodes int) int {
 	best, bestSuff := -1, false
+	var bw, bc int // the best set's weight and CPUs, kept rather than read again
 	for i := range sets {
 		s := &sets[i]
 		if s.nodes == 0 {
 			continue
 		}
 		suff := s.cpus >= remCPUs && s.nodes >= remNodes
-		nb := best < 0 || s.weight < sets[best].weight
-		if !nb && s.weight == sets[best].weight &&
-			(suff && !bestSuff || suff && s.cpus < sets[best].cpus || !suff && s.cpus > sets[best].cpus) {
+		nb := best < 0 || s.weight < bw
+		if !nb && s.weight == bw &&
+			(suff && !bestSuff || suff && s.cpus < bc || !suff && s.cpus > bc) {
 			nb = true
 		}
 		if nb {
-			best, bestSuff = i, suff
+			best, bestSuff, bw, bc = i, suff, s.weight, s.cpus
 		}
 	}
 	return best
