@@ -1,6 +1,11 @@
 package sim
 
-import "testing"
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
 
 // TestMayHaveCoresSums: on gresCluster (g1, g2, c1 of 32 cores) with
 // holders A (g1, 32 cores, ends 1000), B (g2, 16, ends 2000) and C (c1,
@@ -59,4 +64,83 @@ func TestMayHaveCoresSums(t *testing.T) {
 	ask("c1", 3000, 32, true)
 	set[0] = 1<<g1 | 1<<g2
 	ask("back", 2000, 64, true)
+}
+
+// TestCoreSumsShift checks sums moved from set to set (shift) against
+// sums made afresh: on 300 nodes of 8 cores (five bitmap words), holders
+// of one to 40 nodes with unequal cores per node, sets that differ from
+// the last in one word to all of them, sums extended partly before each
+// move.
+func TestCoreSumsShift(t *testing.T) {
+	c := newTestCluster(t, "broadwell", false, numbered(300))
+	rng := rand.New(rand.NewPCG(7, 11))
+	var hs []Holding
+	for h := range 60 {
+		var a Alloc
+		first := rng.IntN(300)
+		for k := range 1 + rng.IntN(40) {
+			n := (first + 3*k) % 300
+			if c.Nodes[n].FreeCores < 2 || slices.ContainsFunc(a, func(s Slice) bool { return s.Node == n }) {
+				continue
+			}
+			a = append(a, Slice{Node: n, Cores: 1 + rng.IntN(2)})
+		}
+		if len(a) == 0 {
+			continue
+		}
+		c.Occupy(a)
+		hs = append(hs, Holding{Job: &Job{Idx: h}, Alloc: a, End: int64(100 * (h + 1))})
+	}
+	var r Releases
+	r.Reset(hs)
+	words := (len(c.Nodes) + 63) / 64
+	set := make([]uint64, words)
+	for w := range set {
+		set[w] = rng.Uint64()
+	}
+	set[words-1] &= 1<<(300%64) - 1
+	shifted := 0
+	for round := range 400 {
+		prev := slices.Clone(set)
+		for range 1 + rng.IntN(3) {
+			w := rng.IntN(words)
+			set[w] ^= rng.Uint64()
+		}
+		if round%10 == 0 {
+			for w := range set {
+				set[w] = rng.Uint64()
+			}
+		}
+		set[words-1] &= 1<<(300%64) - 1
+		d := 0
+		for w := range set {
+			if set[w] != prev[w] {
+				d++
+			}
+		}
+		kept := len(r.sums.k)
+		m := r.sumsOf(c, set)
+		if round > 0 && d > 0 && d <= shiftWords {
+			if len(m.k) != kept {
+				t.Fatalf("round %d: a set %d words away was summed afresh, not moved", round, d)
+			}
+			shifted++
+		}
+		m.reach(&r, rng.IntN(len(hs)+1), math.MaxInt)
+		var fresh Releases
+		fresh.Reset(hs)
+		f := fresh.sumsOf(c, set)
+		f.reach(&fresh, len(hs), math.MaxInt)
+		if m.free != f.free {
+			t.Fatalf("round %d: free cores %d after the move, %d afresh", round, m.free, f.free)
+		}
+		for i := 1; i < len(m.k); i++ {
+			if m.k[i] != f.k[i] {
+				t.Fatalf("round %d: cores of the first %d holders %d after the move, %d afresh", round, i, m.k[i], f.k[i])
+			}
+		}
+	}
+	if shifted < 200 {
+		t.Errorf("only %d of 400 sets were moved to rather than summed afresh", shifted)
+	}
 }

@@ -17,10 +17,17 @@ import (
 // state it holds, not from now each time. The cluster itself stays at
 // the present.
 type Releases struct {
-	h     []Holding
-	gen   uint64    // changes with the holders (Reset, Insert)
-	sums  coreSums  // MayHaveCores' running sums of its last set
-	spans []relSpan // per holder: its words in words
+	h    []Holding
+	gen  uint64   // changes with the holders (Reset, Insert)
+	sums coreSums // MayHaveCores' running sums of its last set
+	// byWord lists the holders' words by bitmap word (indexWords): those
+	// of word w are byWord[wordStart[w]:wordStart[w+1]], by holder;
+	// wordsGen is the gen they are of.
+	byWord    []wordEntry
+	wordStart []int32
+	wordFill  []int32
+	wordsGen  uint64
+	spans     []relSpan // per holder: its words in words
 	// one is per holder its word when its nodes lie within one (w < 0:
 	// they do not, read spans), for the loops over holders' cores: they
 	// read one array.
