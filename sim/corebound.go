@@ -136,7 +136,8 @@ func (r *Releases) indexWords() {
 	for _, nw := range r.words {
 		n = max(n, int(nw.w)+1)
 	}
-	start := append(r.wordStart[:0], make([]int32, n+1)...)
+	start := slices.Grow(r.wordStart[:0], n+1)[:n+1]
+	clear(start)
 	for _, sp := range r.spans {
 		for _, nw := range r.words[sp.lo:sp.hi] {
 			start[nw.w+1]++
@@ -169,6 +170,13 @@ func (r *Releases) wordCores(i int, nw *nodeWord, x uint64) int {
 	case nw.per > 0:
 		return bits.OnesCount64(m) * int(nw.per)
 	}
+	return r.sliceCores(i, nw, m)
+}
+
+// sliceCores is holder i's cores on the nodes of m within its word nw,
+// read from the allocation's slices of that word: for a word whose nodes
+// hold different numbers of cores.
+func (r *Releases) sliceCores(i int, nw *nodeWord, m uint64) int {
 	k := 0
 	for _, s := range r.h[i].Alloc[nw.s0:][:bits.OnesCount64(nw.mask)] {
 		if m&(1<<(s.Node&63)) != 0 {

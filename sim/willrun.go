@@ -410,6 +410,8 @@ func (r *Releases) coresOn(i int, set []uint64) int {
 		case nw.per > 0:
 			k += bits.OnesCount64(m) * int(nw.per)
 		default:
+			// sliceCores' walk, written out: calling it here made
+			// CEA-Curie 6 % slower (cross, days 200-212).
 			a := r.h[i].Alloc[nw.s0:]
 			for _, s := range a[:bits.OnesCount64(nw.mask)] {
 				if m&(1<<(s.Node&63)) != 0 {
