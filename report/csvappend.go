@@ -9,8 +9,11 @@ import (
 
 // jobsHeader is jobs.csv's header line, from JobRow's csv tags, so the
 // streamed rows and the struct that documents them name the same columns.
-var jobsHeader = func() []byte {
-	t := reflect.TypeFor[JobRow]()
+var jobsHeader = csvHeader[JobRow]()
+
+// csvHeader is the header line of a CSV of T's rows, from T's csv tags.
+func csvHeader[T any]() []byte {
+	t := reflect.TypeFor[T]()
 	var b []byte
 	for i := range t.NumField() {
 		if i > 0 {
@@ -19,7 +22,21 @@ var jobsHeader = func() []byte {
 		b = appendCSVField(b, t.Field(i).Tag.Get("csv"))
 	}
 	return append(b, '\n')
-}()
+}
+
+// appendFairshareRow appends a row of fairshare.csv as gocsv writes it.
+func appendFairshareRow(b []byte, r *FairshareRow) []byte {
+	b = strconv.AppendInt(b, r.Time, 10)
+	for _, s := range [...]string{r.Account, r.User, r.RawShares} {
+		b = appendCSVField(append(b, ','), s)
+	}
+	b = strconv.AppendFloat(append(b, ','), r.NormShares, 'f', -1, 64)
+	b = strconv.AppendUint(append(b, ','), r.RawUsage, 10)
+	b = strconv.AppendFloat(append(b, ','), r.EffectvUsage, 'f', -1, 64)
+	b = appendCSVField(append(b, ','), r.FairShare)
+	b = appendCSVField(append(b, ','), r.LevelFS)
+	return append(b, '\n')
+}
 
 // appendJobRow appends a row of jobs.csv as gocsv (through encoding/csv)
 // writes it: integers in decimal, floats in strconv's shortest 'f' form,

@@ -40,3 +40,24 @@ func TestAppendJobRowAsGocsv(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendFairshareRowAsGocsv: fairshare.csv's rows are byte for byte
+// what gocsv writes for the same FairshareRow, blank cells, quoting,
+// uint64 usage above 2^63 and shortest-form floats included.
+func TestAppendFairshareRowAsGocsv(t *testing.T) {
+	rows := []FairshareRow{
+		{Time: 300, Account: "physics", RawShares: "10", NormShares: 0.333333, RawUsage: 12345, EffectvUsage: 0.1 + 0.2, FairShare: "", LevelFS: "inf"},
+		{Time: -5, Account: `a,"b"`, User: " lead", RawShares: "parent", NormShares: 1e-7, RawUsage: 1<<64 - 1, EffectvUsage: 1e21, FairShare: "0.500000", LevelFS: "1.250000"},
+	}
+	var want bytes.Buffer
+	if err := gocsv.Marshal(rows, &want); err != nil {
+		t.Fatal(err)
+	}
+	got := csvHeader[FairshareRow]()
+	for i := range rows {
+		got = appendFairshareRow(got, &rows[i])
+	}
+	if string(got) != want.String() {
+		t.Errorf("appended\n%s\ngocsv\n%s", got, want.String())
+	}
+}

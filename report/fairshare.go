@@ -1,17 +1,17 @@
 package report
 
 import (
-	"bufio"
 	"cmp"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync"
 
-	"github.com/gocarina/gocsv"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
@@ -63,10 +63,10 @@ func f6(v float64) string {
 	return strconv.FormatFloat(v, 'f', 6, 64)
 }
 
-// fairshareRows streams the snapshots as CSV rows, root excluded, so a
-// long run's series is never held as rows all at once.
-func fairshareRows(s *FSSeries, out chan<- any) {
-	defer close(out)
+// writeFairshareRows writes the snapshots as CSV rows, root excluded,
+// one row at a time, so a long run's series is never held as rows.
+func writeFairshareRows(w io.Writer, s *FSSeries) error {
+	b := csvHeader[FairshareRow]()
 	var buf []fairshare.Row
 	for k := range s.T {
 		buf = s.rowsAt(k, buf)
@@ -82,9 +82,17 @@ func fairshareRows(s *FSSeries, out chan<- any) {
 			if r.HasLevelFS {
 				row.LevelFS = f6(r.LevelFS)
 			}
-			out <- row
+			b = appendFairshareRow(b, &row)
+			if len(b) >= 1<<15 {
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+				b = b[:0]
+			}
 		}
 	}
+	_, err := w.Write(b)
+	return err
 }
 
 // accountFactor is an account's fair-share factor at a snapshot: the mean
@@ -272,31 +280,52 @@ func UsageVsSharePlot(path string, r *sim.Result, snaps *FSSeries) error {
 // WriteFairshare writes fairshare.csv, fairshare.png and
 // usage_vs_share.png.
 func WriteFairshare(dir string, r *sim.Result, snaps *FSSeries) error {
-	f, err := os.Create(filepath.Join(dir, "fairshare.csv"))
+	// The CSV and the two plots are independent: side by side, as in
+	// WriteSummaries, and the first error in this order.
+	steps := [...]func() error{
+		func() error {
+			if err := writeFile(filepath.Join(dir, "fairshare.csv"), func(w io.Writer) error { return writeFairshareRows(w, snaps) }); err != nil {
+				return fmt.Errorf("fairshare.csv: %w", err)
+			}
+			return nil
+		},
+		func() error {
+			if err := FairsharePlot(filepath.Join(dir, "fairshare.png"), r, snaps); err != nil {
+				return fmt.Errorf("fairshare.png: %w", err)
+			}
+			return nil
+		},
+		func() error {
+			if err := UsageVsSharePlot(filepath.Join(dir, "usage_vs_share.png"), r, snaps); err != nil {
+				return fmt.Errorf("usage_vs_share.png: %w", err)
+			}
+			return nil
+		},
+	}
+	var errs [len(steps)]error
+	var wg sync.WaitGroup
+	for i, f := range steps {
+		wg.Go(func() { errs[i] = f() })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFile creates path and writes it with write, then closes it,
+// reporting the first error.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	rows := make(chan any, 1024)
-	go fairshareRows(snaps, rows)
-	if err := gocsv.MarshalChan(rows, gocsv.DefaultCSVWriter(w)); err != nil {
-		for range rows { // let the producer finish
-		}
-		f.Close()
-		return fmt.Errorf("fairshare.csv: %w", err)
-	}
-	if err := w.Flush(); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := FairsharePlot(filepath.Join(dir, "fairshare.png"), r, snaps); err != nil {
-		return fmt.Errorf("fairshare.png: %w", err)
-	}
-	if err := UsageVsSharePlot(filepath.Join(dir, "usage_vs_share.png"), r, snaps); err != nil {
-		return fmt.Errorf("usage_vs_share.png: %w", err)
-	}
-	return nil
+	return f.Close()
 }

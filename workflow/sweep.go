@@ -501,11 +501,16 @@ func WriteRunDir(out string, run *config.Run, res *sim.Result) error {
 
 // writeRunSummaries writes what WriteRunDir writes beside the per-job
 // files a JobStream wrote, from the stream's tally.
+// The fair-share outputs are made beside the summaries, which leave a
+// core idle while the last plot draws; both only read res and t.
 func writeRunSummaries(out string, run *config.Run, res *sim.Result, t *report.JobTally) error {
-	if err := report.WriteSummaries(out, res, t, run.Scenario); err != nil {
-		return err
+	rest := make(chan error, 1)
+	go func() { rest <- writeRunRest(out, run, res, t) }()
+	err := report.WriteSummaries(out, res, t, run.Scenario)
+	if rerr := <-rest; err == nil {
+		err = rerr
 	}
-	return writeRunRest(out, run, res, t)
+	return err
 }
 
 // writeRunRest writes the fair-share outputs and the generated
