@@ -407,7 +407,13 @@ func (sc *Scenario) openSource() (workload.Source, func() error, error) {
 		closer()
 		return nil, nil, fmt.Errorf("%s: accounts.map: %w", sc.file, err)
 	}
-	return workload.MapAccounts(src, m), closer, nil
+	src = workload.MapAccounts(src, m)
+	if sc.Trace == nil {
+		return src, closer, nil // a generated workload is made in memory already
+	}
+	// A trace is parsed on a second core, ahead of the simulation.
+	a := sim.ReadAhead(src)
+	return a, func() error { a.Close(); return closer() }, nil
 }
 
 // fit sizes a generated workload to cluster c (see FitCluster) and says

@@ -242,6 +242,9 @@ func (s *Simulator) Run() (*Result, error) {
 	if s.opt.MissingLimit != "runtime" && s.opt.MissingLimit != "slurm" && s.opt.MissingLimit != "maxtime" {
 		return nil, fmt.Errorf("missing time limit policy %q: want slurm (DefaultTime, else MaxTime, else unlimited) or runtime", s.opt.MissingLimit)
 	}
+	if s.opt.StopAt > 0 {
+		ReadDirect(s.src) // Stats then count what was read when the run stopped
+	}
 	if !s.readNext() {
 		if err := s.src.Err(); err != nil {
 			return nil, err
@@ -557,15 +560,24 @@ func (s *Simulator) readNext() bool {
 	if s.srcDone {
 		return false
 	}
-	// The source fills the new job in place: a workload.Job of its own
-	// would escape through the interface call, one more allocation and
-	// copy per job.
-	j := &Job{Idx: s.arrived, Start: -1, End: -1, pendIdx: -1, runIdx: -1,
-		Assoc: -1, QOSIdx: -1, ExpectStart: -1, Accrue: NotAccruing}
-	if !s.src.Next(&j.Job) {
-		s.srcDone = true
-		return false
+	var j *Job
+	if t, ok := s.src.(JobTaker); ok {
+		if j, ok = t.Take(); !ok {
+			s.srcDone = true
+			return false
+		}
+	} else {
+		// The source fills the new job in place: a workload.Job of its
+		// own would escape through the interface call, one more
+		// allocation and copy per job.
+		j = new(Job)
+		if !s.src.Next(&j.Job) {
+			s.srcDone = true
+			return false
+		}
 	}
+	j.Idx, j.Start, j.End, j.pendIdx, j.runIdx = s.arrived, -1, -1, -1, -1
+	j.Assoc, j.QOSIdx, j.ExpectStart, j.Accrue = -1, -1, -1, NotAccruing
 	w := &j.Job
 	j.origin = w.Line
 	if s.arrived > 0 && w.Submit < s.lastSubmit {

@@ -55,6 +55,19 @@ func (p *peekSource) Next(j *workload.Job) bool {
 	return p.Source.Next(j)
 }
 
+// Take implements sim.JobTaker, so that a source read ahead stays so.
+func (p *peekSource) Take() (*sim.Job, bool) {
+	if p.held {
+		p.held = false
+		return &sim.Job{Job: p.first}, true
+	}
+	if t, ok := p.Source.(sim.JobTaker); ok {
+		return t.Take()
+	}
+	j := new(sim.Job)
+	return j, p.Source.Next(&j.Job)
+}
+
 // looksLikeDate tells a date (YYYY-MM-DD...) from a Slurm time string,
 // which never has a '-' in those places.
 func looksLikeDate(s string) bool {
@@ -65,6 +78,7 @@ func looksLikeDate(s string) bool {
 // AtHelp). wrap, when set, wraps the workload source first (tests use it
 // to give jobs a QOS).
 func (p Pipeline) SimulateAt(run *config.Run, at string, wrap func(workload.Source) workload.Source) (*At, error) {
+	sim.ReadDirect(run.Source) // the run stops at --at: read as far as it goes
 	ps := &peekSource{Source: run.Source}
 	if !ps.Source.Next(&ps.first) {
 		if err := ps.Source.Err(); err != nil {

@@ -1,0 +1,227 @@
+package workload
+
+import (
+	"maps"
+	"slices"
+	"sync"
+)
+
+// Ahead reads a source's jobs on a goroutine of its own, a few batches
+// ahead of its caller, so that parsing a trace (and making the caller's
+// job records, each a T holding a Job) runs on a second core beside the
+// simulation instead of before each submission.
+//
+// The caller sees what it would see reading the source itself:
+//   - Names is a copy that grows as the caller takes jobs: the reader
+//     goroutine interns into the source's own tables, and each batch brings
+//     the strings interned while it was read, which the copy interns in
+//     the same order, so every id is the same.
+//   - Header, Stats and Err are copies made when Ahead is made and again
+//     once the caller has taken the last job; they do not change between.
+//
+// A run that may stop before the end (sim.Options.StopAt) calls Direct
+// before it reads: the copies then follow the source job by job, so Stats
+// say how far the source had read when the run stopped, as they would
+// without Ahead, rather than how far a goroutine happened to get.
+type Ahead[T any] struct {
+	src   Source
+	job   func(*T) *Job
+	names Names
+	hdr   Header
+	stats ReadStats
+	err   error
+
+	direct, started, ended bool
+	seen                   [internTables]int // source tables' lengths copied so far (direct mode)
+
+	work chan aheadBatch[T]
+	stop chan struct{}
+	wg   sync.WaitGroup
+	once sync.Once
+	cur  aheadBatch[T]
+	pos  int
+}
+
+// aheadBatch is jobs read in a row, the strings their reading interned,
+// table by table, and, in the last batch, how the source ended.
+type aheadBatch[T any] struct {
+	items []*T
+	names [internTables][]string
+	end   bool
+	err   error
+}
+
+// aheadBatchSize is the jobs a batch carries; aheadBatches the batches
+// read ahead of the caller.
+const (
+	aheadBatchSize = 128
+	aheadBatches   = 2
+)
+
+// internTables is the number of Intern tables in Names.
+const internTables = 11
+
+// tables are n's Intern tables in a fixed order.
+func (n *Names) tables() [internTables]*Intern {
+	return [...]*Intern{&n.Users, &n.Groups, &n.Accounts, &n.Partitions, &n.PartitionLists, &n.QOS,
+		&n.Features, &n.NodeLists, &n.Reservations, &n.Dependencies, &n.Gres}
+}
+
+// ReadAhead returns src read ahead; job gives a T's Job, which the
+// reader fills (for a sim.Job, its embedded workload.Job). Nothing is
+// read until the first Next or Take. Close stops the reader and must be
+// called before src is closed.
+func ReadAhead[T any](src Source, job func(*T) *Job) *Ahead[T] {
+	a := &Ahead[T]{src: src, job: job}
+	a.sync()
+	// The reader goroutine will go on adding to the source's tallies.
+	a.stats.Skipped, a.stats.Defaulted = maps.Clone(a.stats.Skipped), maps.Clone(a.stats.Defaulted)
+	a.err = src.Err()
+	return a
+}
+
+// sync copies the source's header, counts and new strings. Only while no
+// goroutine reads the source.
+func (a *Ahead[T]) sync() {
+	a.hdr = *a.src.Header()
+	a.stats = *a.src.Stats()
+	a.catchUp()
+}
+
+// catchUp interns into the caller's copy the source's strings it lacks.
+// Only while no goroutine reads the source.
+func (a *Ahead[T]) catchUp() {
+	from := a.src.Names()
+	if from == nil {
+		return
+	}
+	to := a.names.tables()
+	for i, t := range from.tables() {
+		for ; a.seen[i] < t.Len(); a.seen[i]++ {
+			to[i].ID(t.names[a.seen[i]])
+		}
+	}
+}
+
+// Direct makes Ahead read on the caller's goroutine, job by job. It must
+// come before the first Next or Take.
+func (a *Ahead[T]) Direct() {
+	if a.started && !a.direct {
+		panic("workload: Ahead.Direct after reading began")
+	}
+	a.direct = true
+}
+
+// Take returns the next job, a new T; false at the end of the input or
+// on error (Err tells which).
+func (a *Ahead[T]) Take() (*T, bool) {
+	if a.ended {
+		return nil, false
+	}
+	if a.direct {
+		a.started = true
+		t := new(T)
+		if !a.src.Next(a.job(t)) {
+			a.finish(a.src.Err())
+			return nil, false
+		}
+		a.sync()
+		return t, true
+	}
+	if !a.started {
+		a.started = true
+		a.work, a.stop = make(chan aheadBatch[T], aheadBatches), make(chan struct{})
+		a.wg.Add(1)
+		go a.read()
+	}
+	for a.pos == len(a.cur.items) {
+		if a.cur.end {
+			a.wg.Wait() // the reader is done with the source
+			a.finish(a.cur.err)
+			return nil, false
+		}
+		a.cur, a.pos = <-a.work, 0
+		to := a.names.tables()
+		for i, ns := range a.cur.names {
+			for _, s := range ns {
+				to[i].ID(s)
+			}
+		}
+	}
+	t := a.cur.items[a.pos]
+	a.cur.items[a.pos] = nil
+	a.pos++
+	return t, true
+}
+
+// finish takes the source's state once it has ended.
+func (a *Ahead[T]) finish(err error) {
+	a.ended = true
+	a.err = err
+	a.sync()
+}
+
+// read is the reader goroutine: batches until the source ends or Close.
+func (a *Ahead[T]) read() {
+	defer a.wg.Done()
+	seen := a.seen
+	for {
+		b := aheadBatch[T]{items: make([]*T, 0, aheadBatchSize)}
+		for len(b.items) < aheadBatchSize {
+			t := new(T)
+			if !a.src.Next(a.job(t)) {
+				b.end, b.err = true, a.src.Err()
+				break
+			}
+			b.items = append(b.items, t)
+		}
+		if from := a.src.Names(); from != nil {
+			for i, t := range from.tables() {
+				if t.Len() > seen[i] {
+					b.names[i] = slices.Clone(t.names[seen[i]:])
+					seen[i] = t.Len()
+				}
+			}
+		}
+		select {
+		case a.work <- b:
+		case <-a.stop:
+			return
+		}
+		if b.end {
+			return
+		}
+	}
+}
+
+// Close stops the reader goroutine and waits for it to let go of the
+// source.
+func (a *Ahead[T]) Close() {
+	a.once.Do(func() {
+		if a.stop != nil {
+			close(a.stop)
+		}
+		a.wg.Wait()
+	})
+}
+
+// Next implements Source: it copies the next job into j.
+func (a *Ahead[T]) Next(j *Job) bool {
+	t, ok := a.Take()
+	if ok {
+		*j = *a.job(t)
+	}
+	return ok
+}
+
+// Err implements Source.
+func (a *Ahead[T]) Err() error { return a.err }
+
+// Header implements Source.
+func (a *Ahead[T]) Header() *Header { return &a.hdr }
+
+// Names implements Source: the caller's copy.
+func (a *Ahead[T]) Names() *Names { return &a.names }
+
+// Stats implements Source.
+func (a *Ahead[T]) Stats() *ReadStats { return &a.stats }
