@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"fairsim/sim"
@@ -29,18 +30,21 @@ import (
 // (priority_multifactor.c _decay_thread reads its last run, info): it
 // ticks every PriorityCalcPeriod from that instant, to the microsecond,
 // so every tick falls at its millisecond. The prefix before them ("debug:  ", a plugin's
-// name) varies by version and level and is not read.
+// name) varies by version and level and is not read. They are compiled
+// when first used: a run that reads no log does not pay for them.
 var (
-	reSubmit = regexp.MustCompile(`_slurm_rpc_submit_batch_job: JobId=(\d+)`)
-	reDone   = regexp.MustCompile(`_job_complete: JobId=(\S+) done`)
-	reEpilog = regexp.MustCompile(`_slurm_rpc_epilog_complete: JobId=(\S+) Node=`)
-	reDecay  = regexp.MustCompile(`priority/multifactor: _read_last_decay_ran`)
-	reAlloc  = regexp.MustCompile(`sched: Allocate JobId=(\S+) NodeList=(\S+)`)
-	reStart  = regexp.MustCompile(`_start_job: Started JobId=(\S+) in \S+ on (\S+)`)
-	reResp   = regexp.MustCompile(`node_did_resp (\S+)`)
-	reMain   = regexp.MustCompile(`sched: Running job scheduler(?: for (full queue|default depth))?`)
-	reBegin  = regexp.MustCompile(`_attempt_backfill: beginning`)
-	reJobID  = regexp.MustCompile(`^(\d+)(?:[_+]\d+\((\d+)\))?$`)
+	reSubmit = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_slurm_rpc_submit_batch_job: JobId=(\d+)`) })
+	reDone   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_job_complete: JobId=(\S+) done`) })
+	reEpilog = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_slurm_rpc_epilog_complete: JobId=(\S+) Node=`) })
+	reDecay  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`priority/multifactor: _read_last_decay_ran`) })
+	reAlloc  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`sched: Allocate JobId=(\S+) NodeList=(\S+)`) })
+	reStart  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_start_job: Started JobId=(\S+) in \S+ on (\S+)`) })
+	reResp   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`node_did_resp (\S+)`) })
+	reMain   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`sched: Running job scheduler(?: for (full queue|default depth))?`)
+	})
+	reBegin = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_attempt_backfill: beginning`) })
+	reJobID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)(?:[_+]\d+\((\d+)\))?$`) })
 )
 
 // ReadTimelineFile reads the controller's timing from the slurmctld log
@@ -96,43 +100,43 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 		kind := 0
 		switch {
 		case strings.Contains(line, "_slurm_rpc_submit_batch_job: "):
-			if m = reSubmit.FindStringSubmatch(line); m == nil {
+			if m = reSubmit().FindStringSubmatch(line); m == nil {
 				continue // its error lines
 			}
 			kind = 1
 		case strings.Contains(line, "_job_complete: "):
-			if m = reDone.FindStringSubmatch(line); m == nil {
+			if m = reDone().FindStringSubmatch(line); m == nil {
 				continue // "WEXITSTATUS" and the like
 			}
 			kind = 2
 		case strings.Contains(line, "_slurm_rpc_epilog_complete: "):
-			if m = reEpilog.FindStringSubmatch(line); m == nil {
+			if m = reEpilog().FindStringSubmatch(line); m == nil {
 				continue // an epilog error: its node's state, not a release
 			}
 			kind = 5
 		case strings.Contains(line, "sched: Running job scheduler"):
-			m = reMain.FindStringSubmatch(line)
+			m = reMain().FindStringSubmatch(line)
 			kind = 3
-		case reBegin.MatchString(line):
+		case reBegin().MatchString(line):
 			kind = 4
-		case reDecay.MatchString(line):
+		case reDecay().MatchString(line):
 			if len(tl.SubmitMs) > 0 {
 				continue // a restart after the workload began: the first phase stands
 			}
 			kind = 6
 		case strings.Contains(line, "_start_job: Started JobId"):
 			bfStarts++
-			if m = reStart.FindStringSubmatch(line); m != nil {
+			if m = reStart().FindStringSubmatch(line); m != nil {
 				onNodes(m[1], m[2])
 			}
 			continue
 		case strings.Contains(line, "sched: Allocate JobId"):
-			if m = reAlloc.FindStringSubmatch(line); m != nil {
+			if m = reAlloc().FindStringSubmatch(line); m != nil {
 				onNodes(m[1], m[2])
 			}
 			continue
 		case strings.Contains(line, "node_did_resp "):
-			if m = reResp.FindStringSubmatch(line); m == nil {
+			if m = reResp().FindStringSubmatch(line); m == nil {
 				continue
 			}
 			kind = 7
@@ -269,7 +273,7 @@ func ZoneLine(line string) (loc *time.Location, ok bool, err error) {
 // task's or het job component's N_T(R) / N+C(R), whose raw id R sacct
 // calls JobIDRaw.
 func JobID(s string) (int64, bool) {
-	m := reJobID.FindStringSubmatch(s)
+	m := reJobID().FindStringSubmatch(s)
 	if m == nil {
 		return 0, false
 	}

@@ -86,7 +86,7 @@ func (p *Page) Render(dir string) (string, error) {
 		}
 	}
 	var b bytes.Buffer
-	if err := pageTemplate.Execute(&b, p); err != nil {
+	if err := pageTemplate().Execute(&b, p); err != nil {
 		return "", err
 	}
 	out := filepath.Join(dir, "report.html")
@@ -131,7 +131,9 @@ func inlineSVG(doc, label string) string {
 // SVG is the figure's inline SVG, once rendered.
 func (f *Figure) SVG() template.HTML { return f.svg }
 
-var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+// pageTemplate is parsed when first used: only the report command does.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -185,3 +187,4 @@ caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
 </body>
 </html>
 `))
+})

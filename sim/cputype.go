@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // CPUType is a node's processor generation. Weight is its TRES billing
@@ -110,16 +111,18 @@ func CPUTypeNames() []string {
 	return names
 }
 
+// The patterns are compiled when first used: only a cluster whose
+// features name CPU models reads them.
 var (
-	featureSplit = regexp.MustCompile(`[:_\-\s./=,+]+`)
+	featureSplit = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[:_\-\s./=,+]+`) })
 	// Xeon E5/E7 v1..v4: 2670, 2670v3 (the family prefix may be its own
 	// token, "E5-2670v3").
-	xeonE = regexp.MustCompile(`^(?:e[57])?([1-9]\d{3})(?:v([1-4]))?$`)
+	xeonE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:e[57])?([1-9]\d{3})(?:v([1-4]))?$`) })
 	// Xeon 55xx/56xx with a letter: X5650, E5520, L5640.
-	xeon5 = regexp.MustCompile(`^[xel]5[56]\d\d$`)
+	xeon5 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[xel]5[56]\d\d$`) })
 	// Xeon Scalable SKUs: 4110, 6130, 6248R, 8358, 8480+.
-	xeonSP    = regexp.MustCompile(`^[3-9]([1-5])\d\d[a-z]{0,2}$`)
-	epycModel = regexp.MustCompile(`^(?:epyc)?([79])\d\d([1-4])[a-z]{0,2}$`)
+	xeonSP    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[3-9]([1-5])\d\d[a-z]{0,2}$`) })
+	epycModel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:epyc)?([79])\d\d([1-4])[a-z]{0,2}$`) })
 )
 
 // InferCPUType names the generation a node's Feature words describe:
@@ -145,7 +148,7 @@ func generationOf(f string) string {
 	if n := lookupName(w); n != "" {
 		return n
 	}
-	toks := featureSplit.Split(w, -1)
+	toks := featureSplit().Split(w, -1)
 	for i, tok := range toks {
 		if n := lookupName(tok); n != "" {
 			return n
@@ -182,10 +185,10 @@ func lookupName(s string) string {
 // (a family or SKU label) to keep bare numbers from matching memory sizes
 // or rack names.
 func modelGeneration(prev, tok string) string {
-	if xeon5.MatchString(tok) {
+	if xeon5().MatchString(tok) {
 		return "nehalem"
 	}
-	if m := epycModel.FindStringSubmatch(tok); m != nil && (strings.HasPrefix(tok, "epyc") || prev == "epyc") {
+	if m := epycModel().FindStringSubmatch(tok); m != nil && (strings.HasPrefix(tok, "epyc") || prev == "epyc") {
 		gen := map[string]string{"71": "naples", "72": "rome", "73": "milan", "94": "genoa"}[m[1]+m[2]]
 		return gen
 	}
@@ -195,7 +198,7 @@ func modelGeneration(prev, tok string) string {
 		}
 	}
 	label := prev == "gold" || prev == "silver" || prev == "platinum" || prev == "bronze" || prev == "sku" || prev == "xeon"
-	if m := xeonE.FindStringSubmatch(tok); m != nil && (strings.HasPrefix(tok, "e5") || strings.HasPrefix(tok, "e7") || prev == "e5" || prev == "e7") {
+	if m := xeonE().FindStringSubmatch(tok); m != nil && (strings.HasPrefix(tok, "e5") || strings.HasPrefix(tok, "e7") || prev == "e5" || prev == "e7") {
 		switch m[2] {
 		case "", "2":
 			return "sandybridge"
@@ -203,7 +206,7 @@ func modelGeneration(prev, tok string) string {
 			return "broadwell"
 		}
 	}
-	if m := xeonSP.FindStringSubmatch(tok); m != nil && label {
+	if m := xeonSP().FindStringSubmatch(tok); m != nil && label {
 		return map[string]string{"1": "skylake", "2": "cascadelake", "3": "icelake", "4": "sapphirerapids", "5": "sapphirerapids"}[m[1]]
 	}
 	return ""

@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"fairsim/ctldlog"
@@ -34,19 +35,24 @@ type BackfillPlan struct {
 
 // The lines a backfill cycle logs with DebugFlags=Backfill (backfill.c
 // _attempt_backfill, _start_job, _dump_job_sched). The prefix before them
-// (plugin name, "debug:") varies by version and is not read.
+// (plugin name, "debug:") varies by version and is not read. Compiled
+// when first used, as only validate reads a log.
 var (
-	bfBegin   = regexp.MustCompile(`_attempt_backfill: beginning`)
-	bfNoJobs  = regexp.MustCompile(`_attempt_backfill: no jobs to backfill`)
-	bfStarted = regexp.MustCompile(`_start_job: Started (JobId=\S+) in (\S+) on (\S+)`)
-	bfSched   = regexp.MustCompile(`_dump_job_sched: (JobId=\S+) to start at (\S+), end at (\S+) on nodes (\S+) in partition (\S+)`)
+	bfBegin   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_attempt_backfill: beginning`) })
+	bfNoJobs  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_attempt_backfill: no jobs to backfill`) })
+	bfStarted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_start_job: Started (JobId=\S+) in (\S+) on (\S+)`) })
+	bfSched   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`_dump_job_sched: (JobId=\S+) to start at (\S+), end at (\S+) on nodes (\S+) in partition (\S+)`)
+	})
 )
 
 // bfKeep are the lines of slurmctld's log validate reads: the backfill
 // cycles it compares plans with, and the controller's timing (submissions,
 // completions and main passes, to the millisecond) it can replay.
-var bfKeep = regexp.MustCompile(`_attempt_backfill: (beginning|no jobs to backfill)|_start_job: Started JobId|_dump_job_sched: JobId|` +
-	`_slurm_rpc_submit_batch_job: JobId=|_job_complete: JobId=\S+ done|_slurm_rpc_epilog_complete: JobId=|sched: Running job scheduler|sched: Allocate JobId|priority/multifactor: _read_last_decay_ran|node_did_resp `)
+var bfKeep = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`_attempt_backfill: (beginning|no jobs to backfill)|_start_job: Started JobId|_dump_job_sched: JobId|` +
+		`_slurm_rpc_submit_batch_job: JobId=|_job_complete: JobId=\S+ done|_slurm_rpc_epilog_complete: JobId=|sched: Running job scheduler|sched: Allocate JobId|priority/multifactor: _read_last_decay_ran|node_did_resp `)
+})
 
 // captureBackfillLog copies the lines of slurmctld's log validate reads
 // (bfKeep) when the log is readable here, after a "#fairsim tz=" line:
@@ -78,7 +84,7 @@ func captureBackfillLog(cfg map[string]string, loc *time.Location) ([]byte, []st
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		if b := sc.Bytes(); bfKeep.Match(b) {
+		if b := sc.Bytes(); bfKeep().Match(b) {
 			out = append(append(out, b...), '\n')
 		}
 	}
@@ -138,20 +144,20 @@ func ReadBackfillLog(r io.Reader, name string, loc *time.Location) ([]BackfillCy
 		var kind int
 		var m []string
 		switch {
-		case bfBegin.MatchString(line):
+		case bfBegin().MatchString(line):
 			kind = 1
-		case bfNoJobs.MatchString(line):
+		case bfNoJobs().MatchString(line):
 			if len(out) > 0 {
 				out[len(out)-1].NoJobs = true
 			}
 			continue
 		case strings.Contains(line, "_start_job: Started "):
-			if m = bfStarted.FindStringSubmatch(line); m == nil {
+			if m = bfStarted().FindStringSubmatch(line); m == nil {
 				continue // _start_job's other lines ("Started ... since boot")
 			}
 			kind = 2
 		case strings.Contains(line, "_dump_job_sched: "):
-			if m = bfSched.FindStringSubmatch(line); m == nil {
+			if m = bfSched().FindStringSubmatch(line); m == nil {
 				return nil, fail("reservation line", line)
 			}
 			kind = 3
