@@ -14,24 +14,29 @@ import (
 const Unlimited int64 = -1
 
 // Node is one compute node. Free counters change as jobs start and end.
+//
+// The fields every allocation and will-run move reads come first, so that
+// they share a cache line or two: a 5,544-node cluster's records (150
+// bytes each) do not fit in a core's cache, and a move touches a node
+// record per slice.
 type Node struct {
-	Name      string
-	Type      int   // index into Cluster.Types
+	State     NodeState
 	Cores     int   // CPUs Slurm may allocate
 	MemMB     int64 // RealMemory
-	Weight    int   // Slurm node Weight (32-bit): lower is allocated first
-	State     NodeState
 	FreeCores int
 	FreeMem   int64
+	rank      int   // position in allocation order (Weight, then index)
+	parts     []int // partitions that contain the node
+	Name      string
+	Type      int // index into Cluster.Types
+	Weight    int // Slurm node Weight (32-bit): lower is allocated first
 	// Gres are the node's generic resources (Gres=gpu:a100:4), at most
 	// MaxNodeGres kinds.
 	Gres []NodeGres
 	// held is what a node that allocates nothing keeps out of play: its
 	// free resources when it left service, and what its jobs gave back
 	// since; RESUME frees it.
-	held  heldRes
-	parts []int // partitions that contain the node
-	rank  int   // position in allocation order (Weight, then index)
+	held heldRes
 }
 
 // Partition is a named set of nodes with its Slurm attributes.
