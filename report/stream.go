@@ -47,7 +47,7 @@ type streamBatch struct {
 // streamBatchSize is how many jobs a batch carries; streamBatches bounds
 // the batches in flight, and with it the jobs kept alive for the writer.
 const (
-	streamBatchSize = 1024
+	streamBatchSize = 256
 	streamBatches   = 4
 )
 
