@@ -408,8 +408,10 @@ func (sc *Scenario) openSource() (workload.Source, func() error, error) {
 		return nil, nil, fmt.Errorf("%s: accounts.map: %w", sc.file, err)
 	}
 	src = workload.MapAccounts(src, m)
-	if sc.Trace == nil {
-		return src, closer, nil // a generated workload is made in memory already
+	if sc.Trace == nil || sc.Trace.File == "-" {
+		// A generated workload is in memory already; standard input may
+		// stall, and a run that fails would then wait to close it.
+		return src, closer, nil
 	}
 	// A trace is parsed on a second core, ahead of the simulation.
 	a := sim.ReadAhead(src)

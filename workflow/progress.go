@@ -31,7 +31,7 @@ type RunProgress struct {
 func (p RunProgress) Fraction(submitted int) float64 {
 	switch {
 	case p.Input != nil && p.Input.Size > 0:
-		return min(float64(p.Input.Read)/float64(p.Input.Size), 1)
+		return min(float64(p.Input.Read.Load())/float64(p.Input.Size), 1)
 	case p.Jobs > 0:
 		return min(float64(submitted)/float64(p.Jobs), 1)
 	}

@@ -22,7 +22,7 @@ func TestProgressLog(t *testing.T) {
 	update, done := Progress(&b, false, 10*time.Second, clock)(RunProgress{First: 1_000_000, Jobs: 400, Input: in})
 	for i := 1; i <= 5; i++ {
 		now = now.Add(4 * time.Second)
-		in.Read = int64(i * 150)
+		in.Read.Store(int64(i * 150))
 		update(1_000_000+int64(i)*86400, i*30) // day i since the first submission
 	}
 	done()
@@ -47,13 +47,20 @@ func TestRunProgressFraction(t *testing.T) {
 		submitted int
 		want      float64
 	}{
-		{"input position wins over the header", RunProgress{Jobs: 773138, Input: &workload.InputPos{Read: 500, Size: 1000}}, 100, 0.5},
+		{"input position wins over the header", RunProgress{Jobs: 773138, Input: inputAt(500, 1000)}, 100, 0.5},
 		{"header count without a file", RunProgress{Jobs: 400}, 100, 0.25},
 		{"more jobs than announced stop at 1", RunProgress{Jobs: 400}, 500, 1},
-		{"standard input, no count", RunProgress{Input: &workload.InputPos{Read: 10}}, 100, -1},
+		{"standard input, no count", RunProgress{Input: inputAt(10, 0)}, 100, -1},
 	} {
 		if got := tc.rp.Fraction(tc.submitted); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// inputAt is an input position read bytes into a file of size bytes.
+func inputAt(read, size int64) *workload.InputPos {
+	p := &workload.InputPos{Size: size}
+	p.Read.Store(read)
+	return p
 }

@@ -31,8 +31,8 @@ type Ahead[T any] struct {
 	stats ReadStats
 	err   error
 
-	direct, started, ended bool
-	seen                   [internTables]int // source tables' lengths copied so far (direct mode)
+	direct, started, ended, closed bool
+	seen                           [internTables]int // source tables' lengths copied so far (direct mode)
 
 	work chan aheadBatch[T]
 	stop chan struct{}
@@ -115,7 +115,7 @@ func (a *Ahead[T]) Direct() {
 // Take returns the next job, a new T; false at the end of the input or
 // on error (Err tells which).
 func (a *Ahead[T]) Take() (*T, bool) {
-	if a.ended {
+	if a.ended || a.closed {
 		return nil, false
 	}
 	if a.direct {
@@ -168,6 +168,11 @@ func (a *Ahead[T]) read() {
 	for {
 		b := aheadBatch[T]{items: make([]*T, 0, aheadBatchSize)}
 		for len(b.items) < aheadBatchSize {
+			select {
+			case <-a.stop:
+				return // Close need not wait for a whole batch of a slow input
+			default:
+			}
 			t := new(T)
 			if !a.src.Next(a.job(t)) {
 				b.end, b.err = true, a.src.Err()
@@ -195,9 +200,10 @@ func (a *Ahead[T]) read() {
 }
 
 // Close stops the reader goroutine and waits for it to let go of the
-// source.
+// source; Take and Next then find no more jobs.
 func (a *Ahead[T]) Close() {
 	a.once.Do(func() {
+		a.closed = true
 		if a.stop != nil {
 			close(a.stop)
 		}

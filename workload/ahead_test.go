@@ -165,3 +165,33 @@ func TestAheadCloseStopsReader(t *testing.T) {
 		t.Errorf("the reader read all %d records after Close", recs)
 	}
 }
+
+// TestAheadTakeAfterClose: after Close, started or not, Take finds no
+// more jobs at once and no reader goroutine is left.
+func TestAheadTakeAfterClose(t *testing.T) {
+	before := runtime.NumGoroutine()
+	for _, started := range []bool{false, true} {
+		src, _ := NewSWFReader(strings.NewReader(aheadTrace(2000, 0)), "t.swf", SWFOptions{})
+		a := ReadAhead(Source(src), itemJob)
+		if started {
+			a.Take()
+		}
+		a.Close()
+		done := make(chan bool)
+		go func() { _, ok := a.Take(); done <- ok }()
+		select {
+		case ok := <-done:
+			if ok {
+				t.Errorf("started %v: Take after Close gave a job", started)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("started %v: Take after Close blocks", started)
+		}
+	}
+	for i := 0; runtime.NumGoroutine() > before; i++ {
+		if i > 100 {
+			t.Fatalf("%d goroutines after Close, %d before", runtime.NumGoroutine(), before)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"sync/atomic"
 )
 
 // openInput opens path ("-" for stdin, os.Stdin when nil) for a reader
@@ -32,9 +33,12 @@ func openInput(path string, stdin io.Reader) (io.Reader, io.Closer, error) {
 // file as stored (compressed, for a gzipped trace): a progress display's
 // measure, which holds where a header's job count does not (a cleaned
 // trace keeps the original's MaxJobs).
+//
+// Read is atomic: the reader goroutines (inflating, reading ahead)
+// advance it while the progress display reads it.
 type InputPos struct {
-	Read int64 // bytes read so far
-	Size int64 // the file's size; 0 when unknown (standard input, a pipe)
+	Read atomic.Int64 // bytes read so far
+	Size int64        // the file's size; 0 when unknown (standard input, a pipe)
 }
 
 // countingReader counts the bytes read through it into pos.
@@ -45,7 +49,7 @@ type countingReader struct {
 
 func (c *countingReader) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
-	c.pos.Read += int64(n)
+	c.pos.Read.Add(int64(n))
 	return n, err
 }
 
