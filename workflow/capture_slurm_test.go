@@ -120,10 +120,55 @@ DebugFlags=Backfill
 	var b strings.Builder
 	v.Write(&b)
 	t.Logf("\n%s", b.String())
-	if len(v.Jobs) != n || v.Discordant != 0 || v.MaxAbsErr != 0 {
-		t.Errorf("%d jobs, %d pairs in the opposite order, max |wait error| %d s: want %d jobs each in the controller's second", len(v.Jobs), v.Discordant, v.MaxAbsErr, n)
+	if len(v.Jobs) != n || v.Discordant != 0 {
+		t.Errorf("%d jobs, %d pairs in the opposite order: want %d jobs in the controller's order", len(v.Jobs), v.Discordant, n)
 	}
-	if v.Plans == nil || v.Plans.Cycles == 0 || v.Plans.Same != v.Plans.Cycles {
+	if v.Plans == nil || v.Plans.Cycles == 0 {
+		t.Fatalf("backfill plans %+v: want cycles with jobs compared", v.Plans)
+	}
+	if at, ok := straddle(t, filepath.Join(out, "slurmctld.log")); ok {
+		// The controller stamps a backfilled job's start with the clock
+		// it reads inside select_nodes, which its log does not show:
+		// a cycle that began in one second and started jobs in the next
+		// (about one run in fifteen here, more on a loaded machine)
+		// may have stamped either second, while fairsim starts a
+		// cycle's jobs in the second the cycle began. A start may then
+		// be a second off, and the plans after it too.
+		t.Logf("a backfill cycle began at %s and started jobs in the next second: each start within a second, not each in its second", at)
+		if v.MaxAbsErr > 1 {
+			t.Errorf("max |wait error| %d s: want at most 1", v.MaxAbsErr)
+		}
+		return
+	}
+	if v.MaxAbsErr != 0 {
+		t.Errorf("max |wait error| %d s: want every job in the controller's second", v.MaxAbsErr)
+	}
+	if v.Plans.Same != v.Plans.Cycles {
 		t.Errorf("backfill plans %+v: want every cycle with jobs planned alike", v.Plans)
 	}
+}
+
+// straddle finds, in a captured slurmctld log, a backfill cycle that
+// logged a start in a later second than the one it began in: when it
+// began ("2026-11-28T10:38:48.999"), and whether there is one.
+func straddle(t *testing.T, log string) (string, bool) {
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := "" // the latest cycle's beginning, "[" and "]" cut off
+	for _, l := range strings.Split(string(b), "\n") {
+		end := strings.IndexByte(l, ']')
+		if !strings.HasPrefix(l, "[") || end < 20 {
+			continue
+		}
+		stamp := l[1:end]
+		switch {
+		case strings.Contains(l, "_attempt_backfill: beginning"):
+			began = stamp
+		case strings.Contains(l, "_start_job: Started") && began != "" && stamp[:19] != began[:19]:
+			return began, true
+		}
+	}
+	return "", false
 }
