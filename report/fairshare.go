@@ -6,7 +6,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -314,18 +313,4 @@ func WriteFairshare(dir string, r *sim.Result, snaps *FSSeries) error {
 		}
 	}
 	return nil
-}
-
-// writeFile creates path and writes it with write, then closes it,
-// reporting the first error.
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

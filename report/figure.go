@@ -8,7 +8,6 @@ import (
 	"image/png"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -164,15 +163,10 @@ func savePlot(p *plot.Plot, w, h vg.Length, path string) (err error) {
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(path)
-	if err != nil {
+	return writeFile(path, func(f io.Writer) error {
+		_, err := wt.WriteTo(f)
 		return err
-	}
-	if _, err = wt.WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	})
 }
 
 // timeTicks labels an axis of days since the first submission in the

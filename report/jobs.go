@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"encoding/csv"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -111,38 +112,38 @@ func round6(v float64) float64 {
 
 // WriteCSV writes rows (a slice of tagged structs) to dir/name, buffered.
 func WriteCSV(dir, name string, rows any) error {
-	f, err := os.Create(filepath.Join(dir, name))
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if err := gocsv.Marshal(rows, w); err != nil {
-		f.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeFile(filepath.Join(dir, name), func(f io.Writer) error {
+		w := bufio.NewWriterSize(f, 1<<20)
+		if err := gocsv.Marshal(rows, w); err != nil {
+			return err
+		}
+		return w.Flush()
+	})
 }
 
 // WriteRecords writes a header and records to dir/name as CSV, buffered,
 // quoted as WriteCSV quotes, for files whose columns depend on the run.
 func WriteRecords(dir, name string, head []string, recs [][]string) error {
-	f, err := os.Create(filepath.Join(dir, name))
+	return writeFile(filepath.Join(dir, name), func(f io.Writer) error {
+		bw := bufio.NewWriterSize(f, 1<<20)
+		w := csv.NewWriter(bw)
+		w.Write(head)
+		w.WriteAll(recs)
+		if err := w.Error(); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+}
+
+// writeFile creates path and writes it with write, then closes it,
+// reporting the first error.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	w := csv.NewWriter(bw)
-	w.Write(head)
-	w.WriteAll(recs)
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return err
 	}

@@ -32,7 +32,7 @@ type Ahead[T any] struct {
 	err   error
 
 	direct, started, ended, closed bool
-	seen                           [internTables]int // source tables' lengths copied so far (direct mode)
+	seen                           [internTables]int // the source tables' lengths interned so far
 
 	work chan aheadBatch[T]
 	stop chan struct{}
@@ -91,14 +91,32 @@ func (a *Ahead[T]) sync() {
 // catchUp interns into the caller's copy the source's strings it lacks.
 // Only while no goroutine reads the source.
 func (a *Ahead[T]) catchUp() {
-	from := a.src.Names()
+	strs := newStrings(a.src.Names(), &a.seen)
+	a.intern(&strs)
+}
+
+// newStrings are the strings of from's tables past seen, which it
+// advances past them.
+func newStrings(from *Names, seen *[internTables]int) (out [internTables][]string) {
 	if from == nil {
-		return
+		return out
 	}
-	to := a.names.tables()
 	for i, t := range from.tables() {
-		for ; a.seen[i] < t.Len(); a.seen[i]++ {
-			to[i].ID(t.names[a.seen[i]])
+		if t.Len() > seen[i] {
+			out[i] = slices.Clone(t.names[seen[i]:])
+			seen[i] = t.Len()
+		}
+	}
+	return out
+}
+
+// intern interns strs into the caller's tables, table by table in order,
+// so that each gets the id it has in the source's.
+func (a *Ahead[T]) intern(strs *[internTables][]string) {
+	to := a.names.tables()
+	for i, ns := range strs {
+		for _, s := range ns {
+			to[i].ID(s)
 		}
 	}
 }
@@ -141,11 +159,9 @@ func (a *Ahead[T]) Take() (*T, bool) {
 			return nil, false
 		}
 		a.cur, a.pos = <-a.work, 0
-		to := a.names.tables()
+		a.intern(&a.cur.names)
 		for i, ns := range a.cur.names {
-			for _, s := range ns {
-				to[i].ID(s)
-			}
+			a.seen[i] += len(ns) // so that finish's catch-up finds none again
 		}
 	}
 	t := a.cur.items[a.pos]
@@ -180,14 +196,7 @@ func (a *Ahead[T]) read() {
 			}
 			b.items = append(b.items, t)
 		}
-		if from := a.src.Names(); from != nil {
-			for i, t := range from.tables() {
-				if t.Len() > seen[i] {
-					b.names[i] = slices.Clone(t.names[seen[i]:])
-					seen[i] = t.Len()
-				}
-			}
-		}
+		b.names = newStrings(a.src.Names(), &seen)
 		select {
 		case a.work <- b:
 		case <-a.stop:
