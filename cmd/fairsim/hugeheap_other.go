@@ -1,0 +1,6 @@
+//go:build !(linux && (amd64 || arm64))
+
+package main
+
+// hugeHeap does nothing where fairsim does not ask for huge pages.
+func hugeHeap() {}
