@@ -39,6 +39,14 @@ func plotWriterTo(p *plot.Plot, w, h vg.Length, format string) (vg.CanvasWriterT
 	var c vg.CanvasWriterTo
 	if format == "png" {
 		c = fastPNG{newImageCanvas(w, h)}
+		if opaqueWhite(p.BackgroundColor) {
+			// The image starts white (vgimg.NewWith): the plot's own
+			// fill of it, a path through the rasteriser over every
+			// pixel, would change none (KTH: 1.4 % of the run's CPU).
+			bg := p.BackgroundColor
+			p.BackgroundColor = nil
+			defer func() { p.BackgroundColor = bg }()
+		}
 	} else {
 		var err error
 		if c, err = draw.NewFormattedCanvas(w, h, format); err != nil {
@@ -67,6 +75,16 @@ func plotWriterTo(p *plot.Plot, w, h vg.Length, format string) (vg.CanvasWriterT
 	leg.Top, leg.Left, leg.XOffs, leg.YOffs = true, true, 0, 0
 	leg.Draw(lc)
 	return c, nil
+}
+
+// opaqueWhite reports whether c is white without transparency, the
+// colour vgimg paints a new image with.
+func opaqueWhite(c color.Color) bool {
+	if c == nil {
+		return false
+	}
+	r, g, b, a := c.RGBA()
+	return r == 0xffff && g == 0xffff && b == 0xffff && a == 0xffff
 }
 
 // newImageCanvas is vgimg.New(w, h) without its first act: vgimg.New

@@ -2,14 +2,17 @@ package workload
 
 import (
 	"bufio"
-	"compress/gzip"
 	"io"
 	"sync"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // bufferedInput buffers in, decompressing it when it starts with the gzip
 // magic bytes: traces are recognised by content, not by name, so that
 // stdin and oddly named files work too. name is for the error message.
+// klauspost/compress inflates a quarter faster than compress/gzip
+// (KTH-SP2: 5.8 ms instead of 7.8; CEA-Curie: 49-52 ms instead of 63-65).
 func bufferedInput(in io.Reader, name string) (*bufio.Reader, error) {
 	br := bufio.NewReaderSize(in, 1<<16)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
