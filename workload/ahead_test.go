@@ -104,8 +104,8 @@ func TestAheadReadsAsTheSource(t *testing.T) {
 				!reflect.DeepEqual(g.Skipped, w.Skipped) || !reflect.DeepEqual(g.Defaulted, w.Defaulted) {
 				t.Errorf("%s: stats %+v, want %+v", what, *g, *w)
 			}
-			if !reflect.DeepEqual(a.Header().Lines, ref.Header().Lines) {
-				t.Errorf("%s: header lines %q, want %q", what, a.Header().Lines, ref.Header().Lines)
+			if !reflect.DeepEqual(a.Header().Lines, ref.Header().Lines) || !reflect.DeepEqual(a.Header().Comments, ref.Header().Comments) {
+				t.Errorf("%s: header lines %q and comments %q, want %q and %q", what, a.Header().Lines, a.Header().Comments, ref.Header().Lines, ref.Header().Comments)
 			}
 		}
 	}

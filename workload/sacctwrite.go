@@ -239,6 +239,21 @@ func appendCPUTime(b []byte, secs float64) []byte {
 	return b
 }
 
+// WriteComments writes an SWF trace's comments amid its records
+// (Header.Comments) after the records written so far, as "#;" lines,
+// which a sacct reader passes over there; without the preamble, as
+// plain sacct output, none (the header lines are left out too).
+func (w *SacctWriter) WriteComments(cs []string) error {
+	if w.opts.NoPreamble {
+		return nil
+	}
+	for _, c := range cs {
+		w.w.WriteString("#;" + c + "\n")
+	}
+	_, err := w.w.Write(nil)
+	return err
+}
+
 // Flush writes out what is buffered.
 func (w *SacctWriter) Flush() error { return w.w.Flush() }
 

@@ -60,6 +60,11 @@ type Header struct {
 	TimeZoneString string
 	Notes          []string
 	Lines          []string // every header line as read, without the leading ';'
+	// Comments are the comment lines amid the records, without the
+	// leading ';'. They are not header lines: a writer puts them after
+	// the records, where a reader takes them as comments again, rather
+	// than into a header that reads "; MaxRecords: 0A0" as a field.
+	Comments []string
 }
 
 // Value returns the value of the first `Key:` line, or "".
@@ -291,8 +296,8 @@ func (s *SWFReader) Next(j *Job) bool {
 			continue
 		}
 		if t[0] == ';' {
-			// A comment amid the records: keep it with the header lines.
-			s.hdr.Lines = append(s.hdr.Lines, string(t[1:]))
+			// A comment amid the records: kept, but not as a header line.
+			s.hdr.Comments = append(s.hdr.Comments, string(t[1:]))
 			continue
 		}
 		s.stats.Records++

@@ -27,6 +27,7 @@ type SWFWriter struct {
 	opts       SWFWriteOptions
 	buf        []byte
 	wroteHead  bool
+	records    bool // a record was written
 	users      swfNumbers
 	groups     swfNumbers
 	partitions swfNumbers
@@ -93,6 +94,24 @@ func (w *SWFWriter) WriteHeader(h *Header) error {
 	return err
 }
 
+// WriteComments writes comment lines (Header.Comments) after the records
+// written so far. With none written yet, a comment would read back as a
+// header line, where "; MaxRecords: 0A0" is a malformed field: each is
+// then written as a "; Comment: ..." line, which a reader keeps as a
+// header line of its own.
+func (w *SWFWriter) WriteComments(cs []string) error {
+	for _, c := range cs {
+		w.w.WriteByte(';')
+		if !w.records {
+			w.w.WriteString(" Comment: ")
+		}
+		w.w.WriteString(c)
+		w.w.WriteByte('\n')
+	}
+	_, err := w.w.Write(nil)
+	return err
+}
+
 // Write appends one job record.
 func (w *SWFWriter) Write(j *Job) error {
 	if !w.wroteHead {
@@ -100,6 +119,7 @@ func (w *SWFWriter) Write(j *Job) error {
 			return err
 		}
 	}
+	w.records = true
 	b := w.buf[:0]
 	queue := int64(j.Queue)
 	if j.Queue == Unset && j.QOS != Unset {
@@ -155,6 +175,7 @@ func WriteSWF(out io.Writer, src Source, opts SWFWriteOptions) (int, error) {
 type jobWriter interface {
 	WriteHeader(*Header) error
 	Write(*Job) error
+	WriteComments([]string) error
 	Flush() error
 }
 
@@ -178,6 +199,9 @@ func copyJobs(w jobWriter, src Source) (int, error) {
 		if err := w.WriteHeader(src.Header()); err != nil {
 			return n, err
 		}
+	}
+	if err := w.WriteComments(src.Header().Comments); err != nil {
+		return n, err
 	}
 	if err := w.Flush(); err != nil {
 		return n, err

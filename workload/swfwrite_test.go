@@ -75,3 +75,43 @@ func TestWriteScheduleSWF(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// TestSWFCommentsAmidRecords: a comment amid the records is not a header
+// line; WriteSWF puts it after the records (where a reader takes it as a
+// comment again), or, with no record to follow, as a "Comment:" header
+// line, so that text such as "MaxRecords: 0A0" is never read as a
+// malformed header field.
+func TestSWFCommentsAmidRecords(t *testing.T) {
+	const rec = "1 0 5 60 2 -1 -1 2 120 -1 1 1 1 -1 1 -1 -1 -1\n"
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"after a record", "; MaxNodes: 4\n" + rec + "; MaxRecords: 0A0\n",
+			"; MaxNodes: 4\n" + rec + "; MaxRecords: 0A0\n"},
+		{"after a skipped record only", "; MaxNodes: 4\nbad\n; MaxRecords: 0A0\n",
+			"; MaxNodes: 4\n; Comment:  MaxRecords: 0A0\n"},
+	} {
+		r, err := NewSWFReader(strings.NewReader(tc.in), "c.swf", SWFOptions{SkipInvalid: true})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		jobs := drain(r)
+		if h := r.Header(); len(h.Lines) != 1 || len(h.Comments) != 1 || h.Comments[0] != " MaxRecords: 0A0" || h.MaxRecords != 0 {
+			t.Errorf("%s: header lines %q, comments %q, MaxRecords %d", tc.name, h.Lines, h.Comments, h.MaxRecords)
+		}
+		var b strings.Builder
+		if _, err := WriteSWF(&b, NewSliceSource(jobs, r.Names(), *r.Header()), SWFWriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != tc.want {
+			t.Errorf("%s: wrote\n%s\nwant\n%s", tc.name, b.String(), tc.want)
+		}
+		back, err := NewSWFReader(strings.NewReader(b.String()), "back.swf", SWFOptions{})
+		if err != nil {
+			t.Fatalf("%s: read back: %v", tc.name, err)
+		}
+		if got := drain(back); back.Err() != nil || len(got) != len(jobs) {
+			t.Errorf("%s: read back %d jobs of %d: %v", tc.name, len(got), len(jobs), back.Err())
+		}
+	}
+}
