@@ -24,7 +24,7 @@ func commands() []*cli.Command {
 		}
 		// Commands that read traces or simulate grow the heap to tens or
 		// hundreds of MB: huge pages first (hugeHeap).
-		c.Before = func(*cli.Context) error { hugeHeap(); return nil }
+		c.Before = func(c *cli.Context) error { hugeHeap(hugeHeapSize(c.String("trace"))); return nil }
 	}
 	return cmds
 }
