@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 
 	"fairsim/sim"
@@ -64,6 +65,7 @@ type backfillState struct {
 	failed           keyTable[planKey, planFail]
 	moves            moveChains // the tries of the last record of each key (bfreplay.go)
 	relKeys          []relKey   // scratch for sortByRelease
+	relWords         []uint64   // scratch for sortByRelease's packed keys
 	relTmp           []sim.Holding
 
 	// A node-level view of now, for preemption.
@@ -434,6 +436,9 @@ type relKey struct {
 // 2.3 % of a CEA-Curie run). (End, job) is unique among holdings, so
 // the order is the same.
 func (b *backfillState) sortByRelease(hs []sim.Holding) {
+	if b.sortPacked(hs) {
+		return
+	}
 	keys := b.relKeys[:0]
 	for i := range hs {
 		keys = append(keys, relKey{hs[i].End, hs[i].Job.Idx, i})
@@ -451,6 +456,42 @@ func (b *backfillState) sortByRelease(hs []sim.Holding) {
 	copy(hs, tmp)
 	clear(tmp) // the scratch must not keep jobs and allocations alive
 	b.relKeys, b.relTmp = keys, tmp
+}
+
+// sortPacked is sortByRelease for holdings whose ends (from the
+// earliest), job indices and positions fit one 64-bit word together:
+// sorting the words as numbers is sorting by (End, job index), without
+// a comparison call for each pair (CEA-Curie: 156,000 cycles of about
+// 120 holdings). It reports false, leaving hs as it was, when they do
+// not fit.
+func (b *backfillState) sortPacked(hs []sim.Holding) bool {
+	if len(hs) < 2 {
+		return true
+	}
+	lo, hi, maxIdx := hs[0].End, hs[0].End, 0
+	for i := range hs {
+		lo, hi = min(lo, hs[i].End), max(hi, hs[i].End)
+		maxIdx = max(maxIdx, hs[i].Job.Idx)
+	}
+	posBits := bits.Len(uint(len(hs) - 1))
+	idxBits := bits.Len(uint(maxIdx))
+	if maxIdx < 0 || bits.Len64(uint64(hi-lo))+idxBits+posBits > 64 {
+		return false
+	}
+	words := b.relWords[:0]
+	for i := range hs {
+		words = append(words, uint64(hs[i].End-lo)<<(idxBits+posBits)|uint64(hs[i].Job.Idx)<<posBits|uint64(i))
+	}
+	slices.Sort(words)
+	tmp := b.relTmp[:0]
+	mask := uint64(1)<<posBits - 1
+	for _, w := range words {
+		tmp = append(tmp, hs[w&mask])
+	}
+	copy(hs, tmp)
+	clear(tmp)
+	b.relWords, b.relTmp = words, tmp
+	return true
 }
 
 // planJob is one record's test in _attempt_backfill, from TRY_LATER on:
