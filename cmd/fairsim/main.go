@@ -30,7 +30,7 @@ slurmctld schedules (main + backfill passes, priority/multifactor, Fair Tree), a
 writes per-job CSV, a summary and plots under results/<run>/.
 
 'fairsim run' with no flags simulates the embedded default scenario.`,
-		Commands: commands(),
+		Commands: workflow.AdviseHeap(commands()),
 		Suggest:  true, // "Did you mean --trace?" on a mistyped flag
 		// Bare fairsim shows the help; a mistyped command never starts a run.
 		Action: func(c *cli.Context) error {
