@@ -15,7 +15,7 @@ func AdviseHeap(cmds []*cli.Command) []*cli.Command {
 		if c.Name == "report" || c.Name == "capture" || c.Before != nil {
 			continue
 		}
-		c.Before = func(c *cli.Context) error { hugeHeap(hugeHeapSize(c.String("trace"))); return nil }
+		c.Before = func(ctx *cli.Context) error { hugeHeap(hugeHeapSize(ctx.String("trace"))); return nil }
 	}
 	return cmds
 }
@@ -32,10 +32,10 @@ const (
 // hugeHeapSize is how much of the heap to advise for a run of the trace
 // file at path ("": none, or named by a scenario): hugeHeapBytes per MB
 // of the file or part of one, from one to hugeHeapMax. Advising costs
-// about 1 ms and 30 page faults per 64 MB whether used or not (256 MB made KTH-SP2 3.5 ms
-// slower), and gains where the heap uses it: CEA-Curie (a 3.6 MB file)
-// under slurm peaks at 180 MB, and ran 9 % faster with 256 MB advised
-// than with 64.
+// about 1 ms and 30 page faults per 64 MB whether used or not (256 MB
+// made KTH-SP2 3.5 ms slower), and gains where the heap uses it:
+// CEA-Curie (a 3.6 MB file) under slurm peaks at 180 MB, and ran 9 %
+// faster with 256 MB advised than with 64.
 func hugeHeapSize(path string) int {
 	n := hugeHeapBytes
 	if path == "" || path == "-" {
