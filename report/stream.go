@@ -239,6 +239,11 @@ func (s *JobStream) Close(res *sim.Result) (*JobTally, error) {
 		w.err = fmt.Errorf("jobs.csv: %d jobs retired after a job that never did (arrival index %d)", left, next)
 	}
 	w.flushGroup()
+	if res.Header != nil { // the trace's comments amid its records, now all read
+		if err := w.swf.WriteComments(res.Header.Comments); err != nil && w.err == nil {
+			w.err = fmt.Errorf("schedule.swf: %w", err)
+		}
+	}
 	if err := w.swf.Flush(); err != nil && w.err == nil {
 		w.err = fmt.Errorf("schedule.swf: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"fairsim/workload"
@@ -219,4 +220,41 @@ func TestRunSacctTraceWithTransforms(t *testing.T) {
 		t.Errorf("load=2: first two submits %d and %d, want 86 s apart", a, b)
 	}
 	cliFail(t, "run", "--trace", kth, "--load", "-1", "--out", out, "--quiet")
+}
+
+// TestScheduleCarriesTraceComments: a comment amid a trace's records is
+// carried into schedule.swf after its records, not into its header,
+// where "; MaxRecords: 0A0" would be a malformed field: schedule.swf
+// reads back with every job.
+func TestScheduleCarriesTraceComments(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "c.swf")
+	const rec = "%d %d -1 60 1 -1 -1 1 120 -1 1 1 1 -1 1 -1 -1 -1\n"
+	body := "; MaxNodes: 2\n; MaxProcs: 2\n" + fmt.Sprintf(rec, 1, 0) + "; MaxRecords: 0A0\n" + fmt.Sprintf(rec, 2, 10)
+	if err := os.WriteFile(trace, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "run")
+	cli(t, "run", "--trace", trace, "--scheduler", "fifo", "--out", out, "--quiet")
+	b, err := os.ReadFile(filepath.Join(out, "schedule.swf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if last := lines[len(lines)-1]; last != "; MaxRecords: 0A0" {
+		t.Errorf("schedule.swf ends with %q, want the trace's comment:\n%s", last, b)
+	}
+	r, err := workload.OpenSWF(filepath.Join(out, "schedule.swf"), workload.SWFOptions{})
+	if err != nil {
+		t.Fatalf("schedule.swf does not read back: %v\n%s", err, b)
+	}
+	defer r.Close()
+	n := 0
+	var j workload.Job
+	for r.Next(&j) {
+		n++
+	}
+	if r.Err() != nil || n != 2 || len(r.Header().Comments) != 1 {
+		t.Errorf("schedule.swf read back %d jobs (want 2), comments %q, err %v", n, r.Header().Comments, r.Err())
+	}
 }

@@ -23,7 +23,7 @@ type ScheduledJob struct {
 // time End-Start, allocated processors Procs, status Status; the other
 // fields are the request's. A job that never started has run time 0 and
 // waits until End (or -1 when End is Unset too). The header's lines come
-// first, then opts.Notes.
+// first, then opts.Notes; its comments amid the records come last.
 func WriteScheduleSWF(w io.Writer, jobs []ScheduledJob, names *Names, hdr *Header, opts SWFWriteOptions) error {
 	order := make([]int, len(jobs))
 	for i := range order {
@@ -39,6 +39,11 @@ func WriteScheduleSWF(w io.Writer, jobs []ScheduledJob, names *Names, hdr *Heade
 	}
 	for _, i := range order {
 		if err := sw.WriteScheduled(&jobs[i]); err != nil {
+			return err
+		}
+	}
+	if hdr != nil {
+		if err := sw.WriteComments(hdr.Comments); err != nil {
 			return err
 		}
 	}
