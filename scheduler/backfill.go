@@ -163,6 +163,9 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	b.hs = v.Holdings(b.hs[:0])
 	b.sortByRelease(b.hs)
 	b.rel.Reset(b.hs) // will-run tests move its shadows, never the cluster
+	// Every will-run test of the pass is given b.avail, cut from its
+	// partition's usable nodes (base): the test may take it as it is.
+	b.rel.Cut = true
 	s.cycle++
 	s.wr.stale = true
 	if s.cycle%64 == 0 {

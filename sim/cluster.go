@@ -167,9 +167,10 @@ type Cluster struct {
 	// play, while a will-run test runs, is its nodes in play of the type
 	// asked by allocation rank (nil otherwise): placement looks no further.
 	// playIdx is its nodes in play by index, playFree the free cores of
-	// play; playRank is play's storage.
-	play, playIdx, playRank []uint64
-	playFree                int
+	// play; playRank is play's storage, playIdxBuf playIdx's (playIdx is
+	// the caller's set where setPlay takes it as it is).
+	play, playIdx, playRank, playIdxBuf []uint64
+	playFree                            int
 	// playT is the nodes in play of the type asked by index (playRank
 	// itself when allocation order is index order, else playTIdx).
 	playT, playTIdx []uint64

@@ -181,7 +181,7 @@ func TestEvalSetsMatchesScan(t *testing.T) {
 						avail[n>>6] |= 1 << (n & 63)
 					}
 				}
-				c.setPlay(&req, p, avail)
+				c.setPlay(&req, p, avail, false)
 			}
 			evalFast = true
 			fast, ffit := c.TryAllocExcept(&req, p, nil, nil)

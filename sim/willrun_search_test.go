@@ -127,6 +127,19 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 				if got != want {
 					t.Fatalf("round %d request %d (%+v in %d): search %s, sequential %s", round, q, req, p, got, want)
 				}
+				// With Releases.Cut, the nodes in play given already cut
+				// to the partition's nodes in service are taken as they
+				// are: the same answer.
+				cutSet := make([]uint64, len(avail))
+				for wi := range cutSet {
+					cutSet[wi] = avail[wi] & c.Parts[p].memberBits[wi] &^ c.downBits[wi]
+				}
+				fast.Cut = true
+				ca, ct, cf := c.WillRun(&req, p, cutSet, &fast, until, nil)
+				fast.Cut = false
+				if got := fmt.Sprintf("%v at %d: %s", cf, ct, allocString(c, ca)); got != want {
+					t.Fatalf("round %d request %d (%+v in %d): search on the cut set %s, sequential %s", round, q, req, p, got, want)
+				}
 				// WillRunBy answers as WillRun, or is cut short only when
 				// WillRun finds no start by its time.
 				by := c.Now + 1 + int64(byRng.IntN(25000))
