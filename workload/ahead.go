@@ -58,6 +58,13 @@ const (
 	aheadBatches   = 2
 )
 
+// aheadSlab is how many records the reader allocates at once. A
+// simulator's job record is large (760 bytes) and holds pointers: one
+// allocation for 16 of them instead of one each made KTH-SP2 under EASY
+// 2 % faster. A slab lives while any of its records does, so a job that
+// waits or runs long keeps 15 others' memory: 12 KB at most per such job.
+const aheadSlab = 16
+
 // internTables is the number of Intern tables in Names.
 const internTables = 11
 
@@ -183,13 +190,18 @@ func (a *Ahead[T]) read() {
 	seen := a.seen
 	for {
 		b := aheadBatch[T]{items: make([]*T, 0, aheadBatchSize)}
+		var slab []T
 		for len(b.items) < aheadBatchSize {
 			select {
 			case <-a.stop:
 				return // Close need not wait for a whole batch of a slow input
 			default:
 			}
-			t := new(T)
+			if len(slab) == 0 {
+				slab = make([]T, aheadSlab)
+			}
+			t := &slab[0]
+			slab = slab[1:]
 			if !a.src.Next(a.job(t)) {
 				b.end, b.err = true, a.src.Err()
 				break
