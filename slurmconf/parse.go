@@ -273,17 +273,17 @@ func (p *parser) line(l logicalLine, chain []Pos) {
 		return
 	}
 	lkey := strings.ToLower(first.key)
-	canon, known := topIndex[lkey]
+	canon, known := topIndex()[lkey]
 	if !known {
 		p.ignore(first.key, pos)
-		if note, ok := removedKeys[lkey]; ok {
+		if note, ok := removedKeys()[lkey]; ok {
 			p.warnf(pos, first.key, "unknown to current Slurm (%s); line ignored", note)
 		} else {
 			p.warnf(pos, first.key, "unknown key; line ignored")
 		}
 		return
 	}
-	if !simulatedTop[lkey] {
+	if !simulatedTop()[lkey] {
 		p.ignore(canon, pos)
 	}
 	if first.openQuote {
@@ -313,15 +313,15 @@ func (p *parser) multiLine(pos Pos, canon, name, rest string) {
 	var idx map[string]string
 	switch canon {
 	case "NodeName":
-		idx = nodeIndex
+		idx = nodeIndex()
 	case "PartitionName":
-		idx = partIndex
+		idx = partIndex()
 	case "NodeSet":
-		idx = nodeSetIndex
+		idx = nodeSetIndex()
 	case "DownNodes":
-		idx = downNodesIndex
+		idx = downNodesIndex()
 	}
-	simulated := simulatedAttrs[canon]
+	simulated := simulatedAttrs()[canon]
 	own := map[string]entry{}
 	for {
 		pr, r, ok := nextPair(rest)
@@ -458,7 +458,7 @@ func (p *parser) interpretTop() {
 	}
 
 	for lk, e := range p.top {
-		if _, ok := modelledKeys[lk]; !ok {
+		if _, ok := modelledKeys()[lk]; !ok {
 			c.Extra[e.key] = e.value
 			c.Source.Keys[e.key] = e.pos
 		}

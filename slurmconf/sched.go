@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 )
 
 // SchedulerParameters holds the SchedulerParameters options that shape
@@ -95,56 +96,58 @@ func between(lo, hi int64) func(int64, *SchedulerParameters, uint16) bool {
 
 // schedOpts lists the numeric options in the order Slurm reads them (order
 // matters: bf_max_time falls back to the bf_interval just read).
-var schedOpts = []schedOpt{
-	{name: "sched_interval", field: func(p *SchedulerParameters) *int64 { return &p.SchedIntervalSec },
-		valid: between(-1, math.MaxInt32)},
-	{name: "sched_min_interval", field: func(p *SchedulerParameters) *int64 { return &p.SchedMinIntervalUsec },
-		valid: between(0, math.MaxInt32)},
-	{name: "default_queue_depth", field: func(p *SchedulerParameters) *int64 { return &p.DefaultQueueDepth },
-		valid: between(0, math.MaxInt32)},
-	{name: "partition_job_depth", field: func(p *SchedulerParameters) *int64 { return &p.PartitionJobDepth },
-		valid: between(0, math.MaxInt32)},
-	{name: "sched_max_job_start", field: func(p *SchedulerParameters) *int64 { return &p.SchedMaxJobStart },
-		valid: between(0, math.MaxInt32)},
-	{name: "batch_sched_delay", field: func(p *SchedulerParameters) *int64 { return &p.BatchSchedDelaySec },
-		valid: between(0, math.MaxInt32)},
-	{name: "max_sched_time", field: func(p *SchedulerParameters) *int64 { return &p.MaxSchedTimeSec },
-		valid: func(v int64, _ *SchedulerParameters, mt uint16) bool { return v > 0 && v <= int64(mt)/2 }},
-	{name: "bf_interval", field: func(p *SchedulerParameters) *int64 { return &p.BfIntervalSec },
-		valid: func(v int64, _ *SchedulerParameters, _ uint16) bool { return v == -1 || v >= 1 && v <= 10800 }},
-	{name: "bf_max_time", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxTimeSec },
-		valid: between(1, 3600)},
-	{name: "bf_window", field: func(p *SchedulerParameters) *int64 { return &p.BfWindowMin },
-		valid: between(1, 43200)},
-	{name: "bf_max_job_test", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobTest },
-		valid: between(1, 1000000)},
-	{name: "bf_node_space_size", field: func(p *SchedulerParameters) *int64 { return &p.BfNodeSpaceSize },
-		valid: between(2, 2000000)},
-	{name: "bf_resolution", field: func(p *SchedulerParameters) *int64 { return &p.BfResolutionSec },
-		valid: between(1, 3600)},
-	{name: "bf_max_job_array_resv", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobArrayResv },
-		valid: between(0, 1000)},
-	{name: "bf_max_job_part", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobPart },
-		valid: between(0, math.MaxInt32)},
-	{name: "bf_max_job_start", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobStart },
-		valid: between(0, 10000)},
-	{name: "bf_max_job_user", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobUser },
-		valid: between(0, math.MaxInt32)},
-	{name: "bf_job_part_count_reserve", field: func(p *SchedulerParameters) *int64 { return &p.BfJobPartCountReserve },
-		valid: between(0, 100000)},
-	{name: "bf_max_job_user_part", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobUserPart },
-		valid: between(0, math.MaxInt32)},
-	{name: "bf_max_job_assoc", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobAssoc },
-		valid: between(0, math.MaxInt32)},
-	{name: "bf_min_age_reserve", field: func(p *SchedulerParameters) *int64 { return &p.BfMinAgeReserveSec },
-		valid: between(0, 30*86400)},
-	{name: "bf_yield_interval", field: func(p *SchedulerParameters) *int64 { return &p.BfYieldIntervalUsec },
-		valid: between(1, 10000000)},
-	{name: "bf_yield_sleep", field: func(p *SchedulerParameters) *int64 { return &p.BfYieldSleepUsec },
-		valid: between(1, 10000000)},
-	{name: "bf_min_prio_reserve", field: func(p *SchedulerParameters) *int64 { return &p.BfMinPrioReserve },
-		valid: between(1, math.MaxUint32), prefix: true},
-}
+var schedOpts = sync.OnceValue(func() []schedOpt {
+	return []schedOpt{
+		{name: "sched_interval", field: func(p *SchedulerParameters) *int64 { return &p.SchedIntervalSec },
+			valid: between(-1, math.MaxInt32)},
+		{name: "sched_min_interval", field: func(p *SchedulerParameters) *int64 { return &p.SchedMinIntervalUsec },
+			valid: between(0, math.MaxInt32)},
+		{name: "default_queue_depth", field: func(p *SchedulerParameters) *int64 { return &p.DefaultQueueDepth },
+			valid: between(0, math.MaxInt32)},
+		{name: "partition_job_depth", field: func(p *SchedulerParameters) *int64 { return &p.PartitionJobDepth },
+			valid: between(0, math.MaxInt32)},
+		{name: "sched_max_job_start", field: func(p *SchedulerParameters) *int64 { return &p.SchedMaxJobStart },
+			valid: between(0, math.MaxInt32)},
+		{name: "batch_sched_delay", field: func(p *SchedulerParameters) *int64 { return &p.BatchSchedDelaySec },
+			valid: between(0, math.MaxInt32)},
+		{name: "max_sched_time", field: func(p *SchedulerParameters) *int64 { return &p.MaxSchedTimeSec },
+			valid: func(v int64, _ *SchedulerParameters, mt uint16) bool { return v > 0 && v <= int64(mt)/2 }},
+		{name: "bf_interval", field: func(p *SchedulerParameters) *int64 { return &p.BfIntervalSec },
+			valid: func(v int64, _ *SchedulerParameters, _ uint16) bool { return v == -1 || v >= 1 && v <= 10800 }},
+		{name: "bf_max_time", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxTimeSec },
+			valid: between(1, 3600)},
+		{name: "bf_window", field: func(p *SchedulerParameters) *int64 { return &p.BfWindowMin },
+			valid: between(1, 43200)},
+		{name: "bf_max_job_test", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobTest },
+			valid: between(1, 1000000)},
+		{name: "bf_node_space_size", field: func(p *SchedulerParameters) *int64 { return &p.BfNodeSpaceSize },
+			valid: between(2, 2000000)},
+		{name: "bf_resolution", field: func(p *SchedulerParameters) *int64 { return &p.BfResolutionSec },
+			valid: between(1, 3600)},
+		{name: "bf_max_job_array_resv", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobArrayResv },
+			valid: between(0, 1000)},
+		{name: "bf_max_job_part", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobPart },
+			valid: between(0, math.MaxInt32)},
+		{name: "bf_max_job_start", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobStart },
+			valid: between(0, 10000)},
+		{name: "bf_max_job_user", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobUser },
+			valid: between(0, math.MaxInt32)},
+		{name: "bf_job_part_count_reserve", field: func(p *SchedulerParameters) *int64 { return &p.BfJobPartCountReserve },
+			valid: between(0, 100000)},
+		{name: "bf_max_job_user_part", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobUserPart },
+			valid: between(0, math.MaxInt32)},
+		{name: "bf_max_job_assoc", field: func(p *SchedulerParameters) *int64 { return &p.BfMaxJobAssoc },
+			valid: between(0, math.MaxInt32)},
+		{name: "bf_min_age_reserve", field: func(p *SchedulerParameters) *int64 { return &p.BfMinAgeReserveSec },
+			valid: between(0, 30*86400)},
+		{name: "bf_yield_interval", field: func(p *SchedulerParameters) *int64 { return &p.BfYieldIntervalUsec },
+			valid: between(1, 10000000)},
+		{name: "bf_yield_sleep", field: func(p *SchedulerParameters) *int64 { return &p.BfYieldSleepUsec },
+			valid: between(1, 10000000)},
+		{name: "bf_min_prio_reserve", field: func(p *SchedulerParameters) *int64 { return &p.BfMinPrioReserve },
+			valid: between(1, math.MaxUint32), prefix: true},
+	}
+})
 
 // schedFlags lists the modelled switches; Slurm tests them by substring,
 // so "bf_continue=1" switches bf_continue on too.
@@ -165,27 +168,29 @@ var schedFlags = []struct {
 // schedIgnored lists valid SchedulerParameters options (slurm.conf man page)
 // that fairsim does not model. Those that change scheduling decisions are
 // marked, so the user is told the simulation differs.
-var schedIgnored = map[string]bool{
-	"allow_zero_lic": false, "batch_sched_delay_max": false, "bb_array_stage_cnt": false,
-	"bf_allow_magnetic_slot": true, "bf_busy_nodes": true, "bf_hetjob_immediate": false,
-	"bf_hetjob_prio": false, "bf_ignore_newly_avail_nodes": true,
-	"bf_topopt_enable": true, "bf_topopt_iterations": false,
-	"bf_yield_rpc_cnt": false, "bf_yield_rpc_count": false,
-	"build_queue_timeout": false, "correspond_after_task_cnt": false,
-	"default_gbytes": false, "delay_boot": false, "disable_job_shrink": false,
-	"disable_hetjob_steps": false, "enable_hetjob_steps": false, "enable_user_top": false,
-	"extra_constraints": false, "ignore_numa": false, "ignore_prefer_validation": false,
-	"inventory_interval": false, "kill_invalid_depend": false, "max_array_tasks": false,
-	"max_depend_depth": false, "max_rpc_cnt": false, "max_rpc_count": false,
-	"max_script_size": false, "max_submit_line_size": false, "max_switch_wait": false,
-	"no_backup_scheduling": false, "no_env_cache": false, "nohold_on_prolog_fail": false,
-	"pack_serial_at_end": true, "permit_job_expansion": false, "preempt_reorder_count": true,
-	"preempt_strict_order": true, "reduce_completing_frag": true,
-	"requeue_setup_env_fail": false, "salloc_wait_nodes": false, "sbatch_wait_nodes": false,
-	"sched_max_job_start_per_part": false, "spec_cores_first": false, "step_retry_count": false,
-	"step_retry_time": false, "time_min_as_soft_limit": true, "whole_hetjob": false,
-	"enable_job_state_cache": false, "max_job_bf": false,
-}
+var schedIgnored = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"allow_zero_lic": false, "batch_sched_delay_max": false, "bb_array_stage_cnt": false,
+		"bf_allow_magnetic_slot": true, "bf_busy_nodes": true, "bf_hetjob_immediate": false,
+		"bf_hetjob_prio": false, "bf_ignore_newly_avail_nodes": true,
+		"bf_topopt_enable": true, "bf_topopt_iterations": false,
+		"bf_yield_rpc_cnt": false, "bf_yield_rpc_count": false,
+		"build_queue_timeout": false, "correspond_after_task_cnt": false,
+		"default_gbytes": false, "delay_boot": false, "disable_job_shrink": false,
+		"disable_hetjob_steps": false, "enable_hetjob_steps": false, "enable_user_top": false,
+		"extra_constraints": false, "ignore_numa": false, "ignore_prefer_validation": false,
+		"inventory_interval": false, "kill_invalid_depend": false, "max_array_tasks": false,
+		"max_depend_depth": false, "max_rpc_cnt": false, "max_rpc_count": false,
+		"max_script_size": false, "max_submit_line_size": false, "max_switch_wait": false,
+		"no_backup_scheduling": false, "no_env_cache": false, "nohold_on_prolog_fail": false,
+		"pack_serial_at_end": true, "permit_job_expansion": false, "preempt_reorder_count": true,
+		"preempt_strict_order": true, "reduce_completing_frag": true,
+		"requeue_setup_env_fail": false, "salloc_wait_nodes": false, "sbatch_wait_nodes": false,
+		"sched_max_job_start_per_part": false, "spec_cores_first": false, "step_retry_count": false,
+		"step_retry_time": false, "time_min_as_soft_limit": true, "whole_hetjob": false,
+		"enable_job_state_cache": false, "max_job_bf": false,
+	}
+})
 
 // parseSchedulerParameters reads the comma list. Slurm searches the whole
 // string for "name=" and takes the first match, so the first occurrence of
@@ -214,7 +219,7 @@ func parseSchedulerParameters(raw string, msgTimeout uint16, warn func(string, .
 		case isSchedFlag(lname):
 			flags[lname] = true
 		default:
-			affects, known := schedIgnored[lname]
+			affects, known := schedIgnored()[lname]
 			switch {
 			case !known:
 				warn("unknown option %q ignored", tok)
@@ -224,7 +229,7 @@ func parseSchedulerParameters(raw string, msgTimeout uint16, warn func(string, .
 			p.Extra = append(p.Extra, tok)
 		}
 	}
-	for _, o := range schedOpts {
+	for _, o := range schedOpts() {
 		f := o.field(&p)
 		switch o.name {
 		case "bf_max_time":
@@ -269,8 +274,8 @@ func parseSchedulerParameters(raw string, msgTimeout uint16, warn func(string, .
 // package models (numeric options, then switches), so that callers
 // accepting options by name (fairsim --set) accept exactly these.
 func SchedulerParameterNames() []string {
-	names := make([]string, 0, len(schedOpts)+len(schedFlags))
-	for _, o := range schedOpts {
+	names := make([]string, 0, len(schedOpts())+len(schedFlags))
+	for _, o := range schedOpts() {
 		names = append(names, o.name)
 	}
 	for _, f := range schedFlags {
@@ -280,7 +285,7 @@ func SchedulerParameterNames() []string {
 }
 
 func isSchedOpt(name string) bool {
-	for _, o := range schedOpts {
+	for _, o := range schedOpts() {
 		if o.name == name {
 			return true
 		}
@@ -334,7 +339,7 @@ func atoll(s string) (int64, string) {
 // where writing the default would itself be invalid or change its meaning.
 func (p SchedulerParameters) String(messageTimeout uint16) string {
 	var out []string
-	for _, o := range schedOpts {
+	for _, o := range schedOpts() {
 		v := *o.field(&p)
 		switch o.name {
 		case "bf_max_time":

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // colKind says what values a sacct column can hold, so that a line with
@@ -29,7 +30,7 @@ const (
 // fields table, and the print routine each uses), by lower-case name.
 // Free text is what a user or admin writes: names, comments, command
 // lines, paths and constraint expressions ("a|b" is Slurm's OR).
-var sacctColKinds = func() map[string]colKind {
+var sacctColKinds = sync.OnceValue(func() map[string]colKind {
 	m := map[string]colKind{}
 	add := func(k colKind, names string) {
 		for _, n := range strings.Fields(names) {
@@ -54,13 +55,13 @@ var sacctColKinds = func() map[string]colKind {
 		"TRESUsageOutTot")
 	add(kJobID, "JobID JobIDRaw")
 	return m
-}()
+})
 
 func sacctColKind(name string) colKind {
 	if i := strings.IndexByte(name, '%'); i >= 0 {
 		name = name[:i]
 	}
-	return sacctColKinds[strings.ToLower(strings.TrimSpace(name))]
+	return sacctColKinds()[strings.ToLower(strings.TrimSpace(name))]
 }
 
 // valid tells whether b can be a value of a column of kind k. It is

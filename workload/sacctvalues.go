@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"strconv"
+	"sync"
 
 	"fairsim/slurmtime"
 )
@@ -161,13 +162,13 @@ var sacctStatuses = map[string]int{
 
 // sacctStateNames interns the state words so that reading one allocates
 // nothing.
-var sacctStateNames = func() map[string]string {
+var sacctStateNames = sync.OnceValue(func() map[string]string {
 	m := make(map[string]string, len(sacctStatuses))
 	for k := range sacctStatuses {
 		m[k] = k
 	}
 	return m
-}()
+})
 
 // sacctStateWord is the state without what follows it: "CANCELLED by 1234"
 // and the truncated display "CANCELLED+" are both CANCELLED.
@@ -176,7 +177,7 @@ func sacctStateWord(b []byte) string {
 	for end < len(b) && b[end] != ' ' && b[end] != '+' {
 		end++
 	}
-	if s, ok := sacctStateNames[string(b[:end])]; ok {
+	if s, ok := sacctStateNames()[string(b[:end])]; ok {
 		return s
 	}
 	return string(b[:end])

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -158,7 +159,7 @@ const (
 // slurm_cli_opt_t table): their names, short letters and whether they
 // take an argument. --wait/-W takes a value only for srun (handled in
 // ParseSubmitLine).
-var submitOpts = func() []submitOpt {
+var submitOpts = sync.OnceValue(func() []submitOpt {
 	req := "accel-bind account/A acctg-freq array/a argv batch bbf autocomplete bcast-exclude begin/b bb " +
 		"cluster-constraint chdir/D clusters/M cluster comment constraint/C container container-id runtime context " +
 		"core-spec/S cores-per-socket cpu-bind cpu_bind cpu-freq cpus-per-gpu cpus-per-task/c deadline delay-boot " +
@@ -190,13 +191,13 @@ var submitOpts = func() []submitOpt {
 		}
 	}
 	return all
-}()
+})
 
 // findLongOpt finds --name as getopt_long does: an exact name, else an
 // unambiguous prefix of one.
 func findLongOpt(name string) (submitOpt, error) {
 	var found []submitOpt
-	for _, o := range submitOpts {
+	for _, o := range submitOpts() {
 		if o.long == name {
 			return o, nil
 		}
@@ -221,7 +222,7 @@ func findShortOpt(c byte, cmd string) (submitOpt, bool) {
 	if c == 'W' && cmd == "srun" { // srun -W/--wait=<seconds>
 		return submitOpt{long: "wait", short: 'W', arg: argRequired}, true
 	}
-	for _, o := range submitOpts {
+	for _, o := range submitOpts() {
 		if o.short == c {
 			return o, true
 		}
