@@ -79,7 +79,7 @@ func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 			last = n
 		}
 	}
-	return c.evalDrive(req, dst, sets, func(s *consecSet, e *evalRem, dst Alloc) Alloc {
+	return c.evalDrive(req, dst, sets, -2, func(s *consecSet, e *evalRem, dst Alloc) Alloc {
 		if e.nodes <= 1 {
 			fit := -1
 			for i := s.first; i < s.end; i++ {
@@ -141,8 +141,9 @@ func (e *evalRem) take(c *Cluster, req *Request, dst Alloc, n, u int) Alloc {
 
 // evalDrive is _eval_nodes' loop over the sets: the best set left
 // (bestSet), filled by fill, is spent, until the job is placed or no set
-// is left.
-func (c *Cluster) evalDrive(req *Request, dst Alloc, sets []consecSet, fill func(*consecSet, *evalRem, Alloc) Alloc) (Alloc, Fit) {
+// is left. first is the first round's best set when the caller found it
+// as it made the sets (-1: none), or -2.
+func (c *Cluster) evalDrive(req *Request, dst Alloc, sets []consecSet, first int, fill func(*consecSet, *evalRem, Alloc) Alloc) (Alloc, Fit) {
 	start := len(dst)
 	e := &c.evRem
 	*e = evalRem{cpus: req.CPUs, max: req.CPUs, nodes: 1, maxNodes: req.CPUs, sink: c.sink}
@@ -151,7 +152,11 @@ func (c *Cluster) evalDrive(req *Request, dst Alloc, sets []consecSet, fill func
 	}
 	done := false
 	for e.maxNodes > 0 && !done {
-		best := bestSet(sets, e.cpus, e.nodes)
+		best := first
+		if first < -1 {
+			best = bestSet(sets, e.cpus, e.nodes)
+		}
+		first = -2 // later rounds look again
 		if best < 0 {
 			break
 		}
@@ -216,7 +221,12 @@ func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
 			nz++
 		}
 	}
+	// The open set is kept in locals, and appended once it closes, when
+	// the first round's best set (bestSet's choice for the whole request)
+	// is also kept: evalDrive need not look for it again.
 	var carry uint64 // the last rank of the word before is usable
+	first, end, nodes, cpus, weight := -1, 0, 0, 0, 0
+	var best firstBest
 	for wi, fw := range free {
 		u := fw & ranks[wi] & play[wi] & typ[wi] // usable(wi), without the closure's bounds checks
 		cont := u & (u<<1 | carry) & contig[wi]  // ranks continuing the rank before's set
@@ -230,16 +240,21 @@ func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
 			mask := (^uint64(0) >> (63 - (b + t))) &^ (1<<b - 1) // ranks b..b+t
 			rem &^= mask
 			r := wi*64 + b
-			if cont&(1<<b) == 0 || len(sets) == 0 {
-				sets = append(sets, consecSet{first: r, end: r, weight: c.rankWeight[r]})
+			if cont&(1<<b) == 0 || first < 0 {
+				if first >= 0 {
+					sets = best.add(sets, consecSet{first: first, end: end, cpus: cpus, nodes: nodes, weight: weight}, req.CPUs)
+				}
+				first, nodes, cpus, weight = r, 0, 0, c.rankWeight[r]
 			}
-			s := &sets[len(sets)-1]
-			s.end = r + t + 1
-			s.nodes += t + 1
-			s.cpus += c.freeCoresOfMask(wi, mask, nz)
+			end = r + t + 1
+			nodes += t + 1
+			cpus += c.freeCoresOfMask(wi, mask, nz)
 		}
 	}
-	return c.evalDrive(req, dst, sets, func(s *consecSet, e *evalRem, dst Alloc) Alloc {
+	if first >= 0 {
+		sets = best.add(sets, consecSet{first: first, end: end, cpus: cpus, nodes: nodes, weight: weight}, req.CPUs)
+	}
+	return c.evalDrive(req, dst, sets, best.idx-1, func(s *consecSet, e *evalRem, dst Alloc) Alloc {
 		only := -1 // the one node a job that fits on one takes
 		if e.nodes <= 1 {
 			only = c.fewestHolding(s, e.cpus, usable)
@@ -292,6 +307,25 @@ func (c *Cluster) fewestHolding(s *consecSet, need int, usable func(int) uint64)
 		}
 	}
 	return -1
+}
+
+// firstBest is bestSet's choice for a whole request made as its sets
+// are: idx is the set's index plus one (0: none yet).
+type firstBest struct {
+	idx     int
+	suff    bool
+	w, cpus int
+}
+
+// add appends s to sets and keeps it as the best when bestSet, asked for
+// need CPUs on at least one node, would choose it over those before.
+func (b *firstBest) add(sets []consecSet, s consecSet, need int) []consecSet {
+	sets = append(sets, s)
+	suff := s.cpus >= need // and s.nodes >= 1: every set has a node
+	if b.idx == 0 || s.weight < b.w || s.weight == b.w && (suff && !b.suff || suff && s.cpus < b.cpus || !suff && s.cpus > b.cpus) {
+		*b = firstBest{len(sets), suff, s.weight, s.cpus}
+	}
+	return sets
 }
 
 // bestSet is _eval_nodes' choice among the sets left: the lowest Weight;
