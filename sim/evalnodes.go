@@ -322,10 +322,19 @@ type firstBest struct {
 func (b *firstBest) add(sets []consecSet, s consecSet, need int) []consecSet {
 	sets = append(sets, s)
 	suff := s.cpus >= need // and s.nodes >= 1: every set has a node
-	if b.idx == 0 || s.weight < b.w || s.weight == b.w && (suff && !b.suff || suff && s.cpus < b.cpus || !suff && s.cpus > b.cpus) {
+	if b.idx == 0 || betterSet(s.weight, s.cpus, suff, b.w, b.cpus, b.suff) {
 		*b = firstBest{len(sets), suff, s.weight, s.cpus}
 	}
 	return sets
+}
+
+// betterSet is _eval_nodes' preference between sets, a set of weight w
+// with cpus CPUs (suff: enough for what is still asked) against the best
+// so far: the lowest weight; among equal weights a sufficient one over
+// one that is not, the one with fewer CPUs among sufficient ones and the
+// one with more among the rest (ties keep the first).
+func betterSet(w, cpus int, suff bool, bw, bc int, bSuff bool) bool {
+	return w < bw || w == bw && (suff && !bSuff || suff && cpus < bc || !suff && cpus > bc)
 }
 
 // bestSet is _eval_nodes' choice among the sets left: the lowest Weight;
@@ -341,12 +350,7 @@ func bestSet(sets []consecSet, remCPUs, remNodes int) int {
 			continue
 		}
 		suff := s.cpus >= remCPUs && s.nodes >= remNodes
-		nb := best < 0 || s.weight < bw
-		if !nb && s.weight == bw &&
-			(suff && !bestSuff || suff && s.cpus < bc || !suff && s.cpus > bc) {
-			nb = true
-		}
-		if nb {
+		if best < 0 || betterSet(s.weight, s.cpus, suff, bw, bc, bestSuff) {
 			best, bestSuff, bw, bc = i, suff, s.weight, s.cpus
 		}
 	}
