@@ -1,6 +1,7 @@
 package slurmconf
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -140,21 +141,11 @@ func set(names ...string) map[string]bool {
 
 // simulatedTop are the top-level keys whose values the simulation uses;
 // every other key given in a file is listed in Config.Ignored. (Modelled
-// keys that are parsed for later use are listed too.)
+// keys that are parsed for later use are listed too.) They are the keys
+// Config has fields for, the kinds of line, and JobRequeue (read, kept in
+// Config.Extra).
 var simulatedTop = sync.OnceValue(func() map[string]bool {
-	return set(
-		"ClusterName", "PriorityType", "PriorityFlags", "PriorityWeightAge", "PriorityWeightAssoc",
-		"PriorityWeightFairshare", "PriorityWeightJobSize", "PriorityWeightPartition",
-		"PriorityWeightQOS", "PriorityWeightTRES", "PriorityMaxAge", "PriorityDecayHalfLife",
-		"PriorityCalcPeriod", "PriorityUsageResetPeriod", "PriorityFavorSmall",
-		"FairShareDampeningFactor", "SchedulerType", "SchedulerParameters", "SelectType",
-		"SelectTypeParameters", "PreemptType", "PreemptMode", "AccountingStorageEnforce",
-		"KillWait", "OverTimeLimit", "CompleteWait", "MessageTimeout",
-		"DefMemPerCPU", "DefMemPerNode", "MaxMemPerCPU", "MaxMemPerNode",
-		"NodeName", "PartitionName", "NodeSet", "DownNodes",
-		"DefCPUPerGPU", "DefMemPerGPU", "AccountingStorageTRES", "GresTypes", "JobRequeue",
-		"PreemptExemptTime", "PreemptParameters",
-	)
+	return set(slices.Concat(modelledNames, []string{"NodeName", "PartitionName", "NodeSet", "DownNodes", "JobRequeue"})...)
 })
 
 // simulatedAttrs are, per kind of line, the attributes the simulation
@@ -173,18 +164,19 @@ var simulatedAttrs = sync.OnceValue(func() map[string]map[string]bool {
 	}
 })
 
-// modelledKeys are the top-level keys Config has fields for; the other
-// valid keys go to Config.Extra.
-var modelledKeys = sync.OnceValue(func() map[string]string {
-	return index([]string{
-		"ClusterName", "PriorityType", "PriorityFlags", "PriorityWeightAge", "PriorityWeightAssoc",
-		"PriorityWeightFairshare", "PriorityWeightJobSize", "PriorityWeightPartition",
-		"PriorityWeightQOS", "PriorityWeightTRES", "PriorityMaxAge", "PriorityDecayHalfLife",
-		"PriorityCalcPeriod", "PriorityUsageResetPeriod", "PriorityFavorSmall",
-		"FairShareDampeningFactor", "SchedulerType", "SchedulerParameters", "SelectType",
-		"SelectTypeParameters", "PreemptType", "PreemptMode", "AccountingStorageEnforce",
-		"KillWait", "OverTimeLimit", "CompleteWait", "MessageTimeout",
-		"DefMemPerCPU", "DefMemPerNode", "MaxMemPerCPU", "MaxMemPerNode", "DefCPUPerGPU", "DefMemPerGPU",
-		"AccountingStorageTRES", "GresTypes", "PreemptExemptTime", "PreemptParameters",
-	})
-})
+// modelledNames are the top-level keys Config has fields for.
+var modelledNames = []string{
+	"ClusterName", "PriorityType", "PriorityFlags", "PriorityWeightAge", "PriorityWeightAssoc",
+	"PriorityWeightFairshare", "PriorityWeightJobSize", "PriorityWeightPartition",
+	"PriorityWeightQOS", "PriorityWeightTRES", "PriorityMaxAge", "PriorityDecayHalfLife",
+	"PriorityCalcPeriod", "PriorityUsageResetPeriod", "PriorityFavorSmall",
+	"FairShareDampeningFactor", "SchedulerType", "SchedulerParameters", "SelectType",
+	"SelectTypeParameters", "PreemptType", "PreemptMode", "AccountingStorageEnforce",
+	"KillWait", "OverTimeLimit", "CompleteWait", "MessageTimeout",
+	"DefMemPerCPU", "DefMemPerNode", "MaxMemPerCPU", "MaxMemPerNode", "DefCPUPerGPU", "DefMemPerGPU",
+	"AccountingStorageTRES", "GresTypes", "PreemptExemptTime", "PreemptParameters",
+}
+
+// modelledKeys index modelledNames; the other valid keys go to
+// Config.Extra.
+var modelledKeys = sync.OnceValue(func() map[string]string { return index(modelledNames) })
