@@ -8,14 +8,20 @@ import (
 
 // AdviseHeap gives each command that reads a trace or simulates a
 // Before that asks for huge pages on the heap (hugeHeap, where the
-// platform has them) for the run its --trace names, and returns cmds.
+// platform has them) for the run its --trace names and sets the
+// collector for a simulation (RunGC; a sweep sets its own), and returns
+// cmds.
 // report (a run's CSVs) and capture (a real Slurm) allocate little.
 func AdviseHeap(cmds []*cli.Command) []*cli.Command {
 	for _, c := range cmds {
 		if c.Name == "report" || c.Name == "capture" || c.Before != nil {
 			continue
 		}
-		c.Before = func(ctx *cli.Context) error { hugeHeap(hugeHeapSize(ctx.String("trace"))); return nil }
+		c.Before = func(ctx *cli.Context) error {
+			hugeHeap(hugeHeapSize(ctx.String("trace")))
+			RunGC()
+			return nil
+		}
 	}
 	return cmds
 }

@@ -16,6 +16,7 @@ import (
 // machine's memory (GOMEMLIMIT's) still collects in time where points
 // are large. GOGC or GOMEMLIMIT in the environment wins.
 func SweepGC() {
+	gcOwned.Store(true)
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
