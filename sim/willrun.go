@@ -20,9 +20,11 @@ type Releases struct {
 	// Cut says that the sets of nodes will-run tests against these
 	// releases are given (avail) hold only nodes of the partition asked
 	// that are in service, as the slurm scheduler's backfill cuts them
-	// from the partition's usable nodes: a test then takes such a set as
-	// its nodes in play as it is, rather than intersecting it with the
-	// partition and the nodes in service again (2 % of a CEA-Curie run).
+	// from the partition's usable nodes: a test of a request that names
+	// no CPU type, on a cluster that allocates in node-index order, then
+	// takes such a set as its nodes in play as it is, rather than
+	// intersecting it with the partition and the nodes in service again
+	// (2 % of a CEA-Curie run); other tests still intersect (setPlay).
 	Cut bool
 
 	h    []Holding

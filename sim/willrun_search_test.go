@@ -32,7 +32,11 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 			if flat {
 				w = 1
 			}
-			specs = append(specs, nodeGroup("broadwell", 4+4*(i%3), 8000, w, fmt.Sprintf("n%d", i)))
+			typ := "broadwell"
+			if i%4 == 3 {
+				typ = "skylake" // requests of one type see fewer nodes in play
+			}
+			specs = append(specs, nodeGroup(typ, 4+4*(i%3), 8000, w, fmt.Sprintf("n%d", i)))
 		}
 		var half []string
 		for i := range 16 {
@@ -82,6 +86,9 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 					req.CPUs = req.Nodes * (1 + rng.IntN(8))
 				case 2:
 					req.Exclusive = true
+				}
+				if rng.IntN(3) == 0 {
+					req.Type = rng.IntN(len(c.Types))
 				}
 				p := rng.IntN(2)
 				avail := make([]uint64, 1)
@@ -140,6 +147,16 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 				if got := fmt.Sprintf("%v at %d: %s", cf, ct, allocString(c, ca)); got != want {
 					t.Fatalf("round %d request %d (%+v in %d): search on the cut set %s, sequential %s", round, q, req, p, got, want)
 				}
+				// The nodes counted (playT) are those of the type asked,
+				// cut set or not: a typed request's count must not take
+				// the cut set's other nodes.
+				c.setPlay(&req, p, cutSet, true)
+				for n := range c.Nodes {
+					if c.playT[n>>6]&(1<<(n&63)) != 0 && (cutSet[n>>6]&(1<<(n&63)) == 0 || !c.typeOK(&req, n)) {
+						t.Fatalf("round %d request %d (%+v in %d): node %d counted in play, not in the cut set or not of the type", round, q, req, p, n)
+					}
+				}
+				c.play = nil
 				// WillRunBy answers as WillRun, or is cut short only when
 				// WillRun finds no start by its time.
 				by := c.Now + 1 + int64(byRng.IntN(25000))
