@@ -70,39 +70,57 @@ func (h *eventHeap) push(e Event) {
 	h.seq++
 	e.seq = h.seq
 	h.ev = append(h.ev, e)
-	i := len(h.ev) - 1
+	// Parents move down into the hole, and e is written once where it
+	// stops: a 32-byte event swapped at each level was half the cost.
+	ev := h.ev
+	i := len(ev) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h.ev[i].less(&h.ev[p]) {
+		if !e.less(&ev[p]) {
 			break
 		}
-		h.ev[i], h.ev[p] = h.ev[p], h.ev[i]
+		ev[i] = ev[p]
 		i = p
 	}
+	ev[i] = e
 }
 
 func (h *eventHeap) peek() *Event { return &h.ev[0] }
 
+// pop takes the first event. The last event goes into the hole the first
+// leaves: the hole sinks to a leaf along the smaller children (one
+// comparison a level), and the last event rises from there, seldom far,
+// as it was at the bottom (Floyd).
 func (h *eventHeap) pop() Event {
-	top := h.ev[0]
-	n := len(h.ev) - 1
-	h.ev[0] = h.ev[n]
-	h.ev = h.ev[:n]
+	ev := h.ev
+	top := ev[0]
+	n := len(ev) - 1
+	last := ev[n]
+	h.ev = ev[:n]
+	ev = ev[:n]
+	if n == 0 {
+		return top
+	}
 	i := 0
 	for {
 		l := 2*i + 1
 		if l >= n {
 			break
 		}
-		m := l
-		if r := l + 1; r < n && h.ev[r].less(&h.ev[l]) {
-			m = r
+		if r := l + 1; r < n && ev[r].less(&ev[l]) {
+			l = r
 		}
-		if !h.ev[m].less(&h.ev[i]) {
+		ev[i] = ev[l]
+		i = l
+	}
+	for i > 0 {
+		p := (i - 1) / 2
+		if !last.less(&ev[p]) {
 			break
 		}
-		h.ev[i], h.ev[m] = h.ev[m], h.ev[i]
-		i = m
+		ev[i] = ev[p]
+		i = p
 	}
+	ev[i] = last
 	return top
 }

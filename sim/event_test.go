@@ -168,3 +168,19 @@ func TestStaleEndDropped(t *testing.T) {
 			j1.State, j1.Start, j1.End, j1.Preemptions, j1.LostCoreSecs)
 	}
 }
+
+// BenchmarkEventHeap is a replay's pattern: a queue of a few hundred
+// pending events, each pop followed by a push of a later one.
+func BenchmarkEventHeap(b *testing.B) {
+	var h eventHeap
+	var x uint64 = 1
+	next := func() int64 { x ^= x << 13; x ^= x >> 7; x ^= x << 17; return int64(x % 100000) }
+	for i := range 300 {
+		h.push(Event{T: next(), Kind: EventKind(i % 4), Job: int32(i)})
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		e := h.pop()
+		h.push(Event{T: e.T + next()%5000, Kind: EventKind(i % 4), Job: int32(i)})
+	}
+}
