@@ -25,11 +25,14 @@ import (
 type wrMemo struct {
 	fp    uint64 // the cluster and its releases, this cycle (0: memo off)
 	stale bool   // fp must be made again before use: the cycle began, or a start or preemption changed the cluster
-	// entries are by job index, then by test (nil: none): a slice, as
-	// every record a cycle tests asks, and hashing its index for a map
-	// was 1.4 % of a CEA-Curie run. live lists the indices that hold
-	// tests, for sweep.
+	// entries are by job index less base, then by test (nil: none): a
+	// slice, as every record a cycle tests asks, and hashing its index
+	// for a map was 1.4 % of a CEA-Curie run. sweep moves base up to
+	// the oldest index still held, so the slice spans the queue, not
+	// the trace (a pointer per job of a ten-million-job trace, scanned
+	// by every collection). live lists the indices that hold tests.
 	entries []*wrTests
+	base    int
 	live    []int
 	hits    int // answers reused
 }
@@ -92,10 +95,11 @@ func fingerprint(c *sim.Cluster, hs []sim.Holding) uint64 {
 // lookup returns the remembered answer of key for these inputs.
 func (m *wrMemo) lookup(key wrKey, req *sim.Request, part int, avail []uint64, until, now int64, cycle uint64) (*wrEntry, bool) {
 	var e *wrEntry
-	if key.idx >= len(m.entries) {
+	i := key.idx - m.base
+	if i < 0 || i >= len(m.entries) {
 		return nil, false
 	}
-	if ts := m.entries[key.idx]; ts != nil && key.k < len(ts.k) {
+	if ts := m.entries[i]; ts != nil && key.k < len(ts.k) {
 		e = ts.k[key.k]
 	}
 	if wrMemoOff || e == nil || m.fp == 0 || e.fp != m.fp || e.part != part || !sameRequest(&e.req, req) || !slices.Equal(e.avail, avail) {
@@ -132,13 +136,23 @@ func (m *wrMemo) store(key wrKey, req *sim.Request, part int, avail []uint64, un
 	if m.fp == 0 || len(req.Gres) > 0 || fit == sim.FitsNow && t == now {
 		return // a start now changes the cluster: no later cycle asks again
 	}
-	if key.idx >= len(m.entries) {
-		m.entries = append(m.entries, make([]*wrTests, key.idx+1-len(m.entries))...)
+	if len(m.entries) == 0 {
+		m.base = key.idx
 	}
-	ts := m.entries[key.idx]
+	i := key.idx - m.base
+	if i < 0 {
+		// A job older than every one sweep kept (held by a limit then,
+		// say): the slice grows at the front, seldom.
+		m.entries = append(make([]*wrTests, -i, len(m.entries)-i), m.entries...)
+		m.base, i = key.idx, 0
+	}
+	if i >= len(m.entries) {
+		m.entries = append(m.entries, make([]*wrTests, i+1-len(m.entries))...)
+	}
+	ts := m.entries[i]
 	if ts == nil {
 		ts = &wrTests{}
-		m.entries[key.idx] = ts
+		m.entries[i] = ts
 		m.live = append(m.live, key.idx)
 	}
 	for len(ts.k) <= key.k {
@@ -161,8 +175,9 @@ func (m *wrMemo) store(key wrKey, req *sim.Request, part int, avail []uint64, un
 // follows the queue.
 func (m *wrMemo) sweep(cycle uint64) {
 	kept := m.live[:0]
+	oldest := -1
 	for _, idx := range m.live {
-		ts := m.entries[idx]
+		ts := m.entries[idx-m.base]
 		live := 0
 		for k, e := range ts.k {
 			if e != nil && cycle-e.lastSeen > 4 {
@@ -173,12 +188,25 @@ func (m *wrMemo) sweep(cycle uint64) {
 			}
 		}
 		if live == 0 {
-			m.entries[idx] = nil
+			m.entries[idx-m.base] = nil
 		} else {
 			kept = append(kept, idx)
+			if oldest < 0 || idx < oldest {
+				oldest = idx
+			}
 		}
 	}
 	m.live = kept
+	switch {
+	case len(kept) == 0:
+		clear(m.entries)
+		m.entries = m.entries[:0]
+	case 2*(oldest-m.base) >= len(m.entries):
+		// The queue moved on: the slice starts at its oldest entry.
+		n := copy(m.entries, m.entries[oldest-m.base:])
+		clear(m.entries[n:])
+		m.entries, m.base = m.entries[:n], oldest
+	}
 }
 
 // sameRequest compares two requests without GRES, field by field

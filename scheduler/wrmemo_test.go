@@ -103,3 +103,64 @@ func TestSameRequestCoversRequest(t *testing.T) {
 		t.Error("sameRequest does not tell requests apart by Limit")
 	}
 }
+
+// TestWillRunMemoFollowsTheQueue: the memo's slice spans the jobs it
+// holds, not every index ever asked: once the oldest entries are swept it
+// starts at the oldest kept, an older job's test is still kept (the slice
+// grows at the front), and each answer comes back for its own job.
+func TestWillRunMemoFollowsTheQueue(t *testing.T) {
+	var m wrMemo
+	m.fp = 7
+	req := sim.Request{CPUs: 4, Type: -1}
+	avail := []uint64{0xff}
+	store := func(idx int, cycle uint64) {
+		m.store(wrKey{idx, 0}, &req, 0, avail, 1_000_000, 0, int64(100+idx), sim.FitsNow, []uint64{uint64(idx)}, cycle)
+	}
+	answer := func(idx int, cycle uint64) (int64, bool) {
+		e, ok := m.lookup(wrKey{idx, 0}, &req, 0, avail, 1_000_000, 0, cycle)
+		if !ok {
+			return 0, false
+		}
+		nodes := make([]uint64, 1)
+		tt, _ := e.answer(nodes)
+		if nodes[0] != uint64(idx) {
+			t.Fatalf("job %d got job %d's nodes", idx, nodes[0])
+		}
+		return tt, true
+	}
+	for idx := 5000; idx < 5100; idx++ {
+		store(idx, 1)
+	}
+	for idx := 5080; idx < 5100; idx++ {
+		store(idx, 10) // the queue's tail is still asked
+	}
+	m.sweep(10) // entries of cycle 1 are more than 4 cycles old
+	if m.base != 5080 || len(m.entries) != 20 {
+		t.Fatalf("after the sweep: base %d, %d entries; want 5080 and 20", m.base, len(m.entries))
+	}
+	if _, ok := answer(5050, 10); ok {
+		t.Errorf("a swept job's answer came back")
+	}
+	for idx := 5080; idx < 5100; idx++ {
+		if tt, ok := answer(idx, 10); !ok || tt != int64(100+idx) {
+			t.Fatalf("job %d: %d %v, want its start %d", idx, tt, ok, 100+idx)
+		}
+	}
+	store(4990, 11) // held until now: older than every kept job
+	if m.base != 4990 {
+		t.Fatalf("base %d after an older job's test, want 4990", m.base)
+	}
+	for _, idx := range []int{4990, 5080, 5099} {
+		if tt, ok := answer(idx, 11); !ok || tt != int64(100+idx) {
+			t.Fatalf("job %d after the slice grew at the front: %d %v", idx, tt, ok)
+		}
+	}
+	m.sweep(100)
+	if len(m.entries) != 0 || len(m.live) != 0 {
+		t.Fatalf("every entry old: %d entries, %d live, want none", len(m.entries), len(m.live))
+	}
+	store(9000, 100)
+	if tt, ok := answer(9000, 100); !ok || tt != 9100 || m.base != 9000 {
+		t.Fatalf("a new job after an empty memo: %d %v, base %d", tt, ok, m.base)
+	}
+}
