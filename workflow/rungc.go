@@ -11,13 +11,15 @@ import (
 // RunGC trades memory for collector time in one simulation: after each
 // collection it sets GOGC so that the next one comes when the heap has
 // grown by the live heap (Go's 100) or by runGCRoom, whichever is more,
-// up to runGCMax (and at 100 and more, Go's minimum heap grows with it).
-// A small run's collections cost it more than the memory they save:
-// KTH-SP2 under EASY makes nine at Go's default and two so, and runs
-// about 10 % faster (40 paired runs) for 47 MB at its peak instead of
-// 33; CEA-Curie under EASY 5 % faster for 79 MB instead of 74. A large
-// run (ten million jobs under fifo, 525 MB) collects as it did. GOGC in the environment
-// wins; SweepGC's setting stands (the watch stops).
+// up to runGCMax (above 100, Go's 4 MB minimum heap grows in proportion:
+// 32 MB at 800). A small run's collections cost it more than the memory
+// they save: KTH-SP2 under EASY makes nine at Go's default and two so,
+// and runs about 10 % faster (40 paired runs) for 47 MB at its peak
+// instead of 33; CEA-Curie under EASY 5 % faster for 79 MB instead of
+// 74. A run whose live heap passes runGCRoom collects as at Go's default
+// from there (ten million jobs under fifo: 526-550 MB at the peak, 525
+// before). GOGC in the environment wins; SweepGC's setting stands (the
+// watch stops).
 func RunGC() {
 	if os.Getenv("GOGC") != "" {
 		return
