@@ -16,32 +16,38 @@ import (
 // leaves out TRES a job does not hold.
 func (a *TRESAlloc) SacctString() string {
 	if len(a.Other) == 0 {
-		// billing, cpu, mem and node sort in that order: one string,
-		// built in place (jobs.csv writes one per job).
 		var buf [64]byte
-		b := buf[:0]
-		item := func(name string, n uint64) {
-			if len(b) > 0 {
-				b = append(b, ',')
-			}
-			b = append(append(b, name...), '=')
-			if name == "mem" {
-				b = appendConvertMB(b, n)
-			} else {
-				b = strconv.AppendUint(b, n, 10)
-			}
-		}
-		for _, it := range [...]struct {
-			name string
-			n    uint64
-		}{{"billing", a.Billing}, {"cpu", a.CPU}, {"mem", a.MemMB}, {"node", a.Node}} {
-			if it.n > 0 {
-				item(it.name, it.n)
-			}
-		}
-		return string(b)
+		return string(a.AppendSacct(buf[:0]))
 	}
 	return sacctSorted(a)
+}
+
+// AppendSacct appends SacctString to b: jobs.csv writes one per job, and
+// for the common TRES (billing, cpu, mem and node, which sort in that
+// order) builds it in place.
+func (a *TRESAlloc) AppendSacct(b []byte) []byte {
+	if len(a.Other) > 0 {
+		return append(b, sacctSorted(a)...)
+	}
+	first := len(b)
+	for _, it := range [...]struct {
+		name string
+		n    uint64
+	}{{"billing", a.Billing}, {"cpu", a.CPU}, {"mem", a.MemMB}, {"node", a.Node}} {
+		if it.n == 0 {
+			continue
+		}
+		if len(b) > first {
+			b = append(b, ',')
+		}
+		b = append(append(b, it.name...), '=')
+		if it.name == "mem" {
+			b = appendConvertMB(b, it.n)
+		} else {
+			b = strconv.AppendUint(b, it.n, 10)
+		}
+	}
+	return b
 }
 
 // sacctSorted is SacctString by its definition: the items, sorted.

@@ -2,8 +2,16 @@ package report
 
 import (
 	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"fairsim/internal/shared"
+	"fairsim/sim"
+	"fairsim/workload"
 
 	"github.com/gocarina/gocsv"
 )
@@ -14,7 +22,7 @@ import (
 // started has empty Start, Wait and Elapsed (and End while it pends),
 // where gocsv would write -1.
 func TestAppendJobRowAsGocsv(t *testing.T) {
-	ran := JobRow{JobID: 7, User: "u 1", Account: `a"b`, Partition: "batch", NCPUS: 4, Submit: 10, Eligible: 10,
+	ran := JobRow{JobID: 7, User: "u 1", Group: "\u00a0g", Account: `a"b`, Partition: "batch", NCPUS: 4, Submit: 10, Eligible: 10,
 		Start: 20, End: 80, Wait: 10, Elapsed: 60, TraceRuntime: 60, Timelimit: 120, State: "COMPLETED",
 		Billing: 0.1 + 0.2, LostCoreSecs: 1e21, Reason: " lead", AllocTRES: "cpu=4,node=1", NodeList: "n[1-2]"}
 	var want bytes.Buffer
@@ -60,4 +68,58 @@ func TestAppendFairshareRowAsGocsv(t *testing.T) {
 	if string(got) != want.String() {
 		t.Errorf("appended\n%s\ngocsv\n%s", got, want.String())
 	}
+}
+
+// TestAppendJobAsJobRow: the stream's row of a job, made without a
+// JobRow, is byte for byte appendJobRow of jobRow: started jobs with GPU
+// TRES and multi-node lists, a pending one, rejected, cancelled while
+// pending, names that must be quoted (a leading no-break space too), a
+// QOS by index and by name, a user the names do not hold yet and then
+// do, fractional, whole, huge and negative-zero billing; then every job
+// of KTH-SP2 replayed under EASY.
+func TestAppendJobAsJobRow(t *testing.T) {
+	var cc csvCells
+	check := func(r *sim.Result, jobs []*sim.Job) {
+		t.Helper()
+		x := newHostIndex(r.Cluster)
+		var scratch []byte
+		for _, j := range jobs {
+			row := jobRow(r, x, j)
+			want := string(appendJobRow(nil, &row))
+			if got := string(appendJob(nil, r, x, &cc, &scratch, j)); got != want {
+				t.Fatalf("job %d:\n got %q\nwant %q", j.ID, got, want)
+			}
+		}
+	}
+	r := gpuResult(t)
+	nm := r.Names
+	r.QOSNames = []string{"normal", "hi,gh"}
+	jobs := append([]*sim.Job(nil), r.Jobs...)
+	jobs[0].QOSIdx, jobs[1].QOSIdx = 1, -1
+	jobs[1].Job.QOS = nm.QOS.ID(`q"uoted`)
+	jobs[2].User, jobs[2].Group = nm.Users.ID(" lead"), nm.Groups.ID("g,1")
+	jobs[3].Account = nm.Accounts.ID("\u00a0nbsp")
+	jobs[2].Reason, jobs[2].WaitReason = "Resources", "a\nb"
+	jobs[1].Billing, jobs[1].LostCoreSecs, jobs[1].LostBilling = math.Copysign(0, -1), 1e21, -1e-9
+	jobs[2].LostCoreSecs, jobs[2].Preemptions, jobs[2].Priority = 3600.5, 2, 1<<31
+	rejected := *jobs[3]
+	rejected.ID, rejected.State, rejected.Reason, rejected.End = 5, sim.Rejected, "bigger than its partition", 0
+	cancelled := *jobs[3]
+	cancelled.ID, cancelled.State, cancelled.End = 6, sim.Cancelled, 50
+	unknown := *jobs[3]
+	unknown.ID, unknown.User, unknown.Account = 7, 99, workload.Unset
+	check(r, append(jobs, &rejected, &cancelled, &unknown))
+	for nm.Users.Len() <= 99 {
+		nm.Users.ID(fmt.Sprint("late", nm.Users.Len()))
+	}
+	check(r, []*sim.Job{&unknown}) // user 99 now has a name
+	cc = csvCells{}
+
+	d := shared.Dir()
+	trace := filepath.Join(d, "traces", "KTH-SP2-1996-2.1-cln.swf.gz")
+	if _, err := os.Stat(trace); d == "" || err != nil {
+		t.Skip("no ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz beside the repository: the KTH half is not checked")
+	}
+	kth := replayKTH(t, trace)
+	check(kth, kth.Jobs)
 }

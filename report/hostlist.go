@@ -124,15 +124,24 @@ func (x *hostIndex) list(a sim.Alloc) string {
 	if len(a) == 1 {
 		return x.c.Nodes[a[0].Node].Name
 	}
+	x.out = x.appendList(x.out[:0], a)
+	return string(x.out)
+}
+
+// appendList appends list(a) to out.
+func (x *hostIndex) appendList(out []byte, a sim.Alloc) []byte {
+	if len(a) == 1 {
+		return append(out, x.c.Nodes[a[0].Node].Name...)
+	}
 	x.ranks = x.ranks[:0]
 	for _, s := range a {
 		x.ranks = append(x.ranks, x.rank[s.Node])
 	}
 	slices.Sort(x.ranks)
 	x.ranks = slices.Compact(x.ranks)
-	out := x.out[:0]
+	first := len(out)
 	sep := func() {
-		if len(out) > 0 {
+		if len(out) > first {
 			out = append(out, ',')
 		}
 	}
@@ -178,8 +187,7 @@ func (x *hostIndex) list(a sim.Alloc) string {
 		}
 		k = e + 1
 	}
-	x.out = out
-	return string(out)
+	return out
 }
 
 // appendNum appends the number of the name at place r, zero-padded to its

@@ -65,8 +65,10 @@ type streamWriter struct {
 	jobs  *bufio.Writer
 	swf   *workload.SWFWriter
 	row   []byte
+	cells csvCells   // names as cells, made as rows first use them
+	tres  []byte     // scratch for a row's AllocTRES and NodeList
 	hosts *hostIndex // node names in hostlist order, made at the first row
-	group []workload.ScheduledJob
+	group []*sim.Job // schedule.swf's rows of one submit time, waiting for the next
 	err   error
 }
 
@@ -225,26 +227,27 @@ func (w *streamWriter) write(r *sim.Result, j *sim.Job) {
 	if w.hosts == nil {
 		w.hosts = newHostIndex(r.Cluster)
 	}
-	row := jobRow(r, w.hosts, j)
-	w.row = appendJobRow(w.row[:0], &row)
+	w.row = appendJob(w.row[:0], r, w.hosts, &w.cells, &w.tres, j)
 	if _, err := w.jobs.Write(w.row); err != nil && w.err == nil {
 		w.err = fmt.Errorf("jobs.csv: %w", err)
 	}
 	// schedule.swf is in submit order, then by job ID: arrival order is
 	// submit order, so only the jobs of one submit time are sorted.
-	if len(w.group) > 0 && w.group[0].Job.Submit != j.Submit {
+	if len(w.group) > 0 && w.group[0].Submit != j.Submit {
 		w.flushGroup()
 	}
-	w.group = append(w.group, scheduledJob(j))
+	w.group = append(w.group, j)
 }
 
 func (w *streamWriter) flushGroup() {
-	slices.SortStableFunc(w.group, func(a, b workload.ScheduledJob) int { return cmp.Compare(a.Job.ID, b.Job.ID) })
-	for i := range w.group {
-		if err := w.swf.WriteScheduled(&w.group[i]); err != nil && w.err == nil {
+	slices.SortStableFunc(w.group, func(a, b *sim.Job) int { return cmp.Compare(a.ID, b.ID) })
+	for _, j := range w.group {
+		sj := scheduledJob(j)
+		if err := w.swf.WriteScheduled(&sj); err != nil && w.err == nil {
 			w.err = fmt.Errorf("schedule.swf: %w", err)
 		}
 	}
+	clear(w.group)
 	w.group = w.group[:0]
 }
 

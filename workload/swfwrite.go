@@ -133,32 +133,32 @@ func (w *SWFWriter) Write(j *Job) error {
 	if j.MemPerCPU != Unset {
 		mem = j.MemPerCPU * 1024
 	}
-	b = appendSWFRecord(b, [swfFields]float64{
-		float64(j.ID), float64(j.Submit), float64(j.Wait), float64(j.Runtime), float64(j.AllocCPUs),
-		j.UsedCPU, j.UsedMemKB, float64(j.CPUs), float64(j.TimeLimit), float64(mem), float64(j.Status),
-		float64(w.users.number(&w.names.Users, j.User)), float64(w.groups.number(&w.names.Groups, j.Group)),
-		float64(j.Executable), float64(queue), float64(w.partitions.number(&w.names.Partitions, j.Partition)),
-		float64(j.Preceding), float64(think)})
+	for _, v := range [...]int64{j.ID, j.Submit, j.Wait, j.Runtime, int64(j.AllocCPUs)} {
+		b = append(strconv.AppendInt(b, v, 10), ' ')
+	}
+	b = append(appendSWFFloat(b, j.UsedCPU), ' ')
+	b = appendSWFFloat(b, j.UsedMemKB)
+	for _, v := range [...]int64{int64(j.CPUs), j.TimeLimit, mem, int64(j.Status),
+		w.users.number(&w.names.Users, j.User), w.groups.number(&w.names.Groups, j.Group),
+		int64(j.Executable), queue, w.partitions.number(&w.names.Partitions, j.Partition),
+		j.Preceding, think} {
+		b = strconv.AppendInt(append(b, ' '), v, 10)
+	}
+	b = append(b, '\n')
 	w.buf = b
 	_, err := w.w.Write(b)
 	return err
 }
 
-// appendSWFRecord formats the 18 fields of a record, space separated.
-// Whole numbers print without a fraction; others with the fewest digits
-// that read back to the same value.
-func appendSWFRecord(b []byte, f [swfFields]float64) []byte {
-	for i, v := range f {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		if v == math.Trunc(v) && math.Abs(v) < 1e18 {
-			b = strconv.AppendInt(b, int64(v), 10)
-		} else {
-			b = strconv.AppendFloat(b, v, 'f', -1, 64)
-		}
+// appendSWFFloat appends one of a record's two fractional fields (used
+// CPU time and memory): a whole number without a fraction, others with
+// the fewest digits that read back to the same value. The other sixteen
+// fields are integers and are written as such.
+func appendSWFFloat(b []byte, v float64) []byte {
+	if v == math.Trunc(v) && math.Abs(v) < 1e18 {
+		return strconv.AppendInt(b, int64(v), 10)
 	}
-	return append(b, '\n')
+	return strconv.AppendFloat(b, v, 'f', -1, 64)
 }
 
 // Flush writes out what is buffered.
