@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
@@ -123,3 +124,48 @@ func TestAppendJobAsJobRow(t *testing.T) {
 	kth := replayKTH(t, trace)
 	check(kth, kth.Jobs)
 }
+
+// TestWriteUtilCSVAsEncodingCSV: utilization.csv written with appends is
+// byte for byte UtilTable through encoding/csv, for a cluster with typed
+// GPUs (its per-kind columns), one with every GPU down, and KTH-SP2's
+// 8,000 samples (several buffers' worth); a failing writer's error is
+// returned.
+func TestWriteUtilCSVAsEncodingCSV(t *testing.T) {
+	check := func(name string, r *sim.Result) {
+		t.Helper()
+		head, recs := UtilTable(r)
+		var want bytes.Buffer
+		w := csv.NewWriter(&want)
+		w.Write(head)
+		w.WriteAll(recs)
+		var got bytes.Buffer
+		if err := writeUtilCSV(&got, r); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%s: appended\n%.300s\nencoding/csv\n%.300s", name, got.String(), want.String())
+		}
+	}
+	r := gpuResult(t)
+	r.Samples = append(r.Samples, sim.Sample{T: 7300, BusyCores: 3, Running: 1, BusyGPUs: 3, ByGres: []int{3}})
+	check("typed GPUs", r)
+	r.Cluster.DownGPUs = r.Cluster.GPUs // none usable: gpu_utilization 0
+	check("every GPU down", r)
+	if err := writeUtilCSV(failWriter{}, r); err == nil {
+		t.Error("a writer's error was not returned")
+	}
+	d := shared.Dir()
+	trace := filepath.Join(d, "traces", "KTH-SP2-1996-2.1-cln.swf.gz")
+	if _, err := os.Stat(trace); d == "" || err != nil {
+		t.Skip("no ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz beside the repository: the KTH half is not checked")
+	}
+	kth := replayKTH(t, trace)
+	if len(kth.Samples) < 5000 {
+		t.Fatalf("KTH-SP2 has %d samples, want more than a buffer's worth", len(kth.Samples))
+	}
+	check("KTH-SP2", kth)
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -55,8 +56,7 @@ func WriteSummaries(dir string, r *sim.Result, t *JobTally, sc Resolver) error {
 	steps := []step{
 		{"summary.csv", func() error { return WriteCSV(dir, "summary.csv", SummaryRows(r, m)) }},
 		{"utilization.csv", func() error {
-			head, recs := UtilTable(r)
-			return WriteRecords(dir, "utilization.csv", head, recs)
+			return writeFile(filepath.Join(dir, "utilization.csv"), func(f io.Writer) error { return writeUtilCSV(f, r) })
 		}},
 		{"wait.png", func() error { return WaitPlot(filepath.Join(dir, "wait.png"), r, t) }},
 		{"utilization.png", func() error { return UtilizationPlot(filepath.Join(dir, "utilization.png"), r) }},
