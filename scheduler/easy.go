@@ -43,7 +43,27 @@ type EASY struct {
 	// are the running jobs (sync checks the count).
 	started   []*sim.Job
 	fullSyncs int // syncs that read every holder (for tests)
+	// last is what the last pass decided, for the next one to build on
+	// when only jobs joined the queue since (arrivals).
+	last  easyLast
+	skips int // passes that tested only the jobs that joined (for tests)
 }
+
+// easyLast is a pass that left its head job waiting, after testing every
+// job behind it: the reservation it made and the queue it saw.
+type easyLast struct {
+	ok     bool
+	churn  uint64   // View.Churn then
+	seq    uint64   // the largest EligSeq among the pending jobs then
+	tail   *sim.Job // its queue's last job in arrival order
+	head   *sim.Job
+	shadow int64
+	extra  int
+}
+
+// easyNoArrivals makes every pass test the whole queue, for the test
+// that testing only the jobs that joined gives the same schedule.
+var easyNoArrivals bool
 
 // easyFullSync makes every sync read every holder, for the test that the
 // incremental sync gives the same schedule.
@@ -84,6 +104,10 @@ func (e *EASY) Schedule(v *sim.View, _ sim.PassKind) *sim.Plan {
 		}
 	}()
 	c := v.Cluster()
+	if e.arrivals(v, p) {
+		return p
+	}
+	e.last.ok = false
 	e.queue = sortedQueue(v, e.queue)
 	i := 0
 	for ; i < len(e.queue); i++ {
@@ -100,7 +124,19 @@ func (e *EASY) Schedule(v *sim.View, _ sim.PassKind) *sim.Plan {
 	}
 	head := e.queue[i]
 	shadow, extra := e.shadow(v, head)
-	for _, j := range e.queue[i+1:] {
+	extra = e.backfill(v, p, head, shadow, extra, e.queue[i+1:])
+	pend := v.Pending()
+	e.last = easyLast{ok: !easyNoArrivals && !c.HasReservations(), churn: v.Churn(), seq: pend[len(pend)-1].EligSeq,
+		tail: e.queue[len(e.queue)-1], head: head, shadow: shadow, extra: extra}
+	return p
+}
+
+// backfill starts the jobs of queue that fit now and either end by the
+// shadow time or leave the reserved job the cores it needs then (extra
+// of them spare), and returns the spare cores left.
+func (e *EASY) backfill(v *sim.View, p *sim.Plan, head *sim.Job, shadow int64, extra int, queue []*sim.Job) int {
+	c := v.Cluster()
+	for _, j := range queue {
 		if c.Parts[j.Part].FreeCores < j.CPUs {
 			continue
 		}
@@ -127,7 +163,53 @@ func (e *EASY) Schedule(v *sim.View, _ sim.PassKind) *sim.Plan {
 		}
 		start(p, j, e.alloc, sim.ByBackfill)
 	}
-	return p
+	return extra
+}
+
+// arrivals is a pass that tests only the jobs that joined the queue since
+// the last, when that is all that changed (equal View.Churn: no job
+// started, ended or left, no node or partition changed) and they joined
+// at its end: the last pass's head still cannot start, its shadow time
+// and spare cores are as they were, and every job it tested behind the
+// head still cannot start now (the cluster is the same, and a job that
+// did not end by the shadow time then does not now), so the pass would
+// start only what testing the new jobs starts. It reports whether it ran;
+// a start makes the next pass a whole one. Maintenance reservations make
+// placement depend on the time: none is taken then.
+func (e *EASY) arrivals(v *sim.View, p *sim.Plan) bool {
+	l := &e.last
+	if !l.ok || v.Churn() != l.churn || l.head.State != sim.Pending {
+		return false
+	}
+	pend := v.Pending()
+	k := len(pend)
+	for k > 0 && pend[k-1].EligSeq > l.seq {
+		k--
+	}
+	c := v.Cluster()
+	queue := e.queue[:0]
+	tail := l.tail
+	for _, j := range pend[k:] {
+		if !c.Parts[j.Part].State.Schedules() {
+			continue // not in line (sortedQueue)
+		}
+		if byArrival(tail, j) >= 0 {
+			return false // it joined ahead of a job already in line
+		}
+		queue = append(queue, j)
+		tail = j
+	}
+	e.queue = queue
+	e.skips++
+	e.synced = e.relSame // the holders are the last pass's
+	// A start changes Churn: the next pass is a whole one, and the spare
+	// cores left need not be kept.
+	e.backfill(v, p, l.head, l.shadow, l.extra, queue)
+	if len(pend) > 0 {
+		l.seq = max(l.seq, pend[len(pend)-1].EligSeq)
+	}
+	l.tail = tail
+	return true
 }
 
 // usable reports whether node n could serve the reserved job: in its

@@ -52,3 +52,91 @@ func TestEASYSyncAsFullRead(t *testing.T) {
 		t.Errorf("%d backfill starts: the test should exercise backfill", backfilled)
 	}
 }
+
+// TestEASYArrivalsAsWholePasses runs EASY over the same random jobs (two
+// overlapping partitions, bursts of arrivals in the same second, limits
+// over- and under-estimated, some eligible only an hour after their
+// submission, so that they join the line ahead of jobs already in it) and
+// over KTH-SP2 twice: testing only the
+// jobs that joined when nothing else changed since the last pass, and
+// testing the whole queue at every pass. Every job must start at the same
+// time on the same nodes by the same pass.
+func TestEASYArrivalsAsWholePasses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	tjs := randomJobs(rng, 800, 12, 1)
+	for i := range tjs {
+		if i%7 == 3 {
+			tjs[i].submit = tjs[i-1].submit // arrivals in the same second
+		}
+		if i%11 == 5 {
+			tjs[i].begin = tjs[i].submit + 3600
+		}
+	}
+	compare := func(name string, a, b map[int64]*sim.Job) {
+		t.Helper()
+		for id, x := range a {
+			y := b[id]
+			if x.Start != y.Start || x.StartedBy != y.StartedBy || !reflect.DeepEqual(x.Alloc, y.Alloc) {
+				t.Fatalf("%s: job %d: arrivals only %d by %v on %v, whole queue %d by %v on %v", name, id, x.Start, x.StartedBy, x.Alloc, y.Start, y.StartedBy, y.Alloc)
+			}
+		}
+	}
+	schedule := func(whole bool) (map[int64]*sim.Job, int) {
+		easyNoArrivals = whole
+		defer func() { easyNoArrivals = false }()
+		c := cluster(t, []sim.NodeSpec{nodes("n", 6, 8, 32000)}, []sim.PartitionSpec{part("p"), part("q", "n5", "n6")})
+		e := &EASY{}
+		_, by := run(t, c, e, tjs, 0, nil)
+		return by, e.skips
+	}
+	a, skips := schedule(false)
+	b, none := schedule(true)
+	compare("random jobs", a, b)
+	if none != 0 || skips < 200 {
+		t.Errorf("passes on arrivals only: %d, and %d with them turned off: the test should exercise them", skips, none)
+	}
+	t.Logf("random jobs: %d passes tested only the jobs that joined", skips)
+
+	trace := "KTH-SP2-1996-2.1-cln.swf.gz"
+	byID := func(r *sim.Result) map[int64]*sim.Job {
+		m := make(map[int64]*sim.Job, len(r.Jobs))
+		for _, j := range r.Jobs {
+			m[j.ID] = j
+		}
+		return m
+	}
+	e := &EASY{}
+	fast := byID(replayWith(t, trace, e))
+	easyNoArrivals = true
+	defer func() { easyNoArrivals = false }()
+	compare("KTH-SP2", fast, byID(replayWith(t, trace, &EASY{})))
+	if e.skips < 5000 {
+		t.Errorf("KTH-SP2: %d passes on arrivals only, want thousands", e.skips)
+	}
+	t.Logf("KTH-SP2: %d passes tested only the jobs that joined", e.skips)
+}
+
+// TestEASYArrivalAheadOfTheHead: a job eligible only after its begin time
+// (sbatch --begin) joins the line ahead of the waiting head when it was
+// submitted before it, so the pass is a whole one: job 2, submitted at
+// 1 and eligible at 500, is tried before head job 3 and starts by the
+// main pass at 500, where a backfill test would refuse it the spare core
+// the head needs at the shadow time 1000.
+func TestEASYArrivalAheadOfTheHead(t *testing.T) {
+	c := cluster(t, []sim.NodeSpec{nodes("n", 1, 8, 32000)}, []sim.PartitionSpec{part("p")})
+	e := &EASY{}
+	_, by := run(t, c, e, []tjob{
+		{id: 1, submit: 0, cpus: 6, run: 1000, limit: 1000},
+		{id: 2, submit: 1, begin: 500, cpus: 2, run: 100, limit: 5000},
+		{id: 3, submit: 2, cpus: 7, run: 100, limit: 200},
+	}, 0, nil)
+	for _, w := range []struct {
+		id    int64
+		start int64
+		by    sim.StartKind
+	}{{1, 0, sim.ByMain}, {2, 500, sim.ByMain}, {3, 1000, sim.ByMain}} {
+		if j := by[w.id]; j.Start != w.start || j.StartedBy != w.by {
+			t.Errorf("job %d started at %d by %v, want %d by %v", w.id, j.Start, j.StartedBy, w.start, w.by)
+		}
+	}
+}

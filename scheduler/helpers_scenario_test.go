@@ -47,6 +47,7 @@ type tjob struct {
 	qos     string
 	memPerC int64  // MB per CPU; 0 = a core's share of its node
 	feature string // a CPU type the job is constrained to; "" for any
+	begin   int64  // eligible from (sbatch --begin); 0 for at submit
 }
 
 // newJobs interns the jobs' names and returns them as trace records.
@@ -66,6 +67,9 @@ func newJobs(tjs []tjob) ([]workload.Job, *workload.Names) {
 			Executable: workload.Unset, UsedCPU: workload.Unset, UsedMemKB: workload.Unset, Preceding: workload.Unset}
 		if t.memPerC > 0 {
 			j.MemPerCPU = t.memPerC
+		}
+		if t.begin > 0 {
+			j.Eligible = t.begin
 		}
 		j.Partition = names.Partitions.ID(def(t.part, "p"))
 		j.User = names.Users.ID(def(t.user, "u"))

@@ -84,6 +84,7 @@ func (s *Simulator) limitTimeOuts() {
 		j.Reason = t.Reason
 		s.pol.Ended(j, s.now)
 		s.version++
+		s.churn++
 		s.finish(j)
 		if s.trig.OnEnd {
 			s.wantPass(s.now)

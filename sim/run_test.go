@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -631,6 +632,52 @@ func TestInvariantStream(t *testing.T) {
 		}
 		if got != tc.want || v.Jobs() != 2 {
 			t.Errorf("%s: %q after %d jobs, want %q after 2", tc.name, got, v.Jobs(), tc.want)
+		}
+	}
+}
+
+// TestChurnLeavesOutArrivals: View.Churn stays as it was while jobs only
+// join the pending list (a submission that cannot start, a job eligible
+// from its begin time) and changes with a start, a cancellation of a
+// pending job and an end; Version changes with all of them.
+func TestChurnLeavesOutArrivals(t *testing.T) {
+	c := newTestCluster(t, "broadwell", false, []NodeSpec{nodeGroup("broadwell", 4, 4000, 1, "n1")})
+	type seen struct{ churn, version uint64 }
+	at := map[int64]seen{}
+	s := &testSched{onEnd: true}
+	s.pass = func(v *View, p *Plan, _ PassKind) {
+		at[v.Now()] = seen{v.Churn(), v.Version()}
+		for _, j := range v.Pending() {
+			if !s.tryStart(v, p, j) {
+				break
+			}
+		}
+	}
+	simulate(t, c, s, nil, []tj{
+		{id: 1, submit: 0, cpus: 4, run: 1000, limit: 2000},
+		{id: 2, submit: 10, cpus: 4, run: 100, limit: 2000},
+		{id: 3, submit: 20, cpus: 4, run: 100, limit: 2000, eligible: 30},
+		{id: 4, submit: 40, cpus: 4, run: 0, limit: 2000, cancelAfter: 60, status: "cancelled"},
+		{id: 5, submit: 200, cpus: 4, run: 100, limit: 2000},
+	}, Options{})
+	for _, w := range []struct {
+		a, b int64
+		same bool
+	}{
+		{0, 10, false},     // job 1 started at the pass at 0
+		{10, 30, true},     // job 3 became eligible: only a join
+		{30, 40, true},     // job 4 submitted
+		{40, 200, false},   // job 4 cancelled at 100
+		{200, 1000, false}, // job 1 ended
+	} {
+		x, okA := at[w.a]
+		y, okB := at[w.b]
+		if !okA || !okB {
+			t.Fatalf("passes at %v; want ones at %d and %d", slices.Sorted(maps.Keys(at)), w.a, w.b)
+		}
+		if (x.churn == y.churn) != w.same || x.version == y.version {
+			t.Errorf("passes at %d and %d: churn %d and %d (same: want %v), version %d and %d (want changed)",
+				w.a, w.b, x.churn, y.churn, w.same, x.version, y.version)
 		}
 	}
 }

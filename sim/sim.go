@@ -171,6 +171,9 @@ type Simulator struct {
 	// cores are free again.
 	suspended []*Job
 	version   uint64
+	// churn counts the changes of version other than a job joining the
+	// pending list (View.Churn).
+	churn uint64
 
 	srcDone    bool
 	lastSubmit int64
@@ -310,6 +313,7 @@ func (s *Simulator) Run() (*Result, error) {
 				pending := s.pendingList()
 				s.pol.Tick(s.now, s.running, pending)
 				s.version++
+				s.churn++
 				if len(pending) > 0 {
 					// Pending priorities were recomputed: a change
 					// (priority_multifactor.c sets last_job_update).
@@ -440,6 +444,13 @@ func onGrid(start, period, t int64, kmin int64) int64 {
 // runs at its next poll (backfill_agent sleeps a second between polls):
 // the next second, after the main passes this change asks for.
 func (s *Simulator) changed() {
+	s.churn++
+	s.joined()
+}
+
+// joined records a change that only adds a job to the pending list (a
+// submission, or a job becoming eligible), which View.Churn leaves out.
+func (s *Simulator) joined() {
 	s.version++
 	s.lastChange = s.now
 	if s.bfWaiting && !s.timed() {
@@ -600,7 +611,7 @@ func (s *Simulator) readNext() bool {
 // rejects it when it can never run, and queues it until its begin time and
 // dependency allow it to pend.
 func (s *Simulator) submit(j *Job) {
-	s.changed()
+	s.joined()
 	s.lastProgress = s.now
 	s.byID.add(j.ID, j.Idx)
 	s.placeRequest(j)
@@ -841,7 +852,7 @@ func (s *Simulator) makeEligible(j *Job) {
 	s.eligSeq++
 	j.EligSeq = s.eligSeq
 	s.pend = append(s.pend, j)
-	s.changed()
+	s.joined()
 	s.queue()
 }
 
@@ -896,7 +907,7 @@ func (s *Simulator) pass(kind PassKind) int64 {
 	}
 	s.c.Now = s.now
 	s.view.reset(ViewState{Now: s.now, Cluster: s.c, Pending: s.pendingList(), Running: s.running,
-		Version: s.version, Epoch: s.epoch(), Hold: s.hold, HoldPlaced: s.holdIn, Completing: s.completing})
+		Version: s.version, Churn: s.churn, Epoch: s.epoch(), Hold: s.hold, HoldPlaced: s.holdIn, Completing: s.completing})
 	p := s.sched.Schedule(&s.view, kind)
 	s.commit(p)
 	if p == nil {

@@ -72,6 +72,7 @@ func (s *Simulator) timedPass(e Event) {
 		// The controller's cycle ran, so it found work (_more_work):
 		// no scheduler may skip it as unchanged.
 		s.version++
+		s.churn++
 		s.bfEnd = s.now + s.pass(PassBackfill)
 	} else {
 		s.lastBatch = s.now

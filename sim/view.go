@@ -1,5 +1,7 @@
 package sim
 
+import "sync/atomic"
+
 // View is what a scheduler pass may read: the clock, the cluster, the
 // pending queue and the running jobs, as the pass's own plan has left them.
 // A start or preemption put in the pass's Plan shows in the View at once
@@ -16,6 +18,7 @@ type View struct {
 	running []*Job
 	compl   []*Job
 	version uint64
+	churn   uint64
 	epoch   uint64
 	hold    func(*Job, int64) string
 	holdIn  func(*Job, int64, []*Job) string
@@ -41,8 +44,9 @@ type ViewState struct {
 	// Pending are the eligible pending jobs in arrival order (EligSeq
 	// increasing); Running the jobs running now.
 	Pending, Running []*Job
-	// Version and Epoch are as View.Version and View.Epoch.
-	Version, Epoch uint64
+	// Version, Churn and Epoch are as View.Version, View.Churn and
+	// View.Epoch.
+	Version, Churn, Epoch uint64
 	// Hold is the limit check (Policy.Hold); nil for none.
 	Hold func(j *Job, now int64) string
 	// HoldPlaced, when set, replaces Hold and is also given the jobs the
@@ -69,14 +73,19 @@ func NewView(st ViewState) *View {
 	for i, j := range st.Running {
 		j.runIdx = i
 	}
+	st.Churn = handMade.Add(1) | 1<<63 // never one a simulator's or another view's
 	v := &View{}
 	v.reset(st)
 	return v
 }
 
+// handMade numbers NewView's views, so that each has a Churn of its own:
+// a test may change its cluster between two views.
+var handMade atomic.Uint64
+
 func (v *View) reset(st ViewState) {
 	v.now, v.c, v.pending, v.running, v.compl = st.Now, st.Cluster, st.Pending, st.Running, st.Completing
-	v.version, v.epoch, v.hold, v.holdIn = st.Version, st.Epoch, st.Hold, st.HoldPlaced
+	v.version, v.churn, v.epoch, v.hold, v.holdIn = st.Version, st.Churn, st.Epoch, st.Hold, st.HoldPlaced
 	v.pass++
 	v.plan = Plan{v: v, Actions: v.plan.Actions[:0], WantPass: -1}
 	v.pool = v.pool[:0]
@@ -168,6 +177,14 @@ func (v *View) Placed(j *Job) bool { return j.planMark == v.mark(markPlaced) }
 // Version changes whenever something a pass depends on changes (a submit,
 // an end, a start, a priority tick), so schedulers can skip idle passes.
 func (v *View) Version() uint64 { return v.version }
+
+// Churn changes with Version except when the only change is jobs joining
+// the pending list (submitted, or eligible from now): equal Churn says
+// the cluster, the running jobs and the pending jobs seen before are as
+// they were (starts, ends, releases, cancellations, preemptions,
+// suspensions, site events, limits and priority ticks all change it). A
+// view made by NewView has a Churn no other view has.
+func (v *View) Churn() uint64 { return v.churn }
 
 // Epoch changes when pending priorities are recomputed.
 func (v *View) Epoch() uint64 { return v.epoch }
