@@ -51,10 +51,14 @@ type streamBatch struct {
 }
 
 // streamBatchSize is how many jobs a batch carries; streamBatches bounds
-// the batches in flight, and with it the jobs kept alive for the writer.
+// the batches in flight, and with it the jobs kept alive for the writer
+// (4,096 jobs, about 3 MB). With 4, the simulation waited for the writer
+// to catch up in two KTH-SP2 runs of five, 2-4 ms each time (the writer
+// shares the second core with the trace reader and the collector, and
+// falls behind in bursts); with 16, in none of them.
 const (
 	streamBatchSize = 256
-	streamBatches   = 4
+	streamBatches   = 16
 )
 
 // streamWriter is the writer goroutine's side.
