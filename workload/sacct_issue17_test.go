@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -212,5 +214,52 @@ func TestDetectFormat(t *testing.T) {
 	}
 	if _, err := DetectFormat("-"); err == nil {
 		t.Error("DetectFormat(-) gave no error")
+	}
+}
+
+// TestDetectFormatReadsAsThePeek: DetectFormat, which reads the first
+// 4 KB and goes on to 64 KB only when no whole line there decides, names
+// the format of a file, plain and gzipped, as DetectFormatBytes does on
+// its first 64 KB: a sacct header after 5 KB of '#' comments, an SWF job
+// line and an unreadable line that each straddle the 4 KB mark, a file
+// of comments only (longer and shorter than 64 KB), and a file ending
+// within the first read without a newline.
+func TestDetectFormatReadsAsThePeek(t *testing.T) {
+	comments := func(n int) string { // exactly n bytes of '#' lines
+		line := "# a comment line of the kind sacct dumps carry\n"
+		k := n/len(line) - 1
+		return strings.Repeat(line, k) + "#" + strings.Repeat("x", n-k*len(line)-2) + "\n"
+	}
+	swf := "1 0 0 1 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	cases := map[string]string{
+		"sacct after comments": comments(5000) + "JobID|State\n1|COMPLETED\n",
+		"swf across 4 KB":      comments(4070) + swf, // bytes 4070-4116
+		"words across 4 KB":    comments(4080) + "hello world and more words\n",
+		"comments only":        comments(70000),
+		"few comments":         comments(3000),
+		"no newline":           "; Version: 2.2",
+		"pipe line at the end": comments(4090) + "1|2",
+	}
+	dir := t.TempDir()
+	for name, content := range cases {
+		want, wantErr := DetectFormatBytes("f", []byte(content)[:min(len(content), detectPeek)])
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write([]byte(content))
+		zw.Close()
+		for _, v := range []struct {
+			suffix string
+			data   []byte
+		}{{"", []byte(content)}, {".gz", gz.Bytes()}} {
+			p := filepath.Join(dir, "f"+v.suffix)
+			if err := os.WriteFile(p, v.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := DetectFormat(p)
+			if got != want || (err == nil) != (wantErr == nil) ||
+				err != nil && strings.TrimPrefix(err.Error(), p) != strings.TrimPrefix(wantErr.Error(), "f") {
+				t.Errorf("%s%s: %q, %v; want %q, %v", name, v.suffix, got, err, want, wantErr)
+			}
+		}
 	}
 }
