@@ -59,16 +59,45 @@ func (a *Event) less(b *Event) bool {
 
 // eventHeap is a binary min-heap in a slice, written out rather than
 // through container/heap to avoid boxing each event in an interface.
+//
+// An event pushed while it is the least of all (the pass a submission or
+// an end asks for at that instant, after the events there) waits in top,
+// outside the slice, and the next pop returns it there: pushed and popped
+// through the slice, it sifted up to the root and back down. KTH-SP2
+// under EASY pushes 56,000 such passes among 150,000 events.
 type eventHeap struct {
-	ev  []Event
-	seq uint64
+	ev     []Event
+	top    Event
+	hasTop bool
+	seq    uint64
 }
 
-func (h *eventHeap) Len() int { return len(h.ev) }
+func (h *eventHeap) Len() int {
+	if h.hasTop {
+		return len(h.ev) + 1
+	}
+	return len(h.ev)
+}
 
 func (h *eventHeap) push(e Event) {
 	h.seq++
 	e.seq = h.seq
+	if h.hasTop {
+		if !e.less(&h.top) {
+			h.siftUp(e)
+			return
+		}
+		// e comes first: the old top joins the heap.
+		h.siftUp(h.top)
+	} else if len(h.ev) > 0 && !e.less(&h.ev[0]) {
+		h.siftUp(e)
+		return
+	}
+	h.top, h.hasTop = e, true
+}
+
+// siftUp adds e to the slice heap.
+func (h *eventHeap) siftUp(e Event) {
 	h.ev = append(h.ev, e)
 	// Parents move down into the hole, and e is written once where it
 	// stops: a 32-byte event swapped at each level was half the cost.
@@ -85,13 +114,22 @@ func (h *eventHeap) push(e Event) {
 	ev[i] = e
 }
 
-func (h *eventHeap) peek() *Event { return &h.ev[0] }
+func (h *eventHeap) peek() *Event {
+	if h.hasTop {
+		return &h.top
+	}
+	return &h.ev[0]
+}
 
 // pop takes the first event. The last event goes into the hole the first
 // leaves: the hole sinks to a leaf along the smaller children (one
 // comparison a level), and the last event rises from there, seldom far,
 // as it was at the bottom (Floyd).
 func (h *eventHeap) pop() Event {
+	if h.hasTop {
+		h.hasTop = false
+		return h.top
+	}
 	ev := h.ev
 	top := ev[0]
 	n := len(ev) - 1

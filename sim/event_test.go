@@ -40,27 +40,48 @@ func TestEventHeapOrder(t *testing.T) {
 		t.Errorf("pop order %v, want %v", got, want)
 	}
 
-	// Many events with colliding keys, pushed and popped interleaved: every
-	// pop is the least event left.
+	// Many events with colliding keys, pushed and popped interleaved (a
+	// new least event often pushed right after a pop, as a pass at the
+	// same instant is): every pop is the least event left, by a model
+	// that keeps them all.
 	var h2 eventHeap
 	x := uint32(12345)
 	rnd := func(n uint32) uint32 { x = x*1103515245 + 12345; return (x >> 16) % n }
-	var last Event
-	popped := 0
-	for i := 0; i < 2000; i++ {
-		h2.push(Event{T: int64(rnd(50)), Kind: EventKind(rnd(7)), Job: int32(rnd(5))})
-		if rnd(3) == 0 {
-			e := h2.pop()
-			_ = e
+	var model []Event
+	popCheck := func() {
+		t.Helper()
+		e := h2.pop()
+		i := 0
+		for k := range model {
+			if model[k].less(&model[i]) {
+				i = k
+			}
+		}
+		if model[i] != e {
+			t.Fatalf("popped %+v, want the least left %+v", e, model[i])
+		}
+		model = slices.Delete(model, i, i+1)
+		if h2.Len() != len(model) {
+			t.Fatalf("Len %d, want %d", h2.Len(), len(model))
+		}
+	}
+	now := int64(0)
+	for i := 0; i < 3000; i++ {
+		e := Event{T: now + int64(rnd(50)), Kind: EventKind(rnd(7)), Job: int32(rnd(5))}
+		if rnd(4) == 0 {
+			e = Event{T: now, Kind: EvPass} // the pass an event asks for at its instant
+		}
+		h2.push(e)
+		model = append(model, h2.lastPushed())
+		if p := h2.peek(); h2.Len() > 0 && p.T > now {
+			now = p.T
+		}
+		if rnd(3) > 0 {
+			popCheck()
 		}
 	}
 	for h2.Len() > 0 {
-		e := h2.pop()
-		if popped > 0 && e.less(&last) {
-			t.Fatalf("pop %d: %+v after %+v", popped, e, last)
-		}
-		last = e
-		popped++
+		popCheck()
 	}
 }
 
@@ -183,4 +204,17 @@ func BenchmarkEventHeap(b *testing.B) {
 		e := h.pop()
 		h.push(Event{T: e.T + next()%5000, Kind: EventKind(i % 4), Job: int32(i)})
 	}
+}
+
+// lastPushed is the event push stored last, with its sequence number.
+func (h *eventHeap) lastPushed() Event {
+	if h.hasTop && h.top.seq == h.seq {
+		return h.top
+	}
+	for _, e := range h.ev {
+		if e.seq == h.seq {
+			return e
+		}
+	}
+	panic("no event has the last sequence number")
 }
