@@ -54,7 +54,9 @@ func DetectFormat(path string) (string, error) {
 		k, err := io.ReadFull(in, head[n:upTo])
 		n += k
 		end := err == io.EOF || err == io.ErrUnexpectedEOF
-		if err != nil && !end && n == 0 {
+		if n == 0 && err != nil && err != io.EOF {
+			// Nothing read: a cut-off gzip stream says ErrUnexpectedEOF
+			// itself, which is the cause to report, not an empty file.
 			return "", &Error{File: path, Msg: err.Error()}
 		}
 		if end || err != nil || upTo == detectPeek {

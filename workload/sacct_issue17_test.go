@@ -241,6 +241,18 @@ func TestDetectFormatReadsAsThePeek(t *testing.T) {
 		"pipe line at the end": comments(4090) + "1|2",
 	}
 	dir := t.TempDir()
+	// A gzip stream cut off before any data: the reader's own error.
+	var whole bytes.Buffer
+	zw := gzip.NewWriter(&whole)
+	zw.Write([]byte(swf))
+	zw.Close()
+	cut := filepath.Join(dir, "cut.gz")
+	if err := os.WriteFile(cut, whole.Bytes()[:11], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DetectFormat(cut); err == nil || !strings.Contains(err.Error(), "unexpected EOF") {
+		t.Errorf("cut-off gzip: %v, want the reader's unexpected EOF", err)
+	}
 	for name, content := range cases {
 		want, wantErr := DetectFormatBytes("f", []byte(content)[:min(len(content), detectPeek)])
 		var gz bytes.Buffer
