@@ -101,14 +101,16 @@ func (c *Cluster) SetNodeState(n int, st NodeState) {
 }
 
 // checkCounters recounts the cluster's counters from its nodes and
-// running jobs and says where they differ: the witness that state changes
-// keep them exact.
-func (c *Cluster) checkCounters(running, suspended []*Job) error {
+// jobs and says where they differ: the witness that state changes keep
+// them exact. Running jobs and ended ones whose nodes are still
+// COMPLETING hold their whole allocation; suspended jobs hold memory and
+// GRES only.
+func (c *Cluster) checkCounters(running, suspended, completing []*Job) error {
 	busy := make([]heldRes, len(c.Nodes))
-	for k, j := range slices.Concat(running, suspended) {
+	for k, j := range slices.Concat(running, completing, suspended) {
 		for _, s := range j.Alloc {
 			b := &busy[s.Node]
-			if k < len(running) {
+			if k < len(running)+len(completing) {
 				b.cores += s.Cores // a suspended job holds no cores
 			}
 			b.mem += s.MemMB
@@ -261,7 +263,7 @@ func (s *Simulator) site(e *SiteEvent) {
 	}
 	// Site events are few: recounting after each keeps the engine honest
 	// where node states change under running jobs.
-	if err := s.c.checkCounters(s.running, s.suspended); err != nil && s.err == nil {
+	if err := s.c.checkCounters(s.running, s.suspended, s.completing); err != nil && s.err == nil {
 		s.err = fmt.Errorf("after the site event of line %d at %d: %w", e.Line, s.now, err)
 	}
 }

@@ -18,7 +18,7 @@ func twoNodes(t *testing.T) *Cluster {
 func countingSched(t *testing.T) *testSched {
 	s := &testSched{onEnd: true}
 	s.pass = func(v *View, p *Plan, kind PassKind) {
-		if err := v.Cluster().checkCounters(v.Running(), nil); err != nil {
+		if err := v.Cluster().checkCounters(v.Running(), nil, v.compl); err != nil {
 			t.Errorf("at %d: %v", v.Now(), err)
 		}
 		for _, j := range v.Pending() {
@@ -76,7 +76,7 @@ func TestNodeFailRequeue(t *testing.T) {
 		if c.DownCores != 4 || c.FreeCores != 4 || c.Nodes[0].State != st {
 			t.Errorf("%s: at the end DownCores %d FreeCores %d n1 %s", st, c.DownCores, c.FreeCores, c.Nodes[0].State)
 		}
-		if err := c.checkCounters(nil, nil); err != nil {
+		if err := c.checkCounters(nil, nil, nil); err != nil {
 			t.Error(err)
 		}
 		_ = r
@@ -194,12 +194,12 @@ func TestNodeHashKept(t *testing.T) {
 	c.SetNodeState(0, NodeDrain)
 	c.give(0, 3, 100, 0) // held: a drained node keeps what it is given
 	c.SetNodeState(1, NodeDown)
-	if err := c.checkCounters(nil, nil); err != nil {
+	if err := c.checkCounters(nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	c.SetNodeState(1, NodeUp)
 	c.SetNodeState(0, NodeUp)
-	if err := c.checkCounters(nil, nil); err != nil {
+	if err := c.checkCounters(nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := c.NodeHash(); got != h0 {
@@ -232,5 +232,34 @@ func TestRequeuedRunGetsItsOwnAlloc(t *testing.T) {
 	}
 	if got := allocString(c, pol.runs[0]); got != "n1:4/4000" {
 		t.Errorf("first run's allocation now reads %s, want n1:4/4000", got)
+	}
+}
+
+// TestSiteEventWhileCompleting: job 1 ends on n1 at 100 and its node stays
+// COMPLETING to 160 (CompletingTime 60). A site event on n1 at 120 must
+// count those cores as still busy (the recount after every site event
+// used to leave COMPLETING jobs out and failed the run). With n1 back in
+// service at 130, job 2 (both nodes) starts at the release, 160; with n1
+// DRAINED to 200, the released cores stay held until its RESUME.
+func TestSiteEventWhileCompleting(t *testing.T) {
+	for _, tc := range []struct {
+		st     NodeState
+		resume int64
+		start  int64
+	}{
+		{NodeDown, 130, 160},
+		{NodeDrain, 130, 160},
+		{NodeDrain, 200, 200},
+		{NodeFail, 200, 200},
+	} {
+		c := twoNodes(t)
+		_, by := simulate(t, c, countingSched(t), nil, []tj{
+			{id: 1, cpus: 4, run: 100},
+			{id: 2, submit: 110, cpus: 8, run: 50},
+		}, Options{CompletingTime: 60, Events: []SiteEvent{nodeEv(c, t, 120, tc.st, "n1"), nodeEv(c, t, tc.resume, NodeUp, "n1")}})
+		checkJobs(t, c, by, []want{{1, Completed, 0, 100, "n1", 0}, {2, Completed, tc.start, tc.start + 50, "", 0}})
+		if err := c.checkCounters(nil, nil, nil); err != nil {
+			t.Errorf("%s to %d: at the end: %v", tc.st, tc.resume, err)
+		}
 	}
 }
