@@ -3,9 +3,11 @@ package scheduler
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"fairsim/sim"
+	"fairsim/workload"
 )
 
 // TestEASYSyncAsFullRead runs EASY over 800 random jobs (two overlapping
@@ -139,4 +141,92 @@ func TestEASYArrivalAheadOfTheHead(t *testing.T) {
 			t.Errorf("job %d started at %d by %v, want %d by %v", w.id, j.Start, j.StartedBy, w.start, w.by)
 		}
 	}
+}
+
+// TestEASYArrivalsUnderSiteEvents is TestEASYArrivalsAsWholePasses over
+// everything else that changes the cluster or the queue between passes:
+// nodes DOWN and back, a partition DOWN and UP, nodes COMPLETING after
+// their jobs end, dependencies, cancellations while pending, begin
+// times, CPU-type constraints and memory requests. A state change that
+// forgot to move sim.View.Churn would let an arrivals-only pass keep a
+// stale head or shadow time and start some job differently.
+func TestEASYArrivalsUnderSiteEvents(t *testing.T) {
+	skips := 0
+	for seed := uint64(0); seed < 120; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 99))
+		tjs := randomJobs(rng, 150+rng.IntN(150), 1+rng.IntN(40), 1)
+		for i := range tjs {
+			if i > 0 && rng.IntN(6) == 0 {
+				tjs[i].submit = tjs[i-1].submit
+			}
+			if rng.IntN(9) == 0 {
+				tjs[i].begin = tjs[i].submit + int64(rng.IntN(4000))
+			}
+			if rng.IntN(7) == 0 {
+				tjs[i].feature = []string{"broadwell", "skylake"}[rng.IntN(2)]
+			}
+			if rng.IntN(5) == 0 {
+				tjs[i].memPerC = int64(500 + rng.IntN(8000))
+			}
+		}
+		completing := []int64{0, 0, 5, 60}[rng.IntN(4)]
+		var events []sim.SiteEvent
+		last := tjs[len(tjs)-1].submit
+		for k := rng.IntN(6); k > 0; k-- {
+			at := int64(rng.IntN(int(last) + 1))
+			back := at + int64(rng.IntN(5000))
+			if rng.IntN(2) == 0 {
+				nd := rng.IntN(8)
+				events = append(events,
+					sim.SiteEvent{At: at, Nodes: []int{nd}, NodeState: sim.NodeDown, Part: -1, Line: 1},
+					sim.SiteEvent{At: back, Nodes: []int{nd}, NodeState: sim.NodeUp, Part: -1, Line: 2})
+			} else {
+				events = append(events,
+					sim.SiteEvent{At: at, Part: 1, PartState: sim.PartDown, Line: 3},
+					sim.SiteEvent{At: back, Part: 1, PartState: sim.PartUp, Line: 4})
+			}
+		}
+		jobs, names := newJobs(tjs)
+		for i := range jobs {
+			jobs[i].Line = i + 1
+			if i > 3 && rng.IntN(10) == 0 {
+				jobs[i].Preceding = jobs[rng.IntN(i)].ID
+				jobs[i].ThinkTime = int64(i % 50)
+			}
+			if rng.IntN(15) == 0 {
+				jobs[i].CancelledPending = true
+				jobs[i].Wait = int64(1 + rng.IntN(3000))
+			}
+		}
+		schedule := func(whole bool) (map[int64]*sim.Job, int) {
+			easyNoArrivals = whole
+			defer func() { easyNoArrivals = false }()
+			ns := []sim.NodeSpec{nodes("n", 5, 8, 32000), {Type: "skylake", Cores: 12, MemMB: 48000, Weight: 2, Names: []string{"s1", "s2", "s3"}}}
+			c := cluster(t, ns, []sim.PartitionSpec{part("p"), part("q", "n5", "s1")})
+			e := &EASY{}
+			src := workload.NewSliceSource(slices.Clone(jobs), names, workload.Header{MaxNodes: workload.Unset, MaxProcs: workload.Unset})
+			r, err := sim.New(c, e, nil, src, sim.Options{CompletingTime: completing, Events: events}).Run()
+			if err != nil {
+				t.Fatalf("seed %d (completing %d s, events %+v): %v", seed, completing, events, err)
+			}
+			by := make(map[int64]*sim.Job, len(r.Jobs))
+			for _, j := range r.Jobs {
+				by[j.ID] = j
+			}
+			return by, e.skips
+		}
+		a, n := schedule(false)
+		b, _ := schedule(true)
+		skips += n
+		for id, x := range a {
+			y := b[id]
+			if x.Start != y.Start || x.StartedBy != y.StartedBy || !reflect.DeepEqual(x.Alloc, y.Alloc) || x.State != y.State {
+				t.Fatalf("seed %d job %d: arrivals only %d by %v on %v %v; whole queue %d by %v on %v %v", seed, id, x.Start, x.StartedBy, x.Alloc, x.State, y.Start, y.StartedBy, y.Alloc, y.State)
+			}
+		}
+	}
+	if skips < 5000 {
+		t.Errorf("%d arrivals-only passes: the test should exercise them", skips)
+	}
+	t.Logf("%d passes tested only the jobs that joined", skips)
 }

@@ -681,3 +681,37 @@ func TestChurnLeavesOutArrivals(t *testing.T) {
 		}
 	}
 }
+
+// TestChurnMovesWithGraceTime: a preemption with a grace time moves the
+// running job's expected end (preempt.c _job_check_grace_internal), so
+// the next pass sees a new Churn although only a job joined since.
+func TestChurnMovesWithGraceTime(t *testing.T) {
+	c := newTestCluster(t, "broadwell", false, []NodeSpec{nodeGroup("broadwell", 4, 4000, 1, "n1")})
+	churn := map[int64]uint64{}
+	s := &testSched{onEnd: true}
+	s.pass = func(v *View, p *Plan, _ PassKind) {
+		churn[v.Now()] = v.Churn()
+		if v.Now() == 10 {
+			p.PreemptAfter(v.Running()[0], false, 50)
+			return
+		}
+		for _, j := range v.Pending() {
+			if !s.tryStart(v, p, j) {
+				break
+			}
+		}
+	}
+	_, by := simulate(t, c, s, nil, []tj{
+		{id: 1, submit: 0, cpus: 4, run: 1000, limit: 2000},
+		{id: 2, submit: 10, cpus: 4, run: 100, limit: 2000},
+		{id: 3, submit: 20, cpus: 4, run: 100, limit: 2000},
+	}, Options{})
+	if by[1].End != 60 {
+		t.Fatalf("job 1 ended at %d, want 10 + grace 50 = 60", by[1].End)
+	}
+	a, okA := churn[10]
+	b, okB := churn[20]
+	if !okA || !okB || a == b {
+		t.Errorf("churn at the passes of 10 and 20: %d (%v) and %d (%v), want two different", a, okA, b, okB)
+	}
+}

@@ -122,6 +122,10 @@ func (s *Simulator) graceStop(j *Job, requeue bool, grace int64) {
 	j.End = j.susp.graceEnd
 	j.gen++
 	s.push(Event{T: j.End, Kind: EvJobEnd, Job: int32(j.Idx), Gen: j.gen})
+	// The job's expected end moved: a pass that kept its releases from
+	// the last one must not see the same Churn. Version stays, as it
+	// always has here, so that the passes Version gates are unchanged.
+	s.churn++
 }
 
 // graceEnded stops a job at the end of its grace time: cancelled or

@@ -44,8 +44,9 @@ type ViewState struct {
 	// Pending are the eligible pending jobs in arrival order (EligSeq
 	// increasing); Running the jobs running now.
 	Pending, Running []*Job
-	// Version, Churn and Epoch are as View.Version, View.Churn and
-	// View.Epoch.
+	// Version and Epoch are as View.Version and View.Epoch. Churn is
+	// the simulator's; NewView ignores it and gives each hand-made view
+	// a Churn of its own (View.Churn).
 	Version, Churn, Epoch uint64
 	// Hold is the limit check (Policy.Hold); nil for none.
 	Hold func(j *Job, now int64) string

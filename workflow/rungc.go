@@ -51,7 +51,8 @@ func armGCWatch() { runtime.AddCleanup(new(gcTick), afterGC, 0) }
 // watches the next one. The live heap is read back from the goal the
 // collection set (live × (1 + GOGC/100), or Go's minimum for a heap too
 // small for GOGC to matter, which reads back as under 4 MB and gives
-// runGCMax as the true figure would): runtime/metrics, which reads it
+// runGCMax as the true figure would; the goal also counts goroutine
+// stacks and globals, a fraction of a MB): runtime/metrics, which reads it
 // directly, costs every run 0.6-0.8 ms of start-up to initialise.
 func afterGC(int) {
 	if gcOwned.Load() {
