@@ -31,6 +31,12 @@ run: build
 ## test: vet, unit and scenario tests, then the scenario library against results/golden
 test: lint
 	$(GO) test -count=1 ./...
+	# Reused job records are only as safe as every reader of a retired
+	# job: the race detector watches the reader refill them. It needs cgo
+	# and a C compiler (.ci/run installs gcc).
+	@if command -v gcc >/dev/null 2>&1; then \
+	  $(GO) test -race -count=1 -run 'TestReuseRecords|TestRetiredJobsUnread' ./workflow; \
+	else echo "make test: no gcc, so the reused records' tests ran without the race detector"; fi
 	$(GO) run ./cmd/fairsim regress
 
 ## test-slurm: the tests against a real Slurm (build tag slurm), each

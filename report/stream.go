@@ -37,6 +37,7 @@ type JobStream struct {
 	off   int
 	stray int // jobs retired after their row was made
 	batch []*sim.Job
+	give  func(*sim.Job) // ReuseWith's, until Close
 	work  chan streamBatch
 	free  chan []*sim.Job
 	done  chan struct{}
@@ -48,6 +49,7 @@ type streamBatch struct {
 	jobs  []*sim.Job
 	r     sim.Result
 	names workload.Names
+	give  func(*sim.Job) // ReuseWith's; nil for the jobs of Close
 }
 
 // streamBatchSize is how many jobs a batch carries; streamBatches bounds
@@ -69,10 +71,11 @@ type streamWriter struct {
 	jobs  *bufio.Writer
 	swf   *workload.SWFWriter
 	row   []byte
-	cells csvCells   // names as cells, made as rows first use them
-	tres  []byte     // scratch for a row's AllocTRES and NodeList
-	hosts *hostIndex // node names in hostlist order, made at the first row
-	group []*sim.Job // schedule.swf's rows of one submit time, waiting for the next
+	cells csvCells       // names as cells, made as rows first use them
+	tres  []byte         // scratch for a row's AllocTRES and NodeList
+	hosts *hostIndex     // node names in hostlist order, made at the first row
+	group []*sim.Job     // schedule.swf's rows of one submit time, waiting for the next
+	give  func(*sim.Job) // the batch's: where a written job's record goes
 	err   error
 }
 
@@ -125,6 +128,12 @@ func NewJobStreamWith(dir string, r *sim.Result, each func(*sim.Result, *sim.Job
 	go s.w.run(s.work, s.free, s.done)
 	return s, nil
 }
+
+// ReuseWith has each retired job's record handed to give once its rows
+// are written, if the job says it is Reusable: for a run where
+// sim.ReusesRecords holds, give is the trace reader's Give. Call it
+// before the run starts.
+func (s *JobStream) ReuseWith(give func(*sim.Job)) { s.give = give }
 
 // Retire takes a job in its final state; sim.Options.Retire calls it.
 func (s *JobStream) Retire(j *sim.Job) {
@@ -195,7 +204,7 @@ func (s *JobStream) send() {
 	if len(s.batch) == 0 {
 		return
 	}
-	b := streamBatch{jobs: s.batch, r: *s.r}
+	b := streamBatch{jobs: s.batch, r: *s.r, give: s.give}
 	if s.r.Names != nil {
 		b.names = *s.r.Names
 	}
@@ -211,6 +220,7 @@ func (w *streamWriter) run(work <-chan streamBatch, free chan<- []*sim.Job, done
 			b.r.Names = &b.names
 			w.swf.UseNames(&b.names)
 		}
+		w.give = b.give
 		for _, j := range b.jobs {
 			w.write(&b.r, j)
 		}
@@ -250,6 +260,9 @@ func (w *streamWriter) flushGroup() {
 		if err := w.swf.WriteScheduled(&sj); err != nil && w.err == nil {
 			w.err = fmt.Errorf("schedule.swf: %w", err)
 		}
+		if w.give != nil && j.Reusable() {
+			w.give(j) // nothing reads it from here on
+		}
 	}
 	clear(w.group)
 	w.group = w.group[:0]
@@ -260,6 +273,7 @@ func (w *streamWriter) flushGroup() {
 // closes the files, and returns the tally of every job.
 func (s *JobStream) Close(res *sim.Result) (*JobTally, error) {
 	s.r.First, s.r.Last, s.r.Now = res.First, res.Last, res.Now
+	s.give = nil // res.Jobs are the caller's still
 	// res.Jobs are in arrival order, after or between the held ones (a
 	// result that kept every job has none held: its jobs' Idx, which a
 	// hand-made result may leave unset, are not read).
@@ -276,6 +290,7 @@ func (s *JobStream) Close(res *sim.Result) (*JobTally, error) {
 	if left > 0 && w.err == nil {
 		w.err = fmt.Errorf("jobs.csv: %d jobs retired after a job that never did (arrival index %d)", left, next)
 	}
+	w.give = nil
 	w.flushGroup()
 	if res.Header != nil { // the trace's comments amid its records, now all read
 		if err := w.swf.WriteComments(res.Header.Comments); err != nil && w.err == nil {

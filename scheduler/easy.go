@@ -41,7 +41,7 @@ type EASY struct {
 	// started are the jobs earlier passes started since rel was last
 	// synced: with the entries whose jobs still run as they did, they
 	// are the running jobs (sync checks the count).
-	started   []*sim.Job
+	started   []liveJob
 	fullSyncs int // syncs that read every holder (for tests)
 	// last is what the last pass decided, for the next one to build on
 	// when only jobs joined the queue since (arrivals).
@@ -49,14 +49,24 @@ type EASY struct {
 	skips int // passes that tested only the jobs that joined (for tests)
 }
 
+// liveJob is a job kept from one pass to a later one, with its arrival
+// index for View.Live: by then it may have ended and been retired.
+type liveJob struct {
+	j   *sim.Job
+	idx int
+}
+
+// live reports whether the job is still one of the run's (View.Live).
+func (l liveJob) live(v *sim.View) bool { return l.j != nil && v.Live(l.j, l.idx) }
+
 // easyLast is a pass that left its head job waiting, after testing every
 // job behind it: the reservation it made and the queue it saw.
 type easyLast struct {
 	ok     bool
-	churn  uint64   // View.Churn then
-	seq    uint64   // the largest EligSeq among the pending jobs then
-	tail   *sim.Job // its queue's last job in arrival order
-	head   *sim.Job
+	churn  uint64  // View.Churn then
+	seq    uint64  // the largest EligSeq among the pending jobs then
+	tail   liveJob // its queue's last job in arrival order
+	head   liveJob
 	shadow int64
 	extra  int
 }
@@ -87,6 +97,10 @@ func byEnd(a, b release) int { return cmp.Or(cmp.Compare(a.end, b.end), cmp.Comp
 // Name implements sim.Scheduler.
 func (*EASY) Name() string { return "easy" }
 
+// ChecksLive implements sim.ChecksLive: the holders and starts EASY keeps
+// from pass to pass are checked with View.Live before they are read.
+func (*EASY) ChecksLive() {}
+
 // Triggers implements sim.Scheduler: a pass at every submit and end.
 func (*EASY) Triggers() sim.Triggers { return sim.Triggers{SubmitDelay: 0, OnEnd: true} }
 
@@ -99,7 +113,7 @@ func (e *EASY) Schedule(v *sim.View, _ sim.PassKind) *sim.Plan {
 		e.relRunning = len(v.Running())
 		for i := range p.Actions {
 			if a := &p.Actions[i]; a.Kind == sim.ActStart {
-				e.started = append(e.started, a.Job)
+				e.started = append(e.started, liveJob{a.Job, a.Job.Idx})
 			}
 		}
 	}()
@@ -126,8 +140,9 @@ func (e *EASY) Schedule(v *sim.View, _ sim.PassKind) *sim.Plan {
 	shadow, extra := e.shadow(v, head)
 	extra = e.backfill(v, p, head, shadow, extra, e.queue[i+1:])
 	pend := v.Pending()
+	tail := e.queue[len(e.queue)-1]
 	e.last = easyLast{ok: !easyNoArrivals && !c.HasReservations(), churn: v.Churn(), seq: pend[len(pend)-1].EligSeq,
-		tail: e.queue[len(e.queue)-1], head: head, shadow: shadow, extra: extra}
+		tail: liveJob{tail, tail.Idx}, head: liveJob{head, head.Idx}, shadow: shadow, extra: extra}
 	return p
 }
 
@@ -178,7 +193,9 @@ func (e *EASY) backfill(v *sim.View, p *sim.Plan, head *sim.Job, shadow int64, e
 // placement depend on the time: none is taken then.
 func (e *EASY) arrivals(v *sim.View, p *sim.Plan) bool {
 	l := &e.last
-	if !l.ok || v.Churn() != l.churn || l.head.State != sim.Pending {
+	// Equal churn says no job left since, so head and tail are live:
+	// Live is asked all the same, as it costs nothing.
+	if !l.ok || v.Churn() != l.churn || !l.head.live(v) || !l.tail.live(v) || l.head.j.State != sim.Pending {
 		return false
 	}
 	pend := v.Pending()
@@ -188,7 +205,7 @@ func (e *EASY) arrivals(v *sim.View, p *sim.Plan) bool {
 	}
 	c := v.Cluster()
 	queue := e.queue[:0]
-	tail := l.tail
+	tail := l.tail.j
 	for _, j := range pend[k:] {
 		if !c.Parts[j.Part].State.Schedules() {
 			continue // not in line (sortedQueue)
@@ -204,11 +221,11 @@ func (e *EASY) arrivals(v *sim.View, p *sim.Plan) bool {
 	e.synced = e.relSame // the holders are the last pass's
 	// A start changes Churn: the next pass is a whole one, and the spare
 	// cores left need not be kept.
-	e.backfill(v, p, l.head, l.shadow, l.extra, queue)
+	e.backfill(v, p, l.head.j, l.shadow, l.extra, queue)
 	if len(pend) > 0 {
 		l.seq = max(l.seq, pend[len(pend)-1].EligSeq)
 	}
-	l.tail = tail
+	l.tail = liveJob{tail, tail.Idx}
 	return true
 }
 
@@ -285,7 +302,7 @@ func (e *EASY) sync(v *sim.View) {
 	n := 0
 	for i := range e.rel {
 		r := &e.rel[i]
-		if j := r.job; !r.planned && sim.Running == j.State && r.start == j.Start && sim.ExpectedEnd(j) == r.end {
+		if j := r.job; !r.planned && v.Live(j, int(r.idx)) && sim.Running == j.State && r.start == j.Start && sim.ExpectedEnd(j) == r.end {
 			r.alloc = j.Alloc
 			if n != i {
 				e.rel[n] = *r
@@ -296,8 +313,9 @@ func (e *EASY) sync(v *sim.View) {
 	clear(e.rel[n:]) // no stale allocations kept alive
 	e.rel = e.rel[:n]
 	e.fresh = e.fresh[:0]
-	for _, j := range e.started {
-		if j.State != sim.Running {
+	for _, l := range e.started {
+		j := l.j
+		if !l.live(v) || j.State != sim.Running {
 			continue
 		}
 		r := release{end: sim.ExpectedEnd(j), idx: int32(j.Idx), cores: int32(j.Alloc.Cores()), start: j.Start, job: j, alloc: j.Alloc}

@@ -55,11 +55,21 @@ type arrivalLine struct {
 }
 
 type lineEntry struct {
-	j   *sim.Job
-	seq uint64 // j.EligSeq when it joined
+	j      *sim.Job
+	seq    uint64 // j.EligSeq when it joined
+	idx    int    // j.Idx, for View.Live: j may have been retired since
+	submit int64  // j.Submit: with idx, the entry's place in line
 }
 
-func (e lineEntry) valid() bool { return sim.Pending == e.j.State && e.j.EligSeq == e.seq }
+// after orders entries as byArrival orders their jobs, from the entries'
+// own copies: an entry's job may have been retired.
+func (e lineEntry) after(o lineEntry) bool {
+	return e.submit > o.submit || e.submit == o.submit && e.idx > o.idx
+}
+
+func (e lineEntry) valid(v *sim.View) bool {
+	return v.Live(e.j, e.idx) && sim.Pending == e.j.State && e.j.EligSeq == e.seq
+}
 
 // sync takes in the jobs that joined the pending list since the last pass.
 func (l *arrivalLine) sync(v *sim.View) {
@@ -69,28 +79,28 @@ func (l *arrivalLine) sync(v *sim.View) {
 		k-- // the list is in EligSeq order: the newcomers are its tail
 	}
 	for _, j := range pend[k:] {
-		e := lineEntry{j, j.EligSeq}
+		e := lineEntry{j, j.EligSeq, j.Idx, j.Submit}
 		i := len(l.q)
-		if i > l.head && byArrival(l.q[i-1].j, j) > 0 {
-			i = l.head + sort.Search(len(l.q)-l.head, func(k int) bool { return byArrival(l.q[l.head+k].j, j) > 0 })
+		if i > l.head && l.q[i-1].after(e) {
+			i = l.head + sort.Search(len(l.q)-l.head, func(k int) bool { return l.q[l.head+k].after(e) })
 		}
 		l.q = slices.Insert(l.q, i, e)
 		l.seq = max(l.seq, j.EligSeq)
 	}
-	for l.head < len(l.q) && !l.q[l.head].valid() {
+	for l.head < len(l.q) && !l.q[l.head].valid(v) {
 		l.q[l.head] = lineEntry{}
 		l.head++
 	}
 	if l.head > len(l.q)/2 || l.dead > len(l.q)/2 {
-		l.compact()
+		l.compact(v)
 	}
 }
 
 // compact drops the spent and invalid entries.
-func (l *arrivalLine) compact() {
+func (l *arrivalLine) compact(v *sim.View) {
 	q := l.q[:0]
 	for _, e := range l.q[l.head:] {
-		if e.j != nil && e.valid() {
+		if e.j != nil && e.valid(v) {
 			q = append(q, e)
 		}
 	}
@@ -100,6 +110,10 @@ func (l *arrivalLine) compact() {
 
 // Name implements sim.Scheduler.
 func (*FIFO) Name() string { return "fifo" }
+
+// ChecksLive implements sim.ChecksLive: the line's entries are checked
+// with View.Live before they are read.
+func (*FIFO) ChecksLive() {}
 
 // Triggers implements sim.Scheduler: a pass at every submit and end.
 func (*FIFO) Triggers() sim.Triggers { return sim.Triggers{SubmitDelay: 0, OnEnd: true} }
@@ -111,7 +125,7 @@ func (f *FIFO) Schedule(v *sim.View, _ sim.PassKind) *sim.Plan {
 	f.line.sync(v)
 	for i := f.line.head; i < len(f.line.q); i++ {
 		e := f.line.q[i]
-		if !e.valid() {
+		if !e.valid(v) {
 			f.line.dead++
 			continue
 		}

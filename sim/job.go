@@ -76,7 +76,13 @@ type Job struct {
 	Limit        int64 // time limit in force on its allocation (scaled with ScaleLimit)
 	NodeType     int   // CPU type of the slowest node it ran on
 	StartedBy    StartKind
-	Reason       string // why it was rejected, or why it pends (for explain)
+	// pendHole says the pending list still holds the job at holeAt,
+	// where it left (pendIdx -1), until the list is compacted. Retiring
+	// it clears that entry, so that the engine never reads a retired
+	// job's record again (Reusable). Both fit beside StartedBy.
+	pendHole bool
+	holeAt   int32
+	Reason   string // why it was rejected, or why it pends (for explain)
 	// WaitReason is the reason it pended under longest, timed from each
 	// pass that gave it to the next change, its start or the run's end.
 	WaitReason string
@@ -108,12 +114,19 @@ type Job struct {
 	waits       []waitSpan // time per pending reason
 
 	gen     uint32
-	pendIdx int // -1 when not in the pending list; else its position when the list was last compacted
+	pendIdx int // -1 when not in the pending list; else its position there plus the simulator's pendOff
 	runIdx  int // position in the running list, -1 when not running
 	origin  int // the trace's line
 	// planMark says what the current pass's plan did to the job (View.mark).
 	planMark uint64
 }
+
+// Reusable reports whether the record of a retired job may be filled with
+// a later job once its consumer is done with it (ReusesRecords): false
+// if the engine's pending list still held it when it retired, which
+// retire prevents. It is read after the job has retired, when the engine
+// no longer writes it.
+func (j *Job) Reusable() bool { return !j.pendHole }
 
 // QueueWait is start minus submit, or -1 when it never started (the
 // trace's own Wait is the embedded workload.Job.Wait).

@@ -161,8 +161,13 @@ type Simulator struct {
 	lastEnd int64 // latest end of a retired job
 	byID    jobIndex
 	waiters map[int][]int // predecessor index -> dependent job indices
+	// pend is the pending list; holes counts its entries that left it
+	// (pendIdx -1, or nil once retired), dropped at the next pendingList.
+	// A job's place in it is pendIdx - pendOff: cutting holes off the
+	// front moves the rest without rewriting their pendIdx.
 	pend    []*Job
 	holes   int
+	pendOff int
 	// starts are the runs started, in order, while Options.Check is set:
 	// the first of them still live gives the check its watermark.
 	starts  []startRec
@@ -228,6 +233,7 @@ func New(c *Cluster, sched Scheduler, pol Policy, src workload.Source, opt Optio
 		waiters: map[int][]int{}, rejected: workload.Tally{},
 		defaulted: workload.Tally{}, batchAt: -1, agentAt: -1, lastMainEnd: math.MinInt64 / 2,
 		lastChange: math.MinInt64 / 2}
+	s.view.sim = s
 	if opt.RequeueDelay <= 0 {
 		s.opt.RequeueDelay = DefaultRequeueDelay
 	}
@@ -535,7 +541,7 @@ func (s *Simulator) busy() bool {
 	// every waiting job can only run in partitions that start nothing
 	// (DOWN, INACTIVE), no pass can ever start one.
 	for _, j := range s.pend {
-		if j.pendIdx < 0 {
+		if j == nil || j.pendIdx < 0 {
 			continue
 		}
 		for _, p := range j.Parts {
@@ -848,7 +854,7 @@ func (s *Simulator) makeEligible(j *Job) {
 		s.pendingList()
 	}
 	j.EligibleTime = s.now
-	j.pendIdx = len(s.pend)
+	j.pendIdx = len(s.pend) + s.pendOff
 	s.eligSeq++
 	j.EligSeq = s.eligSeq
 	s.pend = append(s.pend, j)
@@ -873,29 +879,44 @@ func (s *Simulator) pendingList() []*Job {
 		// the list is cut there instead of copied, or a queue of tens of
 		// thousands costs its length at every pass.
 		k := 0
-		for k < len(s.pend) && s.pend[k].pendIdx < 0 {
+		for k < len(s.pend) && (s.pend[k] == nil || s.pend[k].pendIdx < 0) {
 			k++
 		}
 		if k == s.holes {
+			for _, j := range s.pend[:k] {
+				if j != nil {
+					s.leftPend(j)
+				}
+			}
 			clear(s.pend[:k])
 			s.pend = s.pend[k:]
+			s.pendOff += k
 			s.holes = 0
 			return s.pend
 		}
 		k = 0
 		for _, j := range s.pend {
-			if j.pendIdx >= 0 {
+			switch {
+			case j == nil: // a hole whose job has retired
+			case j.pendIdx >= 0:
 				j.pendIdx = k
 				s.pend[k] = j
 				k++
+			default:
+				s.leftPend(j)
 			}
 		}
 		clear(s.pend[k:])
 		s.pend = s.pend[:k]
+		s.pendOff = 0
 		s.holes = 0
 	}
 	return s.pend
 }
+
+// leftPend records that the pending list no longer holds j, which left
+// it as a hole and has not retired (retire empties its hole).
+func (s *Simulator) leftPend(j *Job) { j.pendHole = false }
 
 // pass runs one scheduler pass and returns its simulated duration.
 func (s *Simulator) pass(kind PassKind) int64 {
@@ -1051,7 +1072,7 @@ func (s *Simulator) start(a *Action) {
 	s.closeReason(j)
 	j.Reason = ""
 	j.ExpectStart = -1
-	j.pendIdx = -1
+	j.pendIdx, j.pendHole, j.holeAt = -1, true, int32(j.pendIdx-s.pendOff)
 	if j.CancelledPending {
 		j.gen++ // it started before the trace's cancel time: that event is stale
 	}
@@ -1174,7 +1195,7 @@ func (s *Simulator) ended(j *Job) {
 // cancelPending removes a job that was cancelled while it waited.
 func (s *Simulator) cancelPending(j *Job) {
 	if j.pendIdx >= 0 {
-		j.pendIdx = -1
+		j.pendIdx, j.pendHole, j.holeAt = -1, true, int32(j.pendIdx-s.pendOff)
 		s.holes++
 	}
 	j.State = Cancelled

@@ -30,8 +30,9 @@ type View struct {
 	placedN, unplaced int
 	placedUnplaced    int
 
-	pass      uint64 // numbers the passes of this view's owner, for marks
-	plan      Plan   // reused pass after pass: a plan lives until its commit
+	sim       *Simulator // the owner, for Live; nil for NewView's views
+	pass      uint64     // numbers the passes of this view's owner, for marks
+	plan      Plan       // reused pass after pass: a plan lives until its commit
 	pool      []Slice
 	preempted int
 	scratch   []*Job
@@ -178,6 +179,15 @@ func (v *View) Placed(j *Job) bool { return j.planMark == v.mark(markPlaced) }
 // Version changes whenever something a pass depends on changes (a submit,
 // an end, a start, a priority tick), so schedulers can skip idle passes.
 func (v *View) Version() uint64 { return v.version }
+
+// Live reports whether j, the job of arrival index idx, is still one of
+// the run's jobs, not retired (Options.Retire). A scheduler that keeps a
+// job from one pass to a later one asks this before it reads the job
+// again, unless nothing can have ended it meanwhile: the record of a
+// retired job may be reused for a job read later (ChecksLive). It reads
+// only the simulator's own table, never j. Views made by NewView retire
+// nothing.
+func (v *View) Live(j *Job, idx int) bool { return v.sim == nil || v.sim.job(int32(idx)) == j }
 
 // Churn changes with Version except when the only change is jobs joining
 // the pending list (submitted, or eligible from now): equal Churn says

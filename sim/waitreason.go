@@ -53,7 +53,7 @@ func (s *Simulator) closeReason(j *Job) { j.closeReason(s.now) }
 // stops.
 func (s *Simulator) closeWaits() {
 	for _, j := range s.pend {
-		if j.pendIdx >= 0 {
+		if j != nil && j.pendIdx >= 0 {
 			j.closeReason(s.now)
 			if j.WaitReason == "" {
 				j.WaitReason = j.Reason

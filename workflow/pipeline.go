@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"fairsim/config"
+	"fairsim/report"
 	"fairsim/sim"
 )
 
@@ -133,6 +134,19 @@ func qosNames(run *config.Run) []string {
 		names = append(names, qs.QOS(i).Name)
 	}
 	return names
+}
+
+// streamInto has run's retired jobs written by st (run.Options.Retire)
+// and, where sim.ReusesRecords allows it (EASY or FIFO, no policy, no
+// --check) and a trace reader reads the jobs, their records handed back
+// to the reader once written: a replay then reads into a few thousand
+// records instead of one new record per job (KTH-SP2 under EASY: 28,000
+// records, 21 MB of fresh memory).
+func streamInto(run *config.Run, st *report.JobStream) {
+	run.Options.Retire = st.Retire
+	if g, ok := run.Source.(interface{ Give(*sim.Job) }); ok && sim.ReusesRecords(run.Scheduler, run.Policy, &run.Options) {
+		st.ReuseWith(g.Give)
+	}
 }
 
 // StreamResult is what a report.JobStream needs of a run before it

@@ -96,12 +96,12 @@ func (o RunOnce) Run(sc *config.Scenario) (err error) {
 	if err != nil {
 		return err
 	}
-	run.Options.Retire = st.Retire
 	var check *sim.InvariantStream
 	if o.Check {
 		check = sim.NewInvariantStream(run.Cluster)
 		run.Options.Check = check
 	}
+	streamInto(run, st)
 	report.PrepareImages(report.SummaryPlots(run.Cluster))
 	res, err := p.Simulate(run)
 	if err != nil {

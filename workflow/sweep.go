@@ -458,7 +458,7 @@ func runPoint(sc *config.Scenario, dir string, after int64) (Metrics, error) {
 	if err != nil {
 		return Metrics{}, err
 	}
-	run.Options.Retire = st.Retire
+	streamInto(run, st)
 	// A point that fails leaves no folder: its jobs.csv would be part of
 	// a run.
 	fail := func(err error) (Metrics, error) {

@@ -36,10 +36,14 @@ type Ahead[T any] struct {
 
 	work chan aheadBatch[T]
 	stop chan struct{}
-	wg   sync.WaitGroup
-	once sync.Once
-	cur  aheadBatch[T]
-	pos  int
+	// spare are records given back (Give) for the reader to fill again;
+	// reusedN counts those taken.
+	spare   chan *T
+	reusedN int
+	wg      sync.WaitGroup
+	once    sync.Once
+	cur     aheadBatch[T]
+	pos     int
 }
 
 // aheadBatch is jobs read in a row, the strings their reading interned,
@@ -69,6 +73,41 @@ const (
 // waits or runs long keeps 15 others' memory: 12 KB at most per such job.
 const aheadSlab = 16
 
+// aheadSpare bounds the records kept for reuse (Give). A run whose
+// records are reused needs about as many as it holds jobs pending,
+// running and on their way to the output at once, and fresh ones beyond.
+const aheadSpare = 8192
+
+// Give hands back a record that nothing reads any more, for a later job
+// to be read into: the job records of a long trace are then a few
+// thousand reused ones, not a new one each, whose fresh pages the
+// reader would fault in one by one and the collector would later free.
+// It never blocks; a record beyond aheadSpare is left to the collector.
+// Safe to call from any goroutine, before or after Close.
+func (a *Ahead[T]) Give(t *T) {
+	select {
+	case a.spare <- t:
+	default:
+	}
+}
+
+// Reused is how many jobs were read into records given back (Give).
+// Read it once the input has ended or after Close.
+func (a *Ahead[T]) Reused() int { return a.reusedN }
+
+// reused is a record given back, cleared, or nil when there is none.
+func (a *Ahead[T]) reused() *T {
+	select {
+	case t := <-a.spare:
+		a.reusedN++
+		var zero T
+		*t = zero
+		return t
+	default:
+		return nil
+	}
+}
+
 // internTables is the number of Intern tables in Names.
 const internTables = 11
 
@@ -83,7 +122,7 @@ func (n *Names) tables() [internTables]*Intern {
 // read until the first Next or Take. Close stops the reader and must be
 // called before src is closed.
 func ReadAhead[T any](src Source, job func(*T) *Job) *Ahead[T] {
-	a := &Ahead[T]{src: src, job: job}
+	a := &Ahead[T]{src: src, job: job, spare: make(chan *T, aheadSpare)}
 	a.sync()
 	// The reader goroutine will go on adding to the source's tallies.
 	a.stats.Skipped, a.stats.Defaulted = maps.Clone(a.stats.Skipped), maps.Clone(a.stats.Defaulted)
@@ -149,7 +188,10 @@ func (a *Ahead[T]) Take() (*T, bool) {
 	}
 	if a.direct {
 		a.started = true
-		t := new(T)
+		t := a.reused()
+		if t == nil {
+			t = new(T)
+		}
 		if !a.src.Next(a.job(t)) {
 			a.finish(a.src.Err())
 			return nil, false
@@ -201,11 +243,14 @@ func (a *Ahead[T]) read() {
 				return // Close need not wait for a whole batch of a slow input
 			default:
 			}
-			if len(slab) == 0 {
-				slab = make([]T, aheadSlab)
+			t := a.reused()
+			if t == nil {
+				if len(slab) == 0 {
+					slab = make([]T, aheadSlab)
+				}
+				t = &slab[0]
+				slab = slab[1:]
 			}
-			t := &slab[0]
-			slab = slab[1:]
 			if !a.src.Next(a.job(t)) {
 				b.end, b.err = true, a.src.Err()
 				break
