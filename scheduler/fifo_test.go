@@ -127,3 +127,24 @@ func TestFIFOLineMatchesSorting(t *testing.T) {
 		t.Fatalf("only %d jobs ever started: the test checks too little", len(running[0]))
 	}
 }
+
+// TestFIFORequeuedJobWaitsItsDelay: job 1 starts at 0 on n1 and is still
+// at the head of FIFO's line when n1 fails at 10. Requeued, it is PENDING
+// again but out of the queue until 10 + 121 (job_mgr.c
+// batch_requeue_fini), with its submit time now 10: the line must not
+// take its old entry for it (FIFO planned a start that the plan refused,
+// and panicked). Job 2 (both nodes, submitted at 0) is first in line
+// once n1 RESUMEs at 500 and runs to 1500; job 1 follows.
+func TestFIFORequeuedJobWaitsItsDelay(t *testing.T) {
+	c := cluster(t, []sim.NodeSpec{nodes("n", 2, 4, 16000)}, []sim.PartitionSpec{part("p")})
+	_, by := runWith(t, c, &FIFO{}, []tjob{
+		{id: 1, cpus: 4, run: 1000, limit: 2000},
+		{id: 2, cpus: 8, run: 1000, limit: 2000},
+	}, sim.Options{Events: []sim.SiteEvent{
+		{At: 10, Nodes: []int{0}, NodeState: sim.NodeFail, Part: -1, Line: 1},
+		{At: 500, Nodes: []int{0}, NodeState: sim.NodeUp, Part: -1, Line: 2},
+	}}, nil)
+	if by[1].Start != 1500 || by[1].NodeFails != 1 || by[2].Start != 500 {
+		t.Errorf("job 1 started at %d after %d node failures, job 2 at %d; want 1500 after 1, and 500", by[1].Start, by[1].NodeFails, by[2].Start)
+	}
+}

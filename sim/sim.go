@@ -1187,6 +1187,9 @@ func (s *Simulator) ended(j *Job) {
 	for _, d := range s.waiters[j.Idx] {
 		dj := s.job(int32(d))
 		s.waitingDeps--
+		if dj == nil {
+			continue // cancelled while it waited, and retired
+		}
 		s.push(Event{T: max(s.now+dj.ThinkTime, dj.Submit, dj.Job.Eligible), Kind: EvEligible, Job: int32(d), Gen: dj.gen})
 	}
 	delete(s.waiters, j.Idx)

@@ -371,6 +371,10 @@ func (s *Simulator) requeue(j *Job) {
 	}
 	j.Submit = submit
 	j.gen++
+	// Out of the pending list until it is eligible again: a scheduler
+	// that kept its place there must not take it for the same stay
+	// (EligSeq identifies one), though it is PENDING again.
+	j.EligSeq = 0
 	if r, ok := s.pol.(Requeuer); ok {
 		r.Requeued(j, s.now)
 	}

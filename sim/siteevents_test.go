@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -261,5 +262,25 @@ func TestSiteEventWhileCompleting(t *testing.T) {
 		if err := c.checkCounters(nil, nil, nil); err != nil {
 			t.Errorf("%s to %d: at the end: %v", tc.st, tc.resume, err)
 		}
+	}
+}
+
+// TestCancelledDependentRetires: job 2 waits for job 1 (afterany) and is
+// cancelled at 100, before job 1 ends at 1000. Retired at once, it must
+// not be looked up again when job 1 ends and releases its dependents
+// (the engine dereferenced the retired job and crashed).
+func TestCancelledDependentRetires(t *testing.T) {
+	c := twoNodes(t)
+	var retired []int64
+	r, err := simulateErr(c, countingSched(t), nil, []tj{
+		{id: 1, cpus: 4, run: 1000},
+		{id: 2, submit: 10, cpus: 1, run: 50, pre: 1, cancelAfter: 90, status: "cancelled"},
+		{id: 3, submit: 20, cpus: 1, run: 50, pre: 1},
+	}, Options{Retire: func(j *Job) { retired = append(retired, j.ID) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Jobs) != 0 || !slices.Equal(retired, []int64{2, 1, 3}) {
+		t.Errorf("retired %v, %d jobs left: want 2, 1, 3 and none", retired, len(r.Jobs))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -41,7 +42,8 @@ func TestReuseRecordsAsFresh(t *testing.T) {
 // nor EASY or FIFO reads the job's record again, which is what reusing
 // records rests on. The stream gets a copy of each retired job and the
 // record itself is cleared at once, on the engine's goroutine; the
-// outputs must not change. Unlike TestReuseRecordsAsFresh this does not
+// outputs must not change, and the records must still be clear at the
+// end (nothing wrote to them either). Unlike TestReuseRecordsAsFresh this does not
 // depend on when the reader happens to take a record back.
 func TestRetiredJobsUnread(t *testing.T) {
 	eachReplay(t, 4000, func(t *testing.T, trace, sched string) {
@@ -114,6 +116,7 @@ func replayStreamed(t *testing.T, trace, sched string, mode int) (string, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var gone []*sim.Job // cleared records
 	switch mode {
 	case fresh:
 		run.Options.Retire = st.Retire
@@ -128,6 +131,7 @@ func replayStreamed(t *testing.T, trace, sched string, mode int) (string, int) {
 			*c = *j
 			st.Retire(c)
 			*j = sim.Job{}
+			gone = append(gone, j)
 		}
 	}
 	a, ok := run.Source.(*workload.Ahead[sim.Job])
@@ -142,6 +146,13 @@ func replayStreamed(t *testing.T, trace, sched string, mode int) (string, int) {
 		t.Fatal(err)
 	}
 	run.Close()
+	// A write to a retired record would not reach the outputs: the
+	// cleared records must still be clear.
+	for _, j := range gone {
+		if !reflect.ValueOf(*j).IsZero() {
+			t.Fatalf("a retired job's record was written after it retired: %+v", *j)
+		}
+	}
 	return dir, a.Reused()
 }
 

@@ -99,7 +99,6 @@ func (a *Ahead[T]) Reused() int { return a.reusedN }
 func (a *Ahead[T]) reused() *T {
 	select {
 	case t := <-a.spare:
-		a.reusedN++
 		var zero T
 		*t = zero
 		return t
@@ -189,12 +188,16 @@ func (a *Ahead[T]) Take() (*T, bool) {
 	if a.direct {
 		a.started = true
 		t := a.reused()
-		if t == nil {
+		spare := t != nil
+		if !spare {
 			t = new(T)
 		}
 		if !a.src.Next(a.job(t)) {
 			a.finish(a.src.Err())
 			return nil, false
+		}
+		if spare {
+			a.reusedN++
 		}
 		a.sync()
 		return t, true
@@ -244,7 +247,8 @@ func (a *Ahead[T]) read() {
 			default:
 			}
 			t := a.reused()
-			if t == nil {
+			spare := t != nil
+			if !spare {
 				if len(slab) == 0 {
 					slab = make([]T, aheadSlab)
 				}
@@ -254,6 +258,9 @@ func (a *Ahead[T]) read() {
 			if !a.src.Next(a.job(t)) {
 				b.end, b.err = true, a.src.Err()
 				break
+			}
+			if spare {
+				a.reusedN++
 			}
 			b.items = append(b.items, t)
 		}
