@@ -76,13 +76,13 @@ type Job struct {
 	Limit        int64 // time limit in force on its allocation (scaled with ScaleLimit)
 	NodeType     int   // CPU type of the slowest node it ran on
 	StartedBy    StartKind
-	// pendHole says the pending list still holds the job at holeAt,
-	// where it left (pendIdx -1), until the list is compacted. Retiring
-	// it clears that entry, so that the engine never reads a retired
-	// job's record again (Reusable). Both fit beside StartedBy.
-	pendHole bool
-	holeAt   int32
-	Reason   string // why it was rejected, or why it pends (for explain)
+	// holeAt is where the pending list still holds the job after it
+	// left (pendIdx -1), until the list is compacted; -1 for nowhere.
+	// Retiring the job empties that entry, so that the engine never
+	// reads a retired job's record again (Reusable). It fits beside
+	// StartedBy.
+	holeAt int32
+	Reason string // why it was rejected, or why it pends (for explain)
 	// WaitReason is the reason it pended under longest, timed from each
 	// pass that gave it to the next change, its start or the run's end.
 	WaitReason string
@@ -126,7 +126,7 @@ type Job struct {
 // if the engine's pending list still held it when it retired, which
 // retire prevents. It is read after the job has retired, when the engine
 // no longer writes it.
-func (j *Job) Reusable() bool { return !j.pendHole }
+func (j *Job) Reusable() bool { return j.holeAt < 0 }
 
 // QueueWait is start minus submit, or -1 when it never started (the
 // trace's own Wait is the embedded workload.Job.Wait).

@@ -21,11 +21,11 @@ func (s *Simulator) retire(j *Job) {
 	s.lastEnd = max(s.lastEnd, j.End)
 	s.byID.ended(j.Idx, j.End)
 	s.jobs[j.Idx-s.base] = nil
-	if j.pendHole && int(j.holeAt) < len(s.pend) && s.pend[j.holeAt] == j {
+	if j.holeAt >= 0 && int(j.holeAt) < len(s.pend) && s.pend[j.holeAt] == j {
 		// Its hole in the pending list is left empty, so that the list
 		// no longer reads the job: its record may then be reused.
 		s.pend[j.holeAt] = nil
-		j.pendHole = false
+		j.holeAt = -1
 	}
 	if v := s.opt.Check; v != nil {
 		v.Add(j)

@@ -593,7 +593,7 @@ func (s *Simulator) readNext() bool {
 			return false
 		}
 	}
-	j.Idx, j.Start, j.End, j.pendIdx, j.runIdx = s.arrived, -1, -1, -1, -1
+	j.Idx, j.Start, j.End, j.pendIdx, j.runIdx, j.holeAt = s.arrived, -1, -1, -1, -1, -1
 	j.Assoc, j.QOSIdx, j.ExpectStart, j.Accrue = -1, -1, -1, NotAccruing
 	w := &j.Job
 	j.origin = w.Line
@@ -885,7 +885,7 @@ func (s *Simulator) pendingList() []*Job {
 		if k == s.holes {
 			for _, j := range s.pend[:k] {
 				if j != nil {
-					s.leftPend(j)
+					j.holeAt = -1 // a live job's hole, dropped
 				}
 			}
 			clear(s.pend[:k])
@@ -903,7 +903,7 @@ func (s *Simulator) pendingList() []*Job {
 				s.pend[k] = j
 				k++
 			default:
-				s.leftPend(j)
+				j.holeAt = -1 // a live job's hole, dropped
 			}
 		}
 		clear(s.pend[k:])
@@ -913,10 +913,6 @@ func (s *Simulator) pendingList() []*Job {
 	}
 	return s.pend
 }
-
-// leftPend records that the pending list no longer holds j, which left
-// it as a hole and has not retired (retire empties its hole).
-func (s *Simulator) leftPend(j *Job) { j.pendHole = false }
 
 // pass runs one scheduler pass and returns its simulated duration.
 func (s *Simulator) pass(kind PassKind) int64 {
@@ -1072,7 +1068,7 @@ func (s *Simulator) start(a *Action) {
 	s.closeReason(j)
 	j.Reason = ""
 	j.ExpectStart = -1
-	j.pendIdx, j.pendHole, j.holeAt = -1, true, int32(j.pendIdx-s.pendOff)
+	j.pendIdx, j.holeAt = -1, int32(j.pendIdx-s.pendOff)
 	if j.CancelledPending {
 		j.gen++ // it started before the trace's cancel time: that event is stale
 	}
@@ -1198,7 +1194,7 @@ func (s *Simulator) ended(j *Job) {
 // cancelPending removes a job that was cancelled while it waited.
 func (s *Simulator) cancelPending(j *Job) {
 	if j.pendIdx >= 0 {
-		j.pendIdx, j.pendHole, j.holeAt = -1, true, int32(j.pendIdx-s.pendOff)
+		j.pendIdx, j.holeAt = -1, int32(j.pendIdx-s.pendOff)
 		s.holes++
 	}
 	j.State = Cancelled
