@@ -3,6 +3,7 @@ package sim
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 // twoNodes: n1 and n2, 4 cores each, n1 first in allocation order, in
@@ -282,5 +283,58 @@ func TestCancelledDependentRetires(t *testing.T) {
 	}
 	if len(r.Jobs) != 0 || !slices.Equal(retired, []int64{2, 1, 3}) {
 		t.Errorf("retired %v, %d jobs left: want 2, 1, 3 and none", retired, len(r.Jobs))
+	}
+}
+
+// A job that can never start (here, held as by a QOS MaxWall below its
+// limit) with a job depending on it: the run ends once the queue has
+// stalled for StallLimit, the dependent reported pending on Dependency.
+// Counting the dependent as work left kept the run sampling forever.
+func TestStalledPredecessorEndsRun(t *testing.T) {
+	c := twoNodes(t)
+	s := &testSched{onEnd: true}
+	s.pass = func(v *View, p *Plan, kind PassKind) {
+		for _, j := range v.Pending() {
+			if j.ID == 1 {
+				p.Pend(j, "QOSMaxWallDurationPerJobLimit")
+				continue
+			}
+			s.tryStart(v, p, j)
+		}
+	}
+	done := make(chan struct{})
+	var r *Result
+	var err error
+	go func() {
+		defer close(done)
+		r, err = simulateErr(c, s, nil, []tj{
+			{id: 1, cpus: 1, run: 100},
+			{id: 2, submit: 10, cpus: 1, run: 50, pre: 1},
+			{id: 3, submit: 20, cpus: 1, run: 50},
+		}, Options{SampleInterval: 60, StallLimit: 3600})
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the run did not end: a job waiting on a stalled one kept it going")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[int64]*Job{}
+	for _, j := range r.Jobs {
+		by[j.ID] = j
+	}
+	if j := by[2]; j == nil || j.State != Pending || j.Reason != "Dependency" || j.WaitReason != "Dependency" {
+		t.Errorf("job 2: %+v, want pending on Dependency", j)
+	}
+	if j := by[3]; j == nil || j.State != Completed {
+		t.Errorf("job 3: want completed, got %+v", j)
+	}
+	if r.Defaulted["jobs left waiting on a dependency"] != 1 {
+		t.Errorf("summary: %v, want 1 job left waiting on a dependency", r.Defaulted)
+	}
+	if r.Now > 3600+200 {
+		t.Errorf("run went on to %d s, past the stall limit", r.Now)
 	}
 }

@@ -60,4 +60,14 @@ func (s *Simulator) closeWaits() {
 			}
 		}
 	}
+	// A job still waiting on a dependency is not in the queue: squeue
+	// gives it reason Dependency. (Each sets only its own fields, so the
+	// map's order does not matter.)
+	for _, ds := range s.waiters {
+		for _, d := range ds {
+			if j := s.job(int32(d)); j != nil && j.State == Pending && j.Reason == "" {
+				j.Reason, j.WaitReason = "Dependency", "Dependency"
+			}
+		}
+	}
 }
