@@ -2,6 +2,7 @@ package workload
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"sync"
 
@@ -71,7 +72,7 @@ func (a *inflateAhead) run(zr io.Reader) {
 		default:
 			b = make([]byte, inflateChunk)
 		}
-		n, err := io.ReadFull(zr, b[:inflateChunk])
+		n, err := fill(zr, b[:inflateChunk])
 		if n > 0 {
 			select {
 			case a.full <- b[:n]:
@@ -81,7 +82,7 @@ func (a *inflateAhead) run(zr io.Reader) {
 		}
 		if err != nil {
 			if err == io.ErrUnexpectedEOF {
-				err = io.EOF // a short last chunk
+				err = errTruncated
 			}
 			a.err = err
 			return
@@ -107,6 +108,27 @@ func (a *inflateAhead) Read(p []byte) (int, error) {
 	}
 	n := copy(p, a.cur)
 	a.cur = a.cur[n:]
+	return n, nil
+}
+
+// errTruncated is the inflater's io.ErrUnexpectedEOF: the compressed
+// stream ends before its end marker and checksum, as a file cut short
+// by a failed copy does (gzip -t: "unexpected end of file").
+var errTruncated = errors.New("gzip: unexpected end of file: the compressed file is cut short")
+
+// fill reads into b until it is full or the stream ends. Unlike
+// io.ReadFull it keeps the reader's own io.ErrUnexpectedEOF, which
+// says the stream was cut short, apart from a short last chunk (io.EOF):
+// taking one for the other replayed a truncated trace as a shorter one.
+func fill(r io.Reader, b []byte) (int, error) {
+	n := 0
+	for n < len(b) {
+		k, err := r.Read(b[n:])
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
 	return n, nil
 }
 

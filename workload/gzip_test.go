@@ -3,8 +3,10 @@ package workload
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -53,6 +55,45 @@ func TestInflateAheadReadsWhatGzipReads(t *testing.T) {
 	defer stop()
 	if _, err := io.ReadAll(br); err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Errorf("corrupt stream: err %v, want gzip's checksum error", err)
+	}
+}
+
+// TestInflateAheadTruncated: a gzip stream cut short, at any point from
+// inside its first block to just before its checksum, is an error, never
+// a shorter input; the cut at a line's end was replayed as a shorter
+// trace (io.ReadFull's ErrUnexpectedEOF taken for a short last chunk).
+func TestInflateAheadTruncated(t *testing.T) {
+	var plain []byte
+	for i := 1; i <= 20000; i++ {
+		plain = fmt.Appendf(plain, "%d %d 10 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n", i, i)
+	}
+	full := gz(t, plain)
+	for _, cut := range []int{len(full) / 3, len(full) / 2, len(full) - 9, len(full) - 1} {
+		br, stop, err := bufferedInputAhead(bytes.NewReader(full[:cut]), "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(br)
+		stop()
+		if err == nil || !strings.Contains(err.Error(), "cut short") {
+			t.Errorf("cut at %d of %d bytes: %d of %d bytes read, err %v; want the cut reported", cut, len(full), len(got), len(plain), err)
+		}
+	}
+	// A file cut on a line's end, through the SWF reader.
+	path := t.TempDir() + "/cut.swf.gz"
+	if err := os.WriteFile(path, full[:len(full)-9], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenSWF(path, SWFOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var j Job
+	for r.Next(&j) {
+	}
+	if err := r.Err(); err == nil || !strings.Contains(err.Error(), "cut.swf.gz:") || !strings.Contains(err.Error(), "cut short") {
+		t.Errorf("SWF reader: err %v, want the file and the cut named", err)
 	}
 }
 
