@@ -150,7 +150,8 @@ type SacctOptions struct {
 //     nodes chosen by the scheduler, 1 CPU when no CPU column exists;
 //   - Unknown/None/empty values: the same as a missing column;
 //   - requested CPUs from allocated ones (NCPUS) when ReqCPUS is absent;
-//   - Timelimit UNLIMITED and Partition_Limit: no time limit (Unset);
+//   - Timelimit UNLIMITED, Partition_Limit and 0 (sbatch --time=0): no
+//     time limit (Unset);
 //   - a list of partitions: the first (Job holds one partition);
 //   - array tasks and heterogeneous components without JobIDRaw: numbered
 //     after the largest job id, in (job, task) order;
@@ -1110,10 +1111,19 @@ func (r *SacctReader) parseTimeLimit(l *sacctLine, j *Job) *sacctProblem {
 				return &sacctProblem{field: sfTimelimit, reason: "not a time limit",
 					detail: fmt.Sprintf("%q (want [D-]HH:MM:SS, UNLIMITED or Partition_Limit)", b)}
 			}
+			if v == 0 {
+				// sbatch --time=0: "no time limit be imposed". Kept as
+				// 0 it was the simulator's own "unlimited", which no
+				// partition MaxTime or default applied to.
+				l.defs = append(l.defs, "Timelimit 0: no time limit")
+				break
+			}
 			j.TimeLimit = v
 		}
 	} else if b, st2 := l.get(sfTimelimitRaw); st2 == valOK {
-		if v, ok := parseInt(b); ok && v <= maxSacctSeconds/60 {
+		if v, ok := parseInt(b); ok && v == 0 {
+			l.defs = append(l.defs, "Timelimit 0: no time limit")
+		} else if ok && v <= maxSacctSeconds/60 {
 			j.TimeLimit = v * 60
 		} else if !bytes.EqualFold(b, []byte("UNLIMITED")) && !bytes.EqualFold(b, []byte("Partition_Limit")) {
 			return &sacctProblem{field: sfTimelimitRaw, reason: "not a number", detail: fmt.Sprintf("%q", b)}
