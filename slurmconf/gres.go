@@ -51,6 +51,9 @@ func ParseGres(s string) ([]GresItem, error) {
 		}
 		for _, w := range rest {
 			switch lw := strings.ToLower(w); {
+			case len(lw) > 1 && (lw[0] == '-' || lw[0] == '+') && lw[1] >= '0' && lw[1] <= '9':
+				// A signed count, not a type named "-2".
+				return nil, fmt.Errorf("Gres item %q: count %q must be a whole number, at least 0", raw, w)
 			case lw == "no_consume":
 				g.NoConsume = true
 			case g.Type == "" && gresWord(lw):

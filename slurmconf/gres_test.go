@@ -28,6 +28,9 @@ func TestParseGres(t *testing.T) {
 		{in: "", want: nil},
 		{in: "(null)", want: nil},
 		{in: "gpu:a:b:2", err: true},
+		{in: "gpu:-2", err: true}, // a negative count, not a type "-2"
+		{in: "gpu:a100:+3", err: true},
+		{in: "gpu:3g.20gb:1", want: []GresItem{{Name: "gpu", Type: "3g.20gb", Count: 1}}},
 		{in: "gpu:2(S:0", err: true},
 		{in: "g/pu:2", err: true},
 		{in: "gpu,,mps", err: true},
