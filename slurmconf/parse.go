@@ -751,7 +751,13 @@ func (p *parser) interpretNodes() {
 		cores, haveCores := num("CoresPerSocket", 16, false, "corespersocket")
 		threads, haveThreads := num("ThreadsPerCore", 16, false, "threadspercore")
 		if v, ok := num("RealMemory", 64, false, "realmemory"); ok {
-			g.RealMemory = v
+			// Memory is counted in bytes as int64 downstream: a larger
+			// value (or UNLIMITED, 2^64-1) wrapped to a negative size.
+			if v > maxRealMemoryMB {
+				p.errorf(p.cfg.Source.Keys[key+".RealMemory"], key, "RealMemory: %d MB is more than fairsim can count (at most %d MB, 8 EiB)", v, uint64(maxRealMemoryMB))
+			} else {
+				g.RealMemory = v
+			}
 		}
 		if v, ok := num("Weight", 32, true, "weight"); ok {
 			if v == math.MaxUint32 {
@@ -1162,6 +1168,10 @@ func parseBool(v string) (bool, error) {
 // s_p_handle_uint16/32/64 do: C strtoul with base 0 (so 0x10 is 16 and 010
 // is 8), an optional k/K suffix meaning ×1024 for 32-bit values, and
 // UNLIMITED or INFINITE meaning the largest value.
+// maxRealMemoryMB is the most memory a node can have: its bytes fit an
+// int64.
+const maxRealMemoryMB = math.MaxInt64 >> 20
+
 func parseUint(v string, bits int, allowK bool) (uint64, error) {
 	maxv := uint64(1)<<bits - 1
 	if strings.EqualFold(v, "UNLIMITED") || strings.EqualFold(v, "INFINITE") {
