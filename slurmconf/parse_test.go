@@ -475,7 +475,7 @@ func TestNodeErrors(t *testing.T) {
 		{"NodeName=n1 CPUs=lots", []string{`t.conf:1: NodeName=n1: CPUs: "lots" is not a valid number`}},
 		{"NodeName=n1 RealMemory=-5", []string{`t.conf:1: NodeName=n1: RealMemory: "-5" is less than zero`}},
 		{"NodeName=n1 RealMemory=18446744073709551615", []string{`t.conf:1: NodeName=n1: RealMemory: 18446744073709551615 MB is more than fairsim can count (at most 8796093022207 MB, 8 EiB)`}},
-		{"NodeName=n1 RealMemory=UNLIMITED", []string{`t.conf:1: NodeName=n1: RealMemory: 18446744073709551615 MB is more than fairsim can count`}},
+		{"NodeName=n1 RealMemory=UNLIMITED", []string{`t.conf:1: NodeName=n1: RealMemory: 18446744073709551615 MB is more than fairsim can count (at most 8796093022207 MB, 8 EiB)`}},
 		{"NodeName=n1 Sockets=256 CoresPerSocket=256", []string{`t.conf:1: NodeName=n1: Sockets×CoresPerSocket×ThreadsPerCore = 65536 exceeds Slurm's limit of 65535 CPUs per node`}},
 		{"NodeName=n1 CPUs=2 junk", []string{`t.conf:1: NodeName: cannot parse "junk" (expected Key=Value pairs)`}},
 		{`NodeName=n1 Features="a,b Gres=gpu:2`, []string{`t.conf:1: NodeName=n1: Features: value "a,b has an opening '"' but no closing one`}},
