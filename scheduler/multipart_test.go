@@ -68,3 +68,37 @@ func TestMultiPartitionJob(t *testing.T) {
 		t.Errorf("job 1 started at %d in %s, want 3 in a", j1.Start, c.Parts[j1.Part].Name)
 	}
 }
+
+// TestMultiPartitionExclusiveKeepsWholeNode: an exclusive job (sbatch
+// --exclusive -p a,b) that starts in its second partition stays
+// exclusive there. The engine reset its request's Exclusive to the
+// partition's flag alone at the start, so the job held a whole node
+// (and its GPUs, where it had some) while its request said it shared:
+// --check failed ("holds GRES gpu ... which it did not ask for") and
+// anything reading the request after the start saw a shared job.
+func TestMultiPartitionExclusiveKeepsWholeNode(t *testing.T) {
+	c := cluster(t, []sim.NodeSpec{nodes("n", 2, 4, 4096)}, []sim.PartitionSpec{
+		{Partition: sim.Partition{Name: "a", MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n1"}},
+		{Partition: sim.Partition{Name: "b", MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n2"}},
+	})
+	jobs, names := newJobs([]tjob{
+		{id: 1, submit: 0, part: "a", cpus: 4, run: 1000, limit: 1000},
+		{id: 2, submit: 10, part: "a", cpus: 1, run: 100, limit: 100},
+	})
+	jobs[1].PartitionList = 1 + names.PartitionLists.ID("a,b")
+	jobs[1].Exclusive = true
+	names.Partitions.ID("b")
+	src := workload.NewSliceSource(jobs, names, workload.Header{MaxNodes: workload.Unset, MaxProcs: workload.Unset})
+	r, err := sim.New(c, NewSlurm(DefaultParams()), nil, src, sim.Options{}).Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.CheckInvariants(r); err != nil {
+		t.Fatal(err)
+	}
+	j2 := r.Jobs[1]
+	if c.Parts[j2.Part].Name != "b" || !j2.Req.Exclusive || j2.Alloc.Cores() != 4 {
+		t.Errorf("job 2 ran in %s with %d cores, exclusive %v: want b, the whole node (4), exclusive",
+			c.Parts[j2.Part].Name, j2.Alloc.Cores(), j2.Req.Exclusive)
+	}
+}

@@ -1058,7 +1058,7 @@ func (s *Simulator) start(a *Action) {
 			}
 		}
 		j.Part = a.Part
-		j.Req.Exclusive = c.Parts[a.Part].Exclusive
+		j.Req.Exclusive = c.Parts[a.Part].Exclusive || j.Job.Exclusive
 	}
 	// A run's allocation is never written after its start, not even by
 	// a requeued job's next run: Releases keep referring to it across
