@@ -99,3 +99,46 @@ User - 'u2'
 		t.Errorf("tree without QOS lists: refused %q", got)
 	}
 }
+
+// A job naming a QOS the QOS list lacks runs under the default QOS, or
+// under none without one, and is counted by name with what it ran
+// under: it used to get no QOS and no word.
+func TestUnknownQOSCounted(t *testing.T) {
+	bw, _ := sim.LookupCPUType("broadwell")
+	c, err := sim.NewCluster([]sim.CPUType{bw}, []sim.NodeSpec{{Names: []string{"n1"}, Type: "broadwell", Cores: 4, MemMB: 4096, Weight: 1}},
+		[]sim.PartitionSpec{{Partition: sim.Partition{Name: "p", MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n1"}}},
+		"broadwell", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		list    string
+		wantIdx int
+		wantKey string
+	}{
+		{"Name|Priority\nnormal|0\nhigh|10\n", 0, "highprio (run under normal)"},
+		{"Name|Priority\ngutter|0\n", -1, "highprio (run without a QOS)"},
+	} {
+		qs, _, err := policy.ParseQOSFile(strings.NewReader(tc.list), "qos.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := &workload.Names{}
+		m, err := New(Config{Priority: policy.DefaultParams(), FairShare: fairshare.Config{HalfLife: 86400}, CalcPeriod: 300,
+			Tree: fairshare.NewTree(), QOS: qs}, c, names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 {
+			j := &sim.Job{Job: workload.Job{ID: int64(i + 1), CPUs: 1, Nodes: 1, TimeLimit: 60, QOS: names.QOS.ID("highprio"),
+				Account: names.Accounts.ID("a"), User: names.Users.ID("u")}, Idx: i, Part: 0, Parts: []int{0}}
+			m.Submit(j, 0)
+			if j.QOSIdx != tc.wantIdx {
+				t.Errorf("%q: job %d QOS index %d, want %d", tc.list, i+1, j.QOSIdx, tc.wantIdx)
+			}
+		}
+		if got := m.UnknownQOS; len(got) != 1 || got[tc.wantKey] != 2 {
+			t.Errorf("%q: unknown QOS tally %v, want %q: 2", tc.list, got, tc.wantKey)
+		}
+	}
+}

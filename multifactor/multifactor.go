@@ -84,6 +84,10 @@ type Policy struct {
 	// Unmapped counts jobs whose (account, user) is not in the tree, by
 	// "account/user".
 	Unmapped workload.Tally
+	// UnknownQOS counts jobs by a QOS name the QOS list does not have
+	// and what they ran under instead: the default QOS, or none
+	// (slurmctld would refuse them, "Invalid qos specification").
+	UnknownQOS workload.Tally
 	// Snapshots is the fair-share time series (fairshare.csv).
 	Snapshots   []Snapshot
 	lastSample  int64
@@ -131,7 +135,7 @@ func New(cfg Config, c *sim.Cluster, names *workload.Names) (*Policy, error) {
 	if cfg.CalcPeriod <= 0 {
 		cfg.CalcPeriod = 300
 	}
-	m := &Policy{cfg: cfg, names: names, cluster: c, engine: eng, Unmapped: workload.Tally{},
+	m := &Policy{cfg: cfg, names: names, cluster: c, engine: eng, Unmapped: workload.Tally{}, UnknownQOS: workload.Tally{},
 		acctIdx: map[int32]int{}, userIdx: map[int32]int{}, defQOS: -1}
 	m.accrue = policy.NewAccrueTracker(policy.AccrueModeFor(cfg.Priority.Flags, cfg.EnforceLimits), cfg.QOS)
 	m.limits = policy.NewLimitTracker(cfg.QOS)
@@ -222,6 +226,10 @@ func (m *Policy) Submit(j *sim.Job, now int64) {
 	if q := m.names.QOS.Name(j.Job.QOS); q != "" {
 		if i, ok := m.cfg.QOS.Index(strings.ToLower(q)); ok {
 			j.QOSIdx = i
+		} else if m.defQOS >= 0 {
+			m.UnknownQOS.Add(q + " (run under " + m.cfg.QOS.QOS(m.defQOS).Name + ")")
+		} else {
+			m.UnknownQOS.Add(q + " (run without a QOS)")
 		}
 	}
 	j.Priority = m.set(j, now)

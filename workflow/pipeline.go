@@ -117,6 +117,9 @@ func (p Pipeline) Simulate(run *config.Run) (*sim.Result, error) {
 		for _, k := range mf.Unmapped.Keys() {
 			res.Defaulted.Add("job without association (fair-share 0): " + k)
 		}
+		for _, k := range mf.UnknownQOS.Keys() {
+			res.Defaulted["QOS not in the QOS list: "+k] += mf.UnknownQOS[k]
+		}
 	}
 	res.QOSNames = qosNames(run)
 	return res, nil
