@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -249,10 +250,26 @@ func (s *SWFReader) headerLine(l string) error {
 		s.hdr.MaxJobs = lead()
 	case "maxrecords":
 		s.hdr.MaxRecords = lead()
-	case "maxnodes":
-		s.hdr.MaxNodes = int(lead())
-	case "maxprocs":
-		s.hdr.MaxProcs = int(lead())
+	case "maxnodes", "maxprocs":
+		// The cluster is built from these two: a number that is no
+		// size (0, -1), or a second line, was silently dropped or won,
+		// and the cluster was built from the other one. A text note
+		// with no number ("unknown") still leaves the size unknown.
+		dst := &s.hdr.MaxNodes
+		if strings.EqualFold(k, "maxprocs") {
+			dst = &s.hdr.MaxProcs
+		}
+		switch n := lead(); {
+		case bad != nil:
+		case n == Unset && (v == "" || v[0] < '0' || v[0] > '9') && !strings.HasPrefix(v, "-"):
+			// No number: a text note ("unknown") says the size is not known.
+		case *dst != Unset:
+			bad = &Error{File: s.file, Line: s.line, Field: "header " + k, Msg: "given twice"}
+		case n <= 0 || n > math.MaxInt32:
+			bad = &Error{File: s.file, Line: s.line, Field: "header " + k, Msg: fmt.Sprintf("%q is not a size of the machine (a whole number, at least 1)", v)}
+		default:
+			*dst = int(n)
+		}
 	case "unixstarttime":
 		if n := lead(); n >= 0 {
 			s.hdr.UnixStartTime = n

@@ -195,6 +195,11 @@ func TestSWFHeaderNumbers(t *testing.T) {
 		{"; MaxNodes: 99999999999999999999\n", `t.swf:1: header MaxNodes: "99999999999999999999" is not a whole number`, 0},
 		{"; MaxNodes: 338 (batch partition; 512 total)\n", "", 338},
 		{"; MaxNodes: unknown\n", "", Unset},
+		{"; MaxNodes: 0\n", `t.swf:1: header MaxNodes: "0" is not a size of the machine (a whole number, at least 1)`, 0},
+		{"; MaxNodes: -1\n", `t.swf:1: header MaxNodes: "-1" is not a size of the machine (a whole number, at least 1)`, 0},
+		{"; MaxProcs: 0\n", `t.swf:1: header MaxProcs: "0" is not a size of the machine (a whole number, at least 1)`, 0},
+		{"; MaxNodes: 4\n; MaxNodes: 8\n", `t.swf:2: header MaxNodes: given twice`, 0},
+		{"; MaxNodes: 3000000000\n", `t.swf:1: header MaxNodes: "3000000000" is not a size of the machine (a whole number, at least 1)`, 0},
 	} {
 		r, err := NewSWFReader(strings.NewReader(tc.in), "t.swf", SWFOptions{})
 		if tc.err != "" {
