@@ -160,21 +160,36 @@ func (s *Simulator) reserveFor(e *SiteEvent) {
 	s.wantPass(s.now)
 }
 
+// maintWindow is a MAINT reservation's nodes and span.
+type maintWindow struct {
+	nodes      []int
+	start, end int64
+}
+
 // pickResvNodes picks e.Resv.NodeCnt nodes for a reservation given by
 // count: usable nodes no other reservation holds over its span, idle
-// ones first, each group in cluster order.
+// ones first, each group in cluster order. A node in a maintenance
+// window that ends before the span is usable: maintenance is a
+// reservation, not a node state, to slurmctld (only the node's per-node
+// start of maintenance, resvFrom, was looked at, so a window over
+// before the span still excluded its nodes).
 func (s *Simulator) pickResvNodes(e *SiteEvent) []int {
 	c := s.c
 	var idle, busy []int
 	for n := range c.Nodes {
 		nd := &c.Nodes[n]
-		if !nd.State.Usable() || (c.resvFrom != nil && c.resvFrom[n] < e.ResvEnd) {
+		if !nd.State.Usable() && nd.State != NodeMaint {
+			continue
+		}
+		if slices.ContainsFunc(s.maint, func(w maintWindow) bool {
+			return w.start < e.ResvEnd && e.ResvStart < w.end && slices.Contains(w.nodes, n)
+		}) {
 			continue
 		}
 		if c.resvWin != nil && slices.ContainsFunc(c.resvWin[n], func(w resvWindow) bool { return w.start < e.ResvEnd && e.ResvStart < w.end }) {
 			continue
 		}
-		if nd.FreeCores == nd.Cores {
+		if nd.FreeCores+nd.held.cores == nd.Cores { // no job on it (maintenance holds a node's cores)
 			idle = append(idle, n)
 		} else {
 			busy = append(busy, n)

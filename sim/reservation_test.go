@@ -92,3 +92,26 @@ func TestReservationNodeCnt(t *testing.T) {
 		{id: 2, state: Completed, start: 100, end: 110, node: "n2"},
 	})
 }
+
+// TestReservationNodeCntAfterMaint: n2 is in a MAINT reservation over
+// [10, 60); at 20, while job 1 runs on n1 (0..500) and n2 is in
+// maintenance, a NodeCnt=1 reservation for [100, 1100) is created. The
+// maintenance is over by its start, so n2 is free of reservations over
+// its span and idle: it is picked, and job 2 (ann, asking for it) runs
+// there at 100. Looking at when maintenance starts, not at its span,
+// left only n1 (job 2 then waited for it until 500); with n1 busy past
+// the span too, the run failed ("only 0 nodes free of other
+// reservations").
+func TestReservationNodeCntAfterMaint(t *testing.T) {
+	c := twoNodes(t)
+	chem := &Reservation{Name: "chem", Accounts: []string{"x"}, Users: []string{"ann"}, NodeCnt: 1}
+	maint := SiteEvent{At: 0, Part: -1, ResvStart: 10, ResvEnd: 60, Nodes: []int{node(t, c, "n2")}, Reason: "reservation maint"}
+	_, by := simulate(t, c, holdingSched(), nil, []tj{
+		{id: 1, user: "bob", cpus: 4, run: 500, limit: 600},
+		{id: 2, user: "ann", resv: "chem", cpus: 4, run: 10, limit: 100},
+	}, Options{Events: []SiteEvent{maint, resvEv(c, t, 20, 100, 1100, chem)}})
+	checkJobs(t, c, by, []want{
+		{id: 1, state: Completed, start: 0, end: 500, node: "n1"},
+		{id: 2, state: Completed, start: 100, end: 110, node: "n2"},
+	})
+}

@@ -213,8 +213,9 @@ type Simulator struct {
 	waitingDeps  int
 	err          error
 
-	sites        []SiteEvent // Options.Events by time, At resolved
-	sitesLeft    int         // site events still queued
+	sites        []SiteEvent   // Options.Events by time, At resolved
+	maint        []maintWindow // the MAINT reservations created so far
+	sitesLeft    int           // site events still queued
 	sitesApplied int
 }
 

@@ -283,6 +283,7 @@ func (s *Simulator) reserve(e *SiteEvent) {
 	for _, n := range e.Nodes {
 		c.resvFrom[n] = min(c.resvFrom[n], e.ResvStart)
 	}
+	s.maint = append(s.maint, maintWindow{e.Nodes, e.ResvStart, e.ResvEnd})
 	start := SiteEvent{At: e.ResvStart, Nodes: e.Nodes, NodeState: NodeMaint, Part: -1, Reason: e.Reason, Line: e.Line}
 	end := SiteEvent{At: e.ResvEnd, Nodes: e.Nodes, NodeState: NodeUp, Part: -1, Reason: e.Reason, Line: e.Line, resvEnd: true}
 	for _, ev := range []SiteEvent{start, end} {
