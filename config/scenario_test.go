@@ -406,3 +406,23 @@ func TestParseMemMB(t *testing.T) {
 		}
 	}
 }
+
+// TestBillingWeightsErrorNamesLine: a partition's TRESBillingWeights that
+// slurmctld would refuse is reported at its slurm.conf line, not as
+// "partition gpu" alone (nor blamed on the trace).
+func TestBillingWeightsErrorNamesLine(t *testing.T) {
+	dir := t.TempDir()
+	conf := "GresTypes=gpu\nNodeName=g01 CPUs=8 RealMemory=8000 Gres=gpu:2 Feature=skylake\n" +
+		"PartitionName=gpu Nodes=g01 Default=YES TRESBillingWeights=\"CPU=1.0,GRES/gpu=4\"\n"
+	yaml := "name: bw\nscheduler: slurm\nslurm_conf: slurm.conf\ngenerate:\n  seed: 1\n  jobs: 5\n  days: 1\n  max_cpus: 8\n"
+	for name, body := range map[string]string{"slurm.conf": conf, "scenario.yaml": yaml} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := buildScenario(t, filepath.Join(dir, "scenario.yaml"))
+	want := filepath.Join(dir, "slurm.conf") + ":3: PartitionName=gpu: TRESBillingWeights: gres/gpu is not a configured TRES type"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v\nwant it to contain %q", err, want)
+	}
+}

@@ -195,11 +195,16 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 	for _, p := range run.Cluster.Parts {
 		var w policy.TRESWeights
 		if p.BillingWeights != "" {
+			// Name slurm.conf's line where the weights come from there.
+			where := "partition " + p.Name
+			if pos := conf.Where("PartitionName=" + p.Name + ".TRESBillingWeights"); pos.IsValid() {
+				where = pos.String() + ": PartitionName=" + p.Name
+			}
 			if w, err = policy.ParseTRESWeights(p.BillingWeights); err != nil {
-				return fmt.Errorf("partition %s: TRESBillingWeights: %w", p.Name, err)
+				return fmt.Errorf("%s: TRESBillingWeights: %w", where, err)
 			}
 			if err := tracked(run.Cluster, w); err != nil {
-				return fmt.Errorf("partition %s: TRESBillingWeights: %w", p.Name, err)
+				return fmt.Errorf("%s: TRESBillingWeights: %w", where, err)
 			}
 		}
 		mc.PartitionBilling = append(mc.PartitionBilling, w)
