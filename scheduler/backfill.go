@@ -217,7 +217,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		if arr != 0 && b.arrResv[arr] >= max(s.P.BfMaxJobArrayResv, 1) {
 			continue // _job_runnable_now: the array has its reservations
 		}
-		if why := v.Hold(j); why != "" {
+		if why := v.HoldFor(j, x.part); why != "" {
 			plan.Pend(j, why)
 			continue // limit-held: no reservation, blocks nobody, not counted
 		}
@@ -345,7 +345,7 @@ func (s *Slurm) heldFrom(v *sim.View, jobs []Record, i int) bool {
 	if b.heldScan < 0 || b.heldScan > i || b.heldAt < i {
 		b.heldScan, b.heldAt = i, len(jobs)
 		for k := i; k < len(jobs); k++ {
-			if j := jobs[k].Job; !v.Placed(j) && v.Hold(j) != "" {
+			if j := jobs[k].Job; !v.Placed(j) && v.HoldFor(j, jobs[k].Part()) != "" {
 				b.heldAt = k
 				break
 			}

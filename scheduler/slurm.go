@@ -227,7 +227,7 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 			plan.Pend(j, partStateReason(st))
 			continue // a partition that starts nothing blocks nothing
 		}
-		if why := v.Hold(j); why != "" {
+		if why := v.HoldFor(j, p); why != "" {
 			plan.Pend(j, why)
 			if !s.P.AssocLimitStop {
 				continue // limit-held jobs do not block their partition

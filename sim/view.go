@@ -26,6 +26,8 @@ type View struct {
 	// call to call within a pass, from the first placedN actions, while
 	// no placed job was preempted (unplaced counts those).
 	placed            []*Job
+	placedPart        []int // the partition each placed job starts in
+	placedMoved       bool  // a placed job starts outside its Part
 	placedPass        uint64
 	placedN, unplaced int
 	placedUnplaced    int
@@ -202,7 +204,24 @@ func (v *View) Epoch() uint64 { return v.epoch }
 
 // Hold returns why a job is held by a limit now, "" when it is not (and
 // always "" without a policy).
-func (v *View) Hold(j *Job) string {
+func (v *View) Hold(j *Job) string { return v.HoldFor(j, j.Part) }
+
+// HoldFor is Hold for a job's record in partition part, one of its
+// partitions (sbatch -p a,b): the partition's QOS orders the limits, as
+// acct_policy does for the partition a record is tested in. The jobs the
+// plan starts count in the partitions they start in. A job's Part is
+// its first partition until it starts, so the limits are read with the
+// record's (and each placed job's) partition in place for the call.
+func (v *View) HoldFor(j *Job, part int) string {
+	if part != j.Part && part >= 0 {
+		saved := j.Part
+		j.Part = part
+		defer func() { j.Part = saved }()
+	}
+	return v.hold1(j)
+}
+
+func (v *View) hold1(j *Job) string {
 	if j.Req.Resv != 0 {
 		if why := v.c.resvWait(j.Req.Resv, v.now); why != "" {
 			return why
@@ -213,16 +232,33 @@ func (v *View) Hold(j *Job) string {
 		// actions since the last call are new, unless a placed job was
 		// preempted since.
 		if v.placedPass != v.pass || v.placedUnplaced != v.unplaced || v.placedN > len(v.plan.Actions) {
-			v.placed, v.placedN = v.placed[:0], 0
+			v.placed, v.placedPart, v.placedN, v.placedMoved = v.placed[:0], v.placedPart[:0], 0, false
 			v.placedPass, v.placedUnplaced = v.pass, v.unplaced
 		}
 		for i := v.placedN; i < len(v.plan.Actions); i++ {
 			if a := &v.plan.Actions[i]; a.Kind == ActStart && v.Placed(a.Job) {
 				v.placed = append(v.placed, a.Job)
+				v.placedPart = append(v.placedPart, a.Part)
+				v.placedMoved = v.placedMoved || a.Part != a.Job.Part
 			}
 		}
 		v.placedN = len(v.plan.Actions)
-		return v.holdIn(j, v.now, v.placed)
+		if !v.placedMoved {
+			return v.holdIn(j, v.now, v.placed)
+		}
+		saved := make([]int, len(v.placed))
+		for i, p := range v.placed {
+			if p != j {
+				saved[i], p.Part = p.Part, v.placedPart[i]
+			}
+		}
+		why := v.holdIn(j, v.now, v.placed)
+		for i, p := range v.placed {
+			if p != j {
+				p.Part = saved[i]
+			}
+		}
+		return why
 	}
 	if v.hold == nil {
 		return ""
