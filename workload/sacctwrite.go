@@ -194,8 +194,11 @@ func (w *SacctWriter) Write(j *Job) error {
 		b = appendCPUTime(b, j.UsedCPU*float64(procs))
 	}
 	sep()
-	if j.UsedMemKB >= 0 {
-		b = strconv.AppendFloat(b, j.UsedMemKB, 'f', -1, 64)
+	if v := j.UsedMemKB; v >= 0 {
+		if v == 0 {
+			v = 0 // an SWF "-0" is -0.0, which would print "-0K", not a size
+		}
+		b = strconv.AppendFloat(b, v, 'f', -1, 64)
 		b = append(b, 'K')
 	}
 	if w.gres {
