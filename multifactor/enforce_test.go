@@ -24,13 +24,7 @@ import (
 //
 // With neither flag nothing is refused.
 func TestEnforceAssociationsAndQOS(t *testing.T) {
-	bw, _ := sim.LookupCPUType("broadwell")
-	c, err := sim.NewCluster([]sim.CPUType{bw}, []sim.NodeSpec{{Names: []string{"n1"}, Type: "broadwell", Cores: 4, MemMB: 4096, Weight: 1}},
-		[]sim.PartitionSpec{{Partition: sim.Partition{Name: "p", MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n1"}}},
-		"broadwell", false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := oneNode(t)
 	tree, err := fairshare.ReadDump("e.cfg", strings.NewReader(`Cluster - 'c':QOS='normal'
 Parent - 'root'
 Account - 'a'
@@ -104,13 +98,7 @@ User - 'u2'
 // under none without one, and is counted by name with what it ran
 // under: it used to get no QOS and no word.
 func TestUnknownQOSCounted(t *testing.T) {
-	bw, _ := sim.LookupCPUType("broadwell")
-	c, err := sim.NewCluster([]sim.CPUType{bw}, []sim.NodeSpec{{Names: []string{"n1"}, Type: "broadwell", Cores: 4, MemMB: 4096, Weight: 1}},
-		[]sim.PartitionSpec{{Partition: sim.Partition{Name: "p", MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n1"}}},
-		"broadwell", false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := oneNode(t)
 	for _, tc := range []struct {
 		list    string
 		wantIdx int
@@ -141,4 +129,17 @@ func TestUnknownQOSCounted(t *testing.T) {
 			t.Errorf("%q: unknown QOS tally %v, want %q: 2", tc.list, got, tc.wantKey)
 		}
 	}
+}
+
+// oneNode is a cluster of one 4-core Broadwell node n1 in partition p.
+func oneNode(t *testing.T) *sim.Cluster {
+	t.Helper()
+	bw, _ := sim.LookupCPUType("broadwell")
+	c, err := sim.NewCluster([]sim.CPUType{bw}, []sim.NodeSpec{{Names: []string{"n1"}, Type: "broadwell", Cores: 4, MemMB: 4096, Weight: 1}},
+		[]sim.PartitionSpec{{Partition: sim.Partition{Name: "p", MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n1"}}},
+		"broadwell", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

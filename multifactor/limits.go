@@ -105,7 +105,7 @@ func (m *Policy) TimeOuts(now int64, running []*sim.Job) []sim.LimitTimeOut {
 // and GrpTRESRunMins of the job's QOS, then of its associations. The
 // pass's placed jobs add their TRES × time limit to the running
 // TRES-minutes, as acct_policy_job_begin adds them when each starts.
-func (m *Policy) usageHold(j *sim.Job, lj *policy.LimitJob, placed []*sim.Job) string {
+func (m *Policy) usageHold(j *sim.Job, lj *policy.LimitJob, placed []sim.PlacedJob) string {
 	if !m.usageLimits {
 		return ""
 	}
@@ -119,8 +119,8 @@ func (m *Policy) usageHold(j *sim.Job, lj *policy.LimitJob, placed []*sim.Job) s
 	use := m.qosUsage(lj.QOS, j)
 	for i, q := range lj.QOS {
 		for _, p := range placed {
-			if p != j && q >= 0 && p.QOSIdx == q {
-				addRun(&use[i], p)
+			if p.Job != j && q >= 0 && p.Job.QOSIdx == q {
+				addRun(&use[i], p.Job)
 			}
 		}
 	}
@@ -134,8 +134,8 @@ func (m *Policy) usageHold(j *sim.Job, lj *policy.LimitJob, placed []*sim.Job) s
 	au := func(x int) policy.Usage {
 		u := m.assocUsage(x, j)
 		for _, p := range placed {
-			if p != j && p.Assoc >= 0 && m.inChain(p.Assoc, x) {
-				addRun(&u, p)
+			if p.Job != j && p.Job.Assoc >= 0 && m.inChain(p.Job.Assoc, x) {
+				addRun(&u, p.Job)
 			}
 		}
 		return u

@@ -398,32 +398,34 @@ func (m *Policy) dense(t map[int32]int, id int32) int {
 // running now), the association limits (policy.AssocTracker.Hold), then
 // the usage limits (GrpWall, GrpTRESMins, GrpTRESRunMins) of both.
 func (m *Policy) Hold(j *sim.Job, now int64) string {
-	return m.HoldPlaced(j, now, nil)
+	return m.HoldPlaced(j, j.Part, now, nil)
 }
 
 // HoldPlaced is Hold counting as running the jobs placed, which the
 // current pass has planned to start but not yet started, so that two jobs
-// of one user cannot both start in one pass past MaxJobsPU=1.
-func (m *Policy) HoldPlaced(j *sim.Job, now int64, placed []*sim.Job) string {
+// of one user cannot both start in one pass past MaxJobsPU=1. part is the
+// partition of the record tested, whose QOS orders the limits; each
+// placed job counts in the partition it starts in.
+func (m *Policy) HoldPlaced(j *sim.Job, part int, now int64, placed []sim.PlacedJob) string {
 	if !m.cfg.EnforceLimits {
 		return ""
 	}
 	in := m.inPass[:0]
 	for _, p := range placed {
-		if p != j {
-			in = append(in, m.limitJob(p, p.Part, false))
+		if p.Job != j {
+			in = append(in, m.limitJob(p.Job, p.Part, false))
 		}
 	}
 	m.inPass = in
-	lj := m.limitJob(j, j.Part, false)
+	lj := m.limitJob(j, part, false)
 	if why := m.limits.Hold(&lj, in); why != "" {
 		return why
 	}
 	if m.assocs != nil && j.Assoc >= 0 {
 		pl := m.placedA[:0]
 		for _, p := range placed {
-			if p != j && p.Assoc >= 0 {
-				pl = append(pl, policy.Placed{Assoc: p.Assoc, TRES: m.limitJob(p, p.Part, false).TRES})
+			if p.Job != j && p.Job.Assoc >= 0 {
+				pl = append(pl, policy.Placed{Assoc: p.Job.Assoc, TRES: m.limitJob(p.Job, p.Part, false).TRES})
 			}
 		}
 		m.placedA = pl

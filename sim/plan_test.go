@@ -115,10 +115,10 @@ func TestHoldPlacedSeesThePlan(t *testing.T) {
 		jobs = append(jobs, j)
 	}
 	var seen []int64
-	st := ViewState{Now: 100, Cluster: c, Pending: jobs, HoldPlaced: func(_ *Job, _ int64, placed []*Job) string {
+	st := ViewState{Now: 100, Cluster: c, Pending: jobs, HoldPlaced: func(_ *Job, _ int, _ int64, placed []PlacedJob) string {
 		seen = seen[:0]
-		for _, j := range placed {
-			seen = append(seen, j.ID)
+		for _, p := range placed {
+			seen = append(seen, p.Job.ID)
 		}
 		return ""
 	}}

@@ -21,13 +21,11 @@ type View struct {
 	churn   uint64
 	epoch   uint64
 	hold    func(*Job, int64) string
-	holdIn  func(*Job, int64, []*Job) string
+	holdIn  func(*Job, int, int64, []PlacedJob) string
 	// placed are the jobs the plan starts, for HoldPlaced: kept from
 	// call to call within a pass, from the first placedN actions, while
 	// no placed job was preempted (unplaced counts those).
-	placed            []*Job
-	placedPart        []int // the partition each placed job starts in
-	placedMoved       bool  // a placed job starts outside its Part
+	placed            []PlacedJob
 	placedPass        uint64
 	placedN, unplaced int
 	placedUnplaced    int
@@ -55,7 +53,7 @@ type ViewState struct {
 	Hold func(j *Job, now int64) string
 	// HoldPlaced, when set, replaces Hold and is also given the jobs the
 	// pass's plan has started so far (PlacedHolder).
-	HoldPlaced func(j *Job, now int64, placed []*Job) string
+	HoldPlaced func(j *Job, part int, now int64, placed []PlacedJob) string
 	// Completing are ended jobs whose nodes are still COMPLETING
 	// (Options.CompletingTime): their resources are not free yet.
 	Completing []*Job
@@ -63,8 +61,19 @@ type ViewState struct {
 
 // PlacedHolder is a Policy whose limit check counts the starts the pass
 // has planned but not committed, as Slurm counts each start at once.
+// part is the partition of the job's record being tested (its Part is
+// its first partition until it starts), and each placed job comes with
+// the partition it starts in: a partition's QOS orders the limits of the
+// jobs tested or started there.
 type PlacedHolder interface {
-	HoldPlaced(j *Job, now int64, placed []*Job) string
+	HoldPlaced(j *Job, part int, now int64, placed []PlacedJob) string
+}
+
+// PlacedJob is a start the pass has planned: the job and the partition
+// it starts in.
+type PlacedJob struct {
+	Job  *Job
+	Part int
 }
 
 // NewView builds a View of a hand-made state, for scheduler tests: jobs
@@ -208,20 +217,10 @@ func (v *View) Hold(j *Job) string { return v.HoldFor(j, j.Part) }
 
 // HoldFor is Hold for a job's record in partition part, one of its
 // partitions (sbatch -p a,b): the partition's QOS orders the limits, as
-// acct_policy does for the partition a record is tested in. The jobs the
-// plan starts count in the partitions they start in. A job's Part is
-// its first partition until it starts, so the limits are read with the
-// record's (and each placed job's) partition in place for the call.
+// acct_policy does for the partition a record is tested in, and the jobs
+// the plan starts count in the partitions they start in. A policy
+// without PlacedHolder sees only the job, in its first partition.
 func (v *View) HoldFor(j *Job, part int) string {
-	if part != j.Part && part >= 0 {
-		saved := j.Part
-		j.Part = part
-		defer func() { j.Part = saved }()
-	}
-	return v.hold1(j)
-}
-
-func (v *View) hold1(j *Job) string {
 	if j.Req.Resv != 0 {
 		if why := v.c.resvWait(j.Req.Resv, v.now); why != "" {
 			return why
@@ -232,33 +231,16 @@ func (v *View) hold1(j *Job) string {
 		// actions since the last call are new, unless a placed job was
 		// preempted since.
 		if v.placedPass != v.pass || v.placedUnplaced != v.unplaced || v.placedN > len(v.plan.Actions) {
-			v.placed, v.placedPart, v.placedN, v.placedMoved = v.placed[:0], v.placedPart[:0], 0, false
+			v.placed, v.placedN = v.placed[:0], 0
 			v.placedPass, v.placedUnplaced = v.pass, v.unplaced
 		}
 		for i := v.placedN; i < len(v.plan.Actions); i++ {
 			if a := &v.plan.Actions[i]; a.Kind == ActStart && v.Placed(a.Job) {
-				v.placed = append(v.placed, a.Job)
-				v.placedPart = append(v.placedPart, a.Part)
-				v.placedMoved = v.placedMoved || a.Part != a.Job.Part
+				v.placed = append(v.placed, PlacedJob{a.Job, a.Part})
 			}
 		}
 		v.placedN = len(v.plan.Actions)
-		if !v.placedMoved {
-			return v.holdIn(j, v.now, v.placed)
-		}
-		saved := make([]int, len(v.placed))
-		for i, p := range v.placed {
-			if p != j {
-				saved[i], p.Part = p.Part, v.placedPart[i]
-			}
-		}
-		why := v.holdIn(j, v.now, v.placed)
-		for i, p := range v.placed {
-			if p != j {
-				p.Part = saved[i]
-			}
-		}
-		return why
+		return v.holdIn(j, part, v.now, v.placed)
 	}
 	if v.hold == nil {
 		return ""

@@ -136,9 +136,9 @@ func (p *tracePolicy) TimeOuts(now int64, running []*sim.Job) []sim.LimitTimeOut
 
 // HoldPlaced implements sim.PlacedHolder, falling back to Hold as the
 // simulator does for a policy without it.
-func (p *tracePolicy) HoldPlaced(j *sim.Job, now int64, placed []*sim.Job) string {
+func (p *tracePolicy) HoldPlaced(j *sim.Job, part int, now int64, placed []sim.PlacedJob) string {
 	if ph, ok := p.Policy.(sim.PlacedHolder); ok {
-		return ph.HoldPlaced(j, now, placed)
+		return ph.HoldPlaced(j, part, now, placed)
 	}
 	return p.Policy.Hold(j, now)
 }
