@@ -34,7 +34,7 @@ func (m *Policy) Refuse(j *sim.Job, now int64) string {
 	if !m.cfg.EnforceLimits {
 		return ""
 	}
-	lj := m.limitJob(j, j.Part, false)
+	lj := m.limitJob(j, j.Part, nil)
 	if why := m.limits.SubmitRefusal(&lj); why != "" {
 		return why
 	}
@@ -120,7 +120,7 @@ func (m *Policy) usageHold(j *sim.Job, lj *policy.LimitJob, placed []sim.PlacedJ
 	for i, q := range lj.QOS {
 		for _, p := range placed {
 			if p.Job != j && q >= 0 && p.Job.QOSIdx == q {
-				addRun(&use[i], p.Job)
+				addRun(&use[i], p.Job, m.placedLimitJob(p).TRES)
 			}
 		}
 	}
@@ -135,7 +135,7 @@ func (m *Policy) usageHold(j *sim.Job, lj *policy.LimitJob, placed []sim.PlacedJ
 		u := m.assocUsage(x, j)
 		for _, p := range placed {
 			if p.Job != j && p.Job.Assoc >= 0 && m.inChain(p.Job.Assoc, x) {
-				addRun(&u, p.Job)
+				addRun(&u, p.Job, m.placedLimitJob(p).TRES)
 			}
 		}
 		return u
@@ -143,9 +143,9 @@ func (m *Policy) usageHold(j *sim.Job, lj *policy.LimitJob, placed []sim.PlacedJ
 	return m.assocs.UsageHold(j.Assoc, au, &lj.TRES, mins, m.cfg.EnforceSafe, &set)
 }
 
-// addRun adds a placed job's request × time limit to running TRES-minutes.
-func addRun(u *policy.Usage, p *sim.Job) {
-	tr := reqLimitTRES(p)
+// addRun adds a placed job's TRES tr × time limit to running
+// TRES-minutes.
+func addRun(u *policy.Usage, p *sim.Job, tr policy.LimitTRES) {
 	mins := limitMins(p.TimeLimit)
 	for k, v := range tr {
 		u.RunMins[k] += v * mins

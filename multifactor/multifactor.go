@@ -398,26 +398,49 @@ func (m *Policy) dense(t map[int32]int, id int32) int {
 // running now), the association limits (policy.AssocTracker.Hold), then
 // the usage limits (GrpWall, GrpTRESMins, GrpTRESRunMins) of both.
 func (m *Policy) Hold(j *sim.Job, now int64) string {
-	return m.HoldPlaced(j, j.Part, now, nil)
+	return m.HoldPlaced(j, j.Part, now, nil, nil)
 }
 
 // HoldPlaced is Hold counting as running the jobs placed, which the
 // current pass has planned to start but not yet started, so that two jobs
 // of one user cannot both start in one pass past MaxJobsPU=1. part is the
 // partition of the record tested, whose QOS orders the limits; each
-// placed job counts in the partition it starts in.
-func (m *Policy) HoldPlaced(j *sim.Job, part int, now int64, placed []sim.PlacedJob) string {
+// placed job counts its allocation in the partition it starts in, as
+// acct_policy_job_begin counts tres_alloc_cnt.
+//
+// With alloc, the nodes chosen for j, it is the check after selection
+// (node_scheduler.c select_nodes, acct_policy_job_runnable_post_select):
+// the TRES limits count the allocation (whole nodes for --exclusive), not
+// the request. It is made only after the request passed, so an
+// allocation that counts no more than the request passes at once.
+func (m *Policy) HoldPlaced(j *sim.Job, part int, now int64, placed []sim.PlacedJob, alloc sim.Alloc) string {
 	if !m.cfg.EnforceLimits {
 		return ""
+	}
+	lj := m.limitJob(j, part, nil)
+	if alloc != nil {
+		// Each TRES counts the larger of allocation and request: a
+		// preemptor's provisional allocation (sim.Cluster.Provisional)
+		// leaves GRES to the request.
+		req := lj.TRES
+		lj = m.limitJob(j, part, alloc)
+		lj.Wall = j.TimeLimit
+		more := false
+		for k := range lj.TRES {
+			more = more || lj.TRES[k] > req[k]
+			lj.TRES[k] = max(lj.TRES[k], req[k])
+		}
+		if !more {
+			return ""
+		}
 	}
 	in := m.inPass[:0]
 	for _, p := range placed {
 		if p.Job != j {
-			in = append(in, m.limitJob(p.Job, p.Part, false))
+			in = append(in, m.placedLimitJob(p))
 		}
 	}
 	m.inPass = in
-	lj := m.limitJob(j, part, false)
 	if why := m.limits.Hold(&lj, in); why != "" {
 		return why
 	}
@@ -425,7 +448,7 @@ func (m *Policy) HoldPlaced(j *sim.Job, part int, now int64, placed []sim.Placed
 		pl := m.placedA[:0]
 		for _, p := range placed {
 			if p.Job != j && p.Job.Assoc >= 0 {
-				pl = append(pl, policy.Placed{Assoc: p.Job.Assoc, TRES: m.limitJob(p.Job, p.Part, false).TRES})
+				pl = append(pl, policy.Placed{Assoc: p.Job.Assoc, TRES: m.placedLimitJob(p).TRES})
 			}
 		}
 		m.placedA = pl
@@ -436,19 +459,31 @@ func (m *Policy) HoldPlaced(j *sim.Job, part int, now int64, placed []sim.Placed
 	return m.usageHold(j, &lj, placed)
 }
 
-// limitJob is a job as the QOS limits count it: its allocation when
-// running (alloc), else its request (CPUs, nodes, memory when given per
-// CPU or per node, GPUs asked per job or per node).
-func (m *Policy) limitJob(j *sim.Job, part int, alloc bool) policy.LimitJob {
+// placedLimitJob is a job the pass placed as the limits count it: its
+// allocation, or its request for a caller that gave none.
+func (m *Policy) placedLimitJob(p sim.PlacedJob) policy.LimitJob {
+	if len(p.Alloc) == 0 {
+		return m.limitJob(p.Job, p.Part, nil)
+	}
+	lj := m.limitJob(p.Job, p.Part, p.Alloc)
+	lj.Wall = p.Job.TimeLimit
+	return lj
+}
+
+// limitJob is a job as the QOS limits count it: allocation a in
+// partition part when given (tres_alloc_cnt: the CPUs, memory, nodes,
+// billing and GPUs of the nodes chosen), else its request (CPUs, nodes,
+// memory when given per CPU or per node, GPUs asked per job or per node).
+func (m *Policy) limitJob(j *sim.Job, part int, a sim.Alloc) policy.LimitJob {
 	pq := -1
 	if part >= 0 && part < len(m.partQOS) {
 		pq = m.partQOS[part]
 	}
 	lj := policy.LimitJob{QOS: policy.QOSOrder(m.cfg.QOS, j.QOSIdx, pq),
 		User: m.dense(m.userIdx, j.User), Account: m.dense(m.acctIdx, j.Account), Wall: j.TimeLimit}
-	if alloc && len(j.Alloc) > 0 {
+	if len(a) > 0 {
 		lj.Wall = j.Limit
-		t := m.jobTRES(j)
+		t := m.allocTRES(a, m.billingOn(a, part))
 		lj.TRES = policy.LimitTRES{policy.LimCPU: uint64(t[fairshare.TRESCPU]), policy.LimMem: uint64(t[fairshare.TRESMem]),
 			policy.LimNode: uint64(t[fairshare.TRESNode]), policy.LimBilling: uint64(t[fairshare.TRESBilling]), policy.LimGPU: uint64(t[fairshare.TRESGPU])}
 		return lj
@@ -464,13 +499,13 @@ func (m *Policy) limitJob(j *sim.Job, part int, alloc bool) policy.LimitJob {
 // associations' and QOS's grp_used_tres_run_secs (acct_policy_job_begin),
 // sshare's TRESRunMins.
 func (m *Policy) Started(j *sim.Job, now int64) {
-	j.Billing = m.billing(j)
+	j.Billing = m.billingOn(j.Alloc, j.Part)
 	m.accrue.Release(j.Idx)
 	if m.cfg.EnforceLimits && j.Idx >= 0 {
 		for len(m.begun) <= j.Idx {
 			m.begun = append(m.begun, policy.LimitJob{QOS: [2]int{-2, -2}})
 		}
-		m.begun[j.Idx] = m.limitJob(j, j.Part, true)
+		m.begun[j.Idx] = m.limitJob(j, j.Part, j.Alloc)
 		m.limits.Begin(&m.begun[j.Idx])
 		for len(m.begunA) <= j.Idx {
 			m.begunA = append(m.begunA, -1)
@@ -504,11 +539,14 @@ func (m *Policy) usageFactor(j *sim.Job) float64 {
 // jobTRES is a running job's tres_alloc_cnt as the fair-share engine
 // counts it: CPUs, memory, nodes, the billing truncated to a whole number
 // (as Slurm stores it), and its GPUs when accounting tracks gres/gpu.
-func (m *Policy) jobTRES(j *sim.Job) fairshare.TRES {
-	tres := fairshare.TRES{float64(j.Alloc.Cores()), float64(j.Alloc.MemMB()), float64(len(j.Alloc)), math.Floor(max(j.Billing, 0)), 0}
+func (m *Policy) jobTRES(j *sim.Job) fairshare.TRES { return m.allocTRES(j.Alloc, j.Billing) }
+
+// allocTRES is jobTRES for allocation a billed at billing.
+func (m *Policy) allocTRES(a sim.Alloc, billing float64) fairshare.TRES {
+	tres := fairshare.TRES{float64(a.Cores()), float64(a.MemMB()), float64(len(a)), math.Floor(max(billing, 0)), 0}
 	if m.gpuMask != 0 {
 		k := 0
-		for _, s := range j.Alloc {
+		for _, s := range a {
 			k += m.cluster.SliceGres(s, m.gpuMask)
 		}
 		tres[fairshare.TRESGPU] = float64(k)
@@ -516,7 +554,8 @@ func (m *Policy) jobTRES(j *sim.Job) fairshare.TRES {
 	return tres
 }
 
-// billing is the TRES billing per second of a job's allocation
+// billingOn is the TRES billing per second of allocation a in partition
+// part
 // (calc_job_billable_tres): with the partition's TRESBillingWeights if it
 // has them (summed, or MAX_TRES/MAX_TRES_GRES as PriorityFlags say, over
 // every TRES the job holds, GPUs included when accounting tracks them),
@@ -527,18 +566,18 @@ func (m *Policy) jobTRES(j *sim.Job) fairshare.TRES {
 // cost and a job pays the larger of its core and memory shares (seed 001's
 // Odyssey policy: a job that takes all of a node's memory pays for the
 // whole node).
-func (m *Policy) billing(j *sim.Job) float64 {
+func (m *Policy) billingOn(a sim.Alloc, part int) float64 {
 	c := m.cluster
 	flags := m.cfg.Priority.Flags
-	if j.Part < len(m.cfg.PartitionBilling) && m.cfg.PartitionBilling[j.Part] != nil {
-		tr := c.AllocTRES(j.Alloc)
-		return policy.Billing(tr, m.cfg.PartitionBilling[j.Part], flags)
+	if part >= 0 && part < len(m.cfg.PartitionBilling) && m.cfg.PartitionBilling[part] != nil {
+		tr := c.AllocTRES(a)
+		return policy.Billing(tr, m.cfg.PartitionBilling[part], flags)
 	}
 	if !m.cfg.CPUTypeBilling {
-		return float64(j.Alloc.Cores())
+		return float64(a.Cores())
 	}
 	var b float64
-	for _, sl := range j.Alloc {
+	for _, sl := range a {
 		nd := &c.Nodes[sl.Node]
 		if c.Types[nd.Type].Name == sim.GenericCPU {
 			b += float64(sl.Cores) // no known generation: Slurm's own billing, the CPUs

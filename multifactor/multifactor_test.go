@@ -156,7 +156,7 @@ func TestHoldMaxJobsPU(t *testing.T) {
 		m.Started(j, 0)
 	}
 	start(jobs[0])
-	if why := m.HoldPlaced(jobs[2], jobs[2].Part, 0, []sim.PlacedJob{{Job: jobs[1], Part: jobs[1].Part}}); why != "QOSMaxJobsPerUserLimit" {
+	if why := m.HoldPlaced(jobs[2], jobs[2].Part, 0, []sim.PlacedJob{{Job: jobs[1], Part: jobs[1].Part}}, nil); why != "QOSMaxJobsPerUserLimit" {
 		t.Errorf("one running, one planned: %q, want QOSMaxJobsPerUserLimit", why)
 	}
 	if why := m.Hold(jobs[1], 0); why != "" {

@@ -253,6 +253,18 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		if counted {
 			tested++
 		}
+		if t >= 0 && t <= now {
+			if why := v.HoldOn(j, x.part, s.alloc); why != "" {
+				// _start_job → select_nodes: ESLURM_ACCOUNTING_POLICY
+				// after selection (whole nodes counted); without
+				// assoc_limit_stop the job is skipped, no reservation.
+				plan.Pend(j, why)
+				t = heldByLimit
+			}
+		}
+		if t == heldByLimit {
+			continue // held by this job's limits, not by its shape: not memoised
+		}
 		if t < 0 {
 			b.failed.putHashed(key, b.pkHash, planFail{b.gen0, counted})
 		} else {
@@ -496,6 +508,12 @@ func (b *backfillState) sortPacked(hs []sim.Holding) bool {
 	b.relWords, b.relTmp = words, tmp
 	return true
 }
+
+// heldByLimit is planJobPreempt's and the start test's answer for a
+// record whose nodes, once chosen, break a limit of its own: skipped in
+// this cycle without a reservation, and not remembered as a failure of
+// its shape, since another user's record of that shape may start.
+const heldByLimit = -2
 
 // planJob is one record's test in _attempt_backfill, from TRY_LATER on:
 // the nodes free of reservations over its run, the will-run test on

@@ -108,7 +108,11 @@ func (s *Slurm) planJobPreempt(v *sim.View, plan *sim.Plan, x *cand, tl int64, n
 		return t, counted
 	}
 	s.maskOutside(c, b.avail)
-	preempted, fits, use := s.preemptOn(v, plan, x)
+	preempted, fits, use, held := s.preemptOn(v, plan, x)
+	if held != "" {
+		plan.Pend(x.j, held)
+		return heldByLimit, counted // backfill.c: ESLURM_ACCOUNTING_POLICY, the job is skipped
+	}
 	if !preempted {
 		return t, counted
 	}

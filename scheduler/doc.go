@@ -102,6 +102,11 @@
 //     second anyway; fairsim keeps the change-driven cadence.
 //   - Limit-held records are skipped even with assoc_limit_stop (Slurm
 //     then tests them and blocks their QOS until an estimate).
+//   - The limit check after selection (select_nodes'
+//     acct_policy_job_runnable_post_select, View.HoldOn) counts the
+//     nodes chosen; before a preemption, the preemptor's CPUs spread
+//     evenly over the nodes it would take (whole nodes for --exclusive),
+//     where cons_tres would count the CPUs it picks on each.
 //   - Licenses, node features and reboots, advance reservations in the
 //     map, completing nodes (cg_node_bitmap: start at now + 1),
 //     heterogeneous jobs and deadlines are not modelled. A CPU-typed

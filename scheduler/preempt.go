@@ -89,16 +89,24 @@ func (s *Slurm) canPreempt(c *sim.Cluster, now int64, p *cand, v *sim.Holding) (
 
 // preemptFor is the main scheduler's preemption: preemptOn on the nodes
 // the pass has not taken out of play, and the preemptor's start when its
-// victims are all suspended.
-func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) (preempted, started bool) {
-	preempted, fits, _ := s.preemptOn(view, plan, x)
+// victims are all suspended. held is the limit that the allocation found
+// breaks (View.HoldOn): the victims are suspended, the preemptor is not
+// started.
+func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) (preempted, started bool, held string) {
+	preempted, fits, _, held := s.preemptOn(view, plan, x)
+	if held != "" {
+		return false, false, held
+	}
 	if fits {
+		if why := view.HoldOn(x.j, x.part, s.alloc); why != "" {
+			return true, false, why
+		}
 		if err := plan.Start(x.j, x.part, s.alloc, sim.ByMain); err != nil {
 			panic("slurm: " + err.Error()) // TryAlloc and Start disagree: a bug
 		}
-		return true, true
+		return true, true, ""
 	}
-	return preempted, false
+	return preempted, false, ""
 }
 
 // preemptOn tries to make room for record x by preempting lower-priority
@@ -116,9 +124,14 @@ func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) (preempted, 
 // requeued, after their grace time if any, those to be suspended are left
 // running, and the preemptor starts in a later pass, once its victims
 // have left, as in Slurm; use lists the nodes it was fitted on.
-func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, fits bool, use []int) {
+//
+// held is the limit the preemptor's allocation on those nodes
+// (Cluster.Provisional: whole nodes for --exclusive) breaks: nothing is
+// preempted for it, as select_nodes checks the limits after selection,
+// before it preempts.
+func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, fits bool, use []int, held string) {
 	if s.P.PreemptType != "preempt/partition_prio" && s.P.PreemptType != "preempt/qos" {
-		return false, false, nil
+		return false, false, nil, ""
 	}
 	c := view.Cluster()
 	type victim struct {
@@ -164,7 +177,7 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 		cands = append(cands, victim{v, prio<<16 + int64(len(v.Alloc)), act, grace})
 	})
 	if len(cands) == 0 {
-		return false, false, nil
+		return false, false, nil, ""
 	}
 	slices.SortFunc(cands, func(a, b victim) int {
 		if s.P.PreemptYoungestFirst {
@@ -216,7 +229,11 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 		}
 	}
 	if need == 0 {
-		return false, false, nil
+		return false, false, nil, ""
+	}
+	s.alloc = c.Provisional(&x.req, use, s.alloc[:0])
+	if why := view.HoldOn(x.j, x.part, s.alloc); why != "" {
+		return false, false, nil, why
 	}
 	// Only the candidates on nodes the preemptor would take are preempted
 	// (cons_tres keeps the preemptees "whose resources are actually used").
@@ -237,10 +254,10 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 		}
 		s.memo.reset() // the map changed: the failed fit is no longer known
 		if s.tryAlloc(c, x, s.mask) == sim.FitsNow {
-			return true, true, use
+			return true, true, use, ""
 		}
 		plan.Pass(view.Now() + 1)
-		return true, false, use
+		return true, false, use, ""
 	}
 	freed := false
 	for _, cd := range victims {
@@ -253,5 +270,5 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 	if freed {
 		plan.Pass(view.Now() + 1)
 	}
-	return true, false, use
+	return true, false, use, ""
 }

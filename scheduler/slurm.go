@@ -237,7 +237,17 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 			if nFailed == 0 {
 				mask = nil // nothing out of play: placement may take its fast path
 			}
-			if s.tryAlloc(c, &x, mask) == sim.FitsNow {
+			fits := s.tryAlloc(c, &x, mask) == sim.FitsNow
+			if fits {
+				if why := v.HoldOn(j, p, s.alloc); why != "" {
+					// select_nodes: ESLURM_ACCOUNTING_POLICY after selection
+					// (the whole nodes of an --exclusive job count).
+					plan.Pend(j, why)
+					if !s.P.AssocLimitStop {
+						continue
+					}
+					goto blocked
+				}
 				if err := plan.Start(j, p, s.alloc, sim.ByMain); err != nil {
 					panic("slurm: " + err.Error()) // TryAlloc and Start disagree: a bug
 				}
@@ -245,7 +255,12 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 				started++
 				continue
 			}
-			if preempted, now := s.preemptFor(v, plan, &x); now {
+			if preempted, now, why := s.preemptFor(v, plan, &x); why != "" {
+				plan.Pend(j, why)
+				if !s.P.AssocLimitStop {
+					continue
+				}
+			} else if now {
 				s.memo.reset()
 				started++
 				continue
@@ -256,6 +271,7 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 				plan.Pend(j, "Resources")
 			}
 		}
+	blocked:
 		block := true
 		if s.P.BfMinAgeReserve > 0 && v.Now()-j.EligibleTime < s.P.BfMinAgeReserve {
 			block = false

@@ -530,6 +530,31 @@ func (c *Cluster) allocExclusive(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	return dst[:start], NotNow
 }
 
+// Provisional is the allocation req would get on exactly the given
+// nodes, whatever they hold now: a preemptor's, checked against its
+// limits before its victims are stopped (select_nodes checks them after
+// selection, before _preempt_jobs). Whole nodes, GRES included, when
+// exclusive; else its CPUs spread over the nodes in order, as evenly as
+// they go, with the memory each share takes, and no GRES (the request's
+// GRES are counted from the request).
+func (c *Cluster) Provisional(req *Request, nodes []int, dst Alloc) Alloc {
+	if len(nodes) == 0 {
+		return dst
+	}
+	left := max(req.CPUs, len(nodes))
+	for i, n := range nodes {
+		nd := &c.Nodes[n]
+		if req.Exclusive {
+			dst = append(dst, Slice{n, nd.Cores, nd.MemMB, c.wholeTake(n)})
+			continue
+		}
+		k := (left + len(nodes) - i - 1) / (len(nodes) - i)
+		left -= k
+		dst = append(dst, Slice{Node: n, Cores: k, MemMB: c.memFor(req, n, k, 0)})
+	}
+	return dst
+}
+
 // apply takes or returns an allocation's resources.
 func (c *Cluster) apply(a Alloc, take bool) {
 	for _, s := range a {

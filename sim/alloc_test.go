@@ -393,3 +393,36 @@ func TestKeepAlloc(t *testing.T) {
 		}
 	}
 }
+
+// TestProvisional: a preemptor's allocation on the nodes it would take,
+// for its limit check before its victims go (bestFitCluster; what the
+// nodes hold now does not matter).
+func TestProvisional(t *testing.T) {
+	c := bestFitCluster(t)
+	n := func(names ...string) []int {
+		var ids []int
+		for _, s := range names {
+			ids = append(ids, node(t, c, s))
+		}
+		return ids
+	}
+	use(t, c, "n3", 8, 16000)
+	for _, tc := range []struct {
+		name  string
+		req   Request
+		nodes []int
+		want  string
+	}{
+		// 10 CPUs over three nodes: 4, 3, 3 (ceil of what is left).
+		{"spread", Request{CPUs: 10, MemPerCPU: 100}, n("n2", "n3", "n4"), "n2:4/400 n3:3/300 n4:3/300"},
+		{"one node", Request{CPUs: 2, MemPerNode: 500}, n("n1"), "n1:2/500"},
+		{"memory share", Request{CPUs: 2, MemPerCPU: MemCoreShare}, n("n4"), "n4:2/4000"},
+		{"whole nodes", Request{CPUs: 1, Exclusive: true}, n("n2", "n3"), "n2:4/16000 n3:8/16000"},
+		{"a CPU each at least", Request{CPUs: 1}, n("n1", "n4"), "n1:1/0 n4:1/0"},
+		{"no nodes", Request{CPUs: 1}, nil, ""},
+	} {
+		if got := allocString(c, c.Provisional(&tc.req, tc.nodes, nil)); got != tc.want {
+			t.Errorf("%s: Provisional = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -115,7 +115,7 @@ func TestHoldPlacedSeesThePlan(t *testing.T) {
 		jobs = append(jobs, j)
 	}
 	var seen []int64
-	st := ViewState{Now: 100, Cluster: c, Pending: jobs, HoldPlaced: func(_ *Job, _ int, _ int64, placed []PlacedJob) string {
+	st := ViewState{Now: 100, Cluster: c, Pending: jobs, HoldPlaced: func(_ *Job, _ int, _ int64, placed []PlacedJob, _ Alloc) string {
 		seen = seen[:0]
 		for _, p := range placed {
 			seen = append(seen, p.Job.ID)

@@ -206,7 +206,7 @@ type Simulator struct {
 	samples      []Sample
 	view         View
 	hold         func(*Job, int64) string
-	holdIn       func(*Job, int, int64, []PlacedJob) string
+	holdIn       func(*Job, int, int64, []PlacedJob, Alloc) string
 	eligSeq      uint64
 	realEvents   int   // queued submit, eligible and end events
 	lastProgress int64 // last submit, start or end

@@ -21,7 +21,7 @@ type View struct {
 	churn   uint64
 	epoch   uint64
 	hold    func(*Job, int64) string
-	holdIn  func(*Job, int, int64, []PlacedJob) string
+	holdIn  func(*Job, int, int64, []PlacedJob, Alloc) string
 	// placed are the jobs the plan starts, for HoldPlaced: kept from
 	// call to call within a pass, from the first placedN actions, while
 	// no placed job was preempted (unplaced counts those).
@@ -53,7 +53,7 @@ type ViewState struct {
 	Hold func(j *Job, now int64) string
 	// HoldPlaced, when set, replaces Hold and is also given the jobs the
 	// pass's plan has started so far (PlacedHolder).
-	HoldPlaced func(j *Job, part int, now int64, placed []PlacedJob) string
+	HoldPlaced func(j *Job, part int, now int64, placed []PlacedJob, alloc Alloc) string
 	// Completing are ended jobs whose nodes are still COMPLETING
 	// (Options.CompletingTime): their resources are not free yet.
 	Completing []*Job
@@ -65,15 +65,20 @@ type ViewState struct {
 // its first partition until it starts), and each placed job comes with
 // the partition it starts in: a partition's QOS orders the limits of the
 // jobs tested or started there.
+//
+// alloc is nil for the check of the request, before nodes are chosen;
+// given, it is the check after selection, with the nodes chosen for j
+// (View.HoldOn), made only once the request passed.
 type PlacedHolder interface {
-	HoldPlaced(j *Job, part int, now int64, placed []PlacedJob) string
+	HoldPlaced(j *Job, part int, now int64, placed []PlacedJob, alloc Alloc) string
 }
 
-// PlacedJob is a start the pass has planned: the job and the partition
-// it starts in.
+// PlacedJob is a start the pass has planned: the job, the partition it
+// starts in and its allocation.
 type PlacedJob struct {
-	Job  *Job
-	Part int
+	Job   *Job
+	Part  int
+	Alloc Alloc
 }
 
 // NewView builds a View of a hand-made state, for scheduler tests: jobs
@@ -221,7 +226,23 @@ func (v *View) Hold(j *Job) string { return v.HoldFor(j, j.Part) }
 // the plan starts count in the partitions they start in. A policy
 // without PlacedHolder sees only the job, in its first partition.
 func (v *View) HoldFor(j *Job, part int) string {
-	if j.Req.Resv != 0 {
+	return v.holdFor(j, part, nil)
+}
+
+// HoldOn is HoldFor once nodes are chosen: the limits count allocation a
+// (whole nodes for an --exclusive job), as select_nodes checks
+// acct_policy_job_runnable_post_select with the job's total_cpus before
+// it starts the job. Call it only for a record HoldFor let through; a
+// policy without PlacedHolder checks requests only.
+func (v *View) HoldOn(j *Job, part int, a Alloc) string {
+	if v.holdIn == nil {
+		return ""
+	}
+	return v.holdFor(j, part, a)
+}
+
+func (v *View) holdFor(j *Job, part int, a Alloc) string {
+	if a == nil && j.Req.Resv != 0 {
 		if why := v.c.resvWait(j.Req.Resv, v.now); why != "" {
 			return why
 		}
@@ -235,12 +256,12 @@ func (v *View) HoldFor(j *Job, part int) string {
 			v.placedPass, v.placedUnplaced = v.pass, v.unplaced
 		}
 		for i := v.placedN; i < len(v.plan.Actions); i++ {
-			if a := &v.plan.Actions[i]; a.Kind == ActStart && v.Placed(a.Job) {
-				v.placed = append(v.placed, PlacedJob{a.Job, a.Part})
+			if act := &v.plan.Actions[i]; act.Kind == ActStart && v.Placed(act.Job) {
+				v.placed = append(v.placed, PlacedJob{act.Job, act.Part, act.Alloc})
 			}
 		}
 		v.placedN = len(v.plan.Actions)
-		return v.holdIn(j, part, v.now, v.placed)
+		return v.holdIn(j, part, v.now, v.placed, a)
 	}
 	if v.hold == nil {
 		return ""

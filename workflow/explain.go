@@ -135,10 +135,13 @@ func (p *tracePolicy) TimeOuts(now int64, running []*sim.Job) []sim.LimitTimeOut
 }
 
 // HoldPlaced implements sim.PlacedHolder, falling back to Hold as the
-// simulator does for a policy without it.
-func (p *tracePolicy) HoldPlaced(j *sim.Job, part int, now int64, placed []sim.PlacedJob) string {
+// simulator does for a policy without it (which checks requests only).
+func (p *tracePolicy) HoldPlaced(j *sim.Job, part int, now int64, placed []sim.PlacedJob, alloc sim.Alloc) string {
 	if ph, ok := p.Policy.(sim.PlacedHolder); ok {
-		return ph.HoldPlaced(j, part, now, placed)
+		return ph.HoldPlaced(j, part, now, placed, alloc)
+	}
+	if alloc != nil {
+		return ""
 	}
 	return p.Policy.Hold(j, now)
 }

@@ -1,0 +1,110 @@
+package scenarios
+
+import "testing"
+
+// runLimits runs the slurm scheduler on a two-node site of 8-CPU nodes
+// with QOS lim, sacct rows given, and returns jobs.csv's (Start, State,
+// Reason) by JobID.
+func runLimits(t *testing.T, qos string, rows ...string) map[string][3]string {
+	t.Helper()
+	return runLimitsOn(t, "AccountingStorageEnforce=limits\nNodeName=c[01-02] CPUs=8 RealMemory=8000\n"+
+		"PartitionName=batch Nodes=c[01-02] Default=YES\n", "Name|MaxTRESPU\nnormal|\nlim|"+qos+"\n", rows...)
+}
+
+// runLimitsOn is runLimits with a slurm.conf and QOS file of its own.
+func runLimitsOn(t *testing.T, conf, qos string, rows ...string) map[string][3]string {
+	t.Helper()
+	files := map[string]string{
+		"slurm.conf": conf,
+		"qos.txt":    qos,
+		"sacct.txt":  "JobID|JobIDRaw|User|Account|QOS|Submit|Start|End|Elapsed|Timelimit|NCPUS|State|SubmitLine\n",
+	}
+	for _, r := range rows {
+		files["sacct.txt"] += r + "\n"
+	}
+	csv := runSite(t, files)
+	id, start, state, reason := index(csv[0], "JobID"), index(csv[0], "Start"), index(csv[0], "State"), index(csv[0], "Reason")
+	pre := index(csv[0], "Preemptions")
+	got := map[string][3]string{}
+	for _, r := range csv[1:] {
+		got[r[id]] = [3]string{r[start], r[state], r[reason]}
+		if r[pre] != "0" {
+			got[r[id]+" preemptions"] = [3]string{r[pre]}
+		}
+	}
+	return got
+}
+
+// TestLimitsCountWholeNodes: an --exclusive job's QOS limits count the
+// whole nodes it is given, as select_nodes (node_scheduler.c) checks
+// acct_policy_job_runnable_post_select with the job's total_cpus after
+// selection. Checked on a real 22.05 controller: a -n1 --exclusive job
+// under MaxTRESPerUser=cpu=4 on 8-CPU nodes pends with
+// QOSMaxCpuPerUserLimit, "NumCPUs=1" in scontrol.
+func TestLimitsCountWholeNodes(t *testing.T) {
+	t.Run("main pass", func(t *testing.T) {
+		got := runLimits(t, "cpu=4",
+			"100|100|u1|a1|lim|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:10:00|00:10:00|00:20:00|1|COMPLETED|sbatch -n 1 -t 20 --exclusive job.sh",
+			"101|101|u2|a1|lim|2026-01-05T08:00:01|2026-01-05T08:00:01|2026-01-05T08:10:01|00:10:00|00:20:00|1|COMPLETED|sbatch -n 1 -t 20 job.sh")
+		if g := got["100"]; g != [3]string{"", "PENDING", "QOSMaxCpuPerUserLimit"} {
+			t.Errorf("job 100 (-n1 --exclusive, 8 CPUs given, MaxTRESPU cpu=4): (Start, State, Reason) %v; want never started, QOSMaxCpuPerUserLimit", g)
+		}
+		// The held job blocks nobody (job_scheduler.c: only
+		// assoc_limit_stop makes an accounting-policy failure block):
+		// 101 starts in the same main pass, batch_sched_delay (3 s)
+		// after the submits, not at the first backfill cycle.
+		if g := got["101"]; g[0] != "3" || g[1] != "COMPLETED" {
+			t.Errorf("job 101 (Start, State, Reason) %v; want started at 3 by the main pass", g)
+		}
+	})
+	t.Run("placed in one pass", func(t *testing.T) {
+		// A whole node and a 1-CPU job of one user in one pass: the
+		// first, once placed, counts its 8 CPUs (acct_policy_job_begin
+		// adds tres_alloc_cnt), so the second waits for its end (at 603,
+		// and its node's epilog: 604).
+		got := runLimits(t, "cpu=8",
+			"200|200|u1|a1|lim|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:10:00|00:10:00|00:20:00|1|COMPLETED|sbatch -n 1 -t 20 --exclusive job.sh",
+			"201|201|u1|a1|lim|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:10:00|00:10:00|00:20:00|1|COMPLETED|sbatch -n 1 -t 20 job.sh")
+		if got["200"][0] != "3" || got["201"][0] != "604" {
+			t.Errorf("jobs 200 (a whole 8-CPU node), 201 (1 CPU), MaxTRESPU cpu=8, started at %q, %q; want 3 and 604 (after 200 ends)", got["200"][0], got["201"][0])
+		}
+	})
+	t.Run("backfill", func(t *testing.T) {
+		// 301 (two whole nodes) waits for 300 and blocks the main pass:
+		// 302 and 303 can only be backfilled into c02 before 301's
+		// reservation. 302's whole node breaks its limit, so backfill
+		// skips it (backfill.c: ESLURM_ACCOUNTING_POLICY from
+		// _start_job) and 303 takes its place.
+		got := runLimits(t, "cpu=4",
+			"300|300|u2|a1|normal|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:10:00|00:10:00|00:20:00|1|COMPLETED|sbatch -n 1 -t 20 job.sh",
+			"301|301|u3|a1|normal|2026-01-05T08:00:01|2026-01-05T08:00:01|2026-01-05T08:10:01|00:10:00|00:20:00|16|COMPLETED|sbatch -N 2 -n 16 -t 20 --exclusive job.sh",
+			"302|302|u1|a1|lim|2026-01-05T08:00:02|2026-01-05T08:00:02|2026-01-05T08:05:02|00:05:00|00:05:00|1|COMPLETED|sbatch -n 1 -t 5 --exclusive job.sh",
+			"303|303|u4|a1|normal|2026-01-05T08:00:03|2026-01-05T08:00:03|2026-01-05T08:05:03|00:05:00|00:05:00|1|COMPLETED|sbatch -n 1 -t 5 job.sh")
+		if g := got["302"]; g != [3]string{"", "PENDING", "QOSMaxCpuPerUserLimit"} {
+			t.Errorf("job 302 (-n1 --exclusive behind a blocked top job, MaxTRESPU cpu=4): %v; want never started, QOSMaxCpuPerUserLimit", g)
+		}
+		if g := got["301"]; g[0] != "604" {
+			t.Errorf("job 301 started at %q; want 604, once 300 has ended", g[0])
+		}
+		if g := got["303"]; g[1] != "COMPLETED" || g[0] != "30" {
+			t.Errorf("job 303 (Start, State, Reason) %v; want backfilled by the first cycle, at 30", g)
+		}
+	})
+	t.Run("preemption", func(t *testing.T) {
+		// 401's request (1 CPU) passes, but the whole node it would
+		// take by preempting 400 breaks MaxTRESPU cpu=4: select_nodes
+		// checks the limits after selection and before _preempt_jobs,
+		// so 400 is not requeued for a job that could not start.
+		got := runLimitsOn(t, "AccountingStorageEnforce=limits\nPreemptType=preempt/qos\nPreemptMode=REQUEUE\n"+
+			"NodeName=c01 CPUs=8 RealMemory=8000\nPartitionName=batch Nodes=c01 Default=YES\n",
+			"Name|Priority|Preempt|MaxTRESPU\nnormal|0||\nlim|100|normal|cpu=4\n",
+			"400|400|u2|a1|normal|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:10:00|00:10:00|00:20:00|8|COMPLETED|sbatch -n 8 -t 20 job.sh",
+			"401|401|u1|a1|lim|2026-01-05T08:01:00|2026-01-05T08:01:00|2026-01-05T08:06:00|00:05:00|00:10:00|1|COMPLETED|sbatch -n 1 -t 10 --exclusive job.sh")
+		if g := got["400"]; g != [3]string{"3", "COMPLETED", ""} || got["400 preemptions"] != [3]string{} {
+			t.Errorf("job 400 (Start, State, Reason) %v, preemptions %v; want started at 3, never preempted", g, got["400 preemptions"])
+		}
+		if g := got["401"]; g != [3]string{"", "PENDING", "QOSMaxCpuPerUserLimit"} {
+			t.Errorf("job 401 (-n1 --exclusive preemptor, MaxTRESPU cpu=4): %v; want never started, QOSMaxCpuPerUserLimit", g)
+		}
+	})
+}
