@@ -185,6 +185,60 @@ func TestRejections(t *testing.T) {
 	}
 }
 
+// TestSpanBounds: times a run cannot span (workload.MaxSpan, 100 years).
+// A job that would run, wait for its begin time or think after its
+// predecessor longer is impossible: rejected and counted, the others run
+// and the run ends in its own century. A submission further from the
+// first is a corrupt trace: an error naming the line.
+func TestSpanBounds(t *testing.T) {
+	mk := func(t *testing.T) *Cluster {
+		return newTestCluster(t, "broadwell", false, []NodeSpec{nodeGroup("broadwell", 4, 4000, 1, "n1")}, partSpec("p"))
+	}
+	const span = workload.MaxSpan
+	jobs := []tj{
+		{id: 1, submit: 0, cpus: 1, run: 10},
+		{id: 2, submit: 5, cpus: 1, run: span + 1},
+		{id: 3, submit: 6, cpus: 1, run: 10, eligible: 6 + span + 1},
+		{id: 4, submit: 7, cpus: 1, run: 10, pre: 1, think: span + 1},
+		{id: 5, submit: 8, cpus: 1, run: span, limit: span},
+		{id: 6, submit: 9, cpus: 1, run: 10, eligible: 9 + span},
+	}
+	// One sample a year: hourly ones over the century job 5 runs would
+	// cost the test seconds.
+	r, by := simulate(t, mk(t), &testSched{greedy: true}, nil, jobs, Options{SampleInterval: 365 * 86400})
+	for id, reason := range map[int64]string{
+		2: "run time 3155760001 s (100 years) over the 100 years a run may span",
+		3: "begin time 3155760001 s (100 years) after submit, over the 100 years a run may span",
+		4: "think time 3155760001 s (100 years) over the 100 years a run may span",
+	} {
+		if j := by[id]; j.State != Rejected || j.Reason != reason {
+			t.Errorf("job %d: %s %q; want REJECTED %q", id, j.State, j.Reason, reason)
+		}
+	}
+	// At the bound itself a job still runs.
+	if j := by[5]; j.State != Completed || j.End != 8+span {
+		t.Errorf("job 5 (run time of exactly 100 years): %s ends %d; want COMPLETED at %d", j.State, j.End, 8+span)
+	}
+	if j := by[6]; j.State != Completed || j.Start != 9+span {
+		t.Errorf("job 6 (begin exactly 100 years after submit): %s starts %d; want COMPLETED from %d", j.State, j.Start, 9+span)
+	}
+	want := workload.Tally{"run time over 100 years": 1, "begin time over 100 years after submit": 1, "think time over 100 years": 1}
+	if !maps.Equal(r.Rejected, want) {
+		t.Errorf("rejected %v, want %v", r.Rejected, want)
+	}
+
+	late := []tj{{id: 1, submit: 100, cpus: 1, run: 10}, {id: 2, submit: 100 + span + 1, cpus: 1, run: 10, line: 9}}
+	_, err := simulateErr(mk(t), &testSched{}, nil, late, Options{File: "trace.swf"})
+	const msg = "trace.swf:9: submit time: job 2 is submitted 3155760001 s after the first job (100 years): more than the 3155760000 s (100 years) a run may span"
+	if err == nil || err.Error() != msg {
+		t.Errorf("a submission 100 years and 1 s after the first: error %v, want %q", err, msg)
+	}
+	late[1].submit--
+	if _, err := simulateErr(mk(t), &testSched{}, nil, late, Options{File: "trace.swf", SampleInterval: 365 * 86400}); err != nil {
+		t.Errorf("a submission exactly 100 years after the first: %v", err)
+	}
+}
+
 // TestPartitionMapping: a job goes to the partition it names; one naming
 // a partition the cluster lacks, or none, goes to the default partition
 // (the one marked Default, else the first).

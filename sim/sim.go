@@ -609,6 +609,12 @@ func (s *Simulator) readNext() bool {
 		s.srcDone = true
 		return false
 	}
+	if s.arrived > 0 && w.Submit-s.first > workload.MaxSpan {
+		s.err = &workload.Error{File: s.opt.File, Line: w.Line, Field: "submit time",
+			Msg: fmt.Sprintf("job %d is submitted %d s after the first job (%.0f years): more than the %d s (100 years) a run may span", w.ID, w.Submit-s.first, float64(w.Submit-s.first)/(365.25*86400), workload.MaxSpan)}
+		s.srcDone = true
+		return false
+	}
 	s.lastSubmit = w.Submit
 	if s.arrived == 0 {
 		s.first = w.Submit
@@ -627,6 +633,10 @@ func (s *Simulator) submit(j *Job) {
 	s.lastProgress = s.now
 	s.byID.add(j.ID, j.Idx)
 	s.placeRequest(j)
+	if class, why := overSpan(j); class != "" {
+		s.reject(j, class, why)
+		return
+	}
 	if why := s.resvRefusal(j); why != "" {
 		s.reject(j, "reservation", why)
 		return
@@ -649,6 +659,22 @@ func (s *Simulator) submit(j *Job) {
 		s.push(Event{T: j.Submit + max(j.Job.Wait, 0), Kind: EvJobEnd, Job: int32(j.Idx), Gen: j.gen})
 	}
 	s.await(j)
+}
+
+// overSpan tells why a job's times cannot be simulated: a run time, a
+// begin time after submit or a think time longer than workload.MaxSpan.
+// Such a job is impossible, like one bigger than its partition.
+func overSpan(j *Job) (class, why string) {
+	const y = 365.25 * 86400
+	switch w := &j.Job; {
+	case w.Runtime > workload.MaxSpan:
+		return "run time over 100 years", fmt.Sprintf("run time %d s (%.0f years) over the 100 years a run may span", w.Runtime, float64(w.Runtime)/y)
+	case w.Eligible-w.Submit > workload.MaxSpan:
+		return "begin time over 100 years after submit", fmt.Sprintf("begin time %d s (%.0f years) after submit, over the 100 years a run may span", w.Eligible-w.Submit, float64(w.Eligible-w.Submit)/y)
+	case w.Preceding != workload.Unset && w.ThinkTime > workload.MaxSpan:
+		return "think time over 100 years", fmt.Sprintf("think time %d s (%.0f years) over the 100 years a run may span", w.ThinkTime, float64(w.ThinkTime)/y)
+	}
+	return "", ""
 }
 
 // placeRequest finds the job's home partition (the default one when the

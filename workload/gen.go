@@ -225,6 +225,8 @@ func (c GenConfig) Validate() error {
 		return fmt.Errorf("jobs %d: want 1..100000000", c.Jobs)
 	case !(c.Days > 0) || math.IsInf(c.Days, 0):
 		return fmt.Errorf("days %v: want a positive number", c.Days)
+	case c.Days > float64(MaxSpan/86400):
+		return fmt.Errorf("days %v: want at most %d (the 100 years a run may span)", c.Days, MaxSpan/86400)
 	case c.Daily < 0 || c.Daily > 1:
 		return fmt.Errorf("daily amplitude %v: want 0..1", c.Daily)
 	case !(c.Weekend > 0) || c.Weekend > 1:

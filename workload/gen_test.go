@@ -203,6 +203,8 @@ func TestGenValidate(t *testing.T) {
 	}{
 		{func(c *GenConfig) { c.Jobs = 0 }, "jobs 0: want 1..100000000"},
 		{func(c *GenConfig) { c.Days = -1 }, "days -1: want a positive number"},
+		{func(c *GenConfig) { c.Days = 1e300 }, "days 1e+300: want at most 36525 (the 100 years a run may span)"},
+		{func(c *GenConfig) { c.Days = 36526 }, "days 36526: want at most 36525 (the 100 years a run may span)"},
 		{func(c *GenConfig) { c.Runtime = "pareto" }, `runtime distribution "pareto": want lognormal or loguniform`},
 		{func(c *GenConfig) { c.LimitFactor = 0.5 }, "limit factor 0.5: want at least 1"},
 		{func(c *GenConfig) { c.Accounts = 60 }, "accounts 60: want 1..users (50)"},

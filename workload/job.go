@@ -90,6 +90,12 @@ type Job struct {
 	Line       int     // line in the source file, for error messages
 }
 
+// MaxSpan is the longest stretch of simulated time a run may cover, in
+// seconds: 100 years. A trace whose submissions spread wider, or a job
+// that would run, wait for its begin time or think for longer, holds a
+// corrupt time: simulating it would sample a century of idle cluster.
+const MaxSpan int64 = 3_155_760_000
+
 // Names interns the strings of a trace. Index 0.. are dense so per-user or
 // per-account tables can be slices.
 type Names struct {
