@@ -16,6 +16,7 @@ import (
 	"fairsim/scheduler"
 	"fairsim/sim"
 	"fairsim/slurmconf"
+	"fairsim/slurmtext"
 	"fairsim/slurmtime"
 	"fairsim/workload"
 )
@@ -614,7 +615,7 @@ func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 			return nil, fmt.Errorf("nodes[%d] %s: Feature: %w", i, g.NodeName, err)
 		}
 		used[t.Name] = true
-		names, err := slurmconf.Expand(g.NodeName)
+		names, err := slurmtext.Expand(g.NodeName)
 		if err != nil {
 			return nil, fmt.Errorf("nodes[%d]: NodeName: %w", i, err)
 		}
@@ -665,7 +666,7 @@ func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 		}
 		spec := sim.PartitionSpec{Partition: p}
 		if !strings.EqualFold(ps.Nodes, "ALL") {
-			if spec.NodeNames, err = slurmconf.Expand(ps.Nodes); err != nil {
+			if spec.NodeNames, err = slurmtext.Expand(ps.Nodes); err != nil {
 				return nil, fmt.Errorf("partitions[%d] %s: Nodes: %w", i, ps.PartitionName, err)
 			}
 		}

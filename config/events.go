@@ -7,7 +7,7 @@ import (
 	"fairsim/events"
 	"fairsim/inputerr"
 	"fairsim/sim"
-	"fairsim/slurmconf"
+	"fairsim/slurmtext"
 	"fairsim/workload"
 )
 
@@ -85,7 +85,7 @@ func (sc *Scenario) siteEvents(c *sim.Cluster, h *workload.Header) ([]sim.SiteEv
 		case e.Action.OnNode() && e.Nodes == "":
 			// NodeCnt=: the simulator picks the nodes at the line's time.
 		case e.Action.OnNode():
-			names, err := slurmconf.Expand(e.Nodes)
+			names, err := slurmtext.Expand(e.Nodes)
 			if err != nil {
 				errs.Addf(file, e.Line, "NodeName", "%v", err)
 				continue

@@ -6,7 +6,7 @@ import (
 
 	"fairsim/policy/fairshare"
 	"fairsim/sim"
-	"fairsim/slurmconf"
+	"fairsim/slurmtext"
 	"fairsim/slurmtime"
 )
 
@@ -102,7 +102,7 @@ func inForce(c *sim.Cluster, tree *fairshare.Tree, cpuTypeBilling bool, refType 
 	var cur *NodeInForce
 	flush := func() {
 		if cur != nil {
-			cur.NodeName = slurmconf.Compress(hosts)
+			cur.NodeName = slurmtext.Compress(hosts)
 			f.Nodes = append(f.Nodes, *cur)
 		}
 	}
@@ -143,7 +143,7 @@ func inForce(c *sim.Cluster, tree *fairshare.Tree, cpuTypeBilling bool, refType 
 		if p.PreemptMode.IsSet() {
 			pm = p.PreemptMode.String()
 		}
-		f.Partitions = append(f.Partitions, PartInForce{PartitionName: p.Name, Nodes: slurmconf.Compress(names),
+		f.Partitions = append(f.Partitions, PartInForce{PartitionName: p.Name, Nodes: slurmtext.Compress(names),
 			State: p.State.String(), Default: p.Default, PriorityTier: p.PriorityTier, PriorityJobFactor: p.PriorityJobFactor,
 			MaxTime: limitString(p.MaxTime), DefaultTime: limitString(p.DefaultTime), Exclusive: p.Exclusive,
 			PreemptMode: pm, TRESBillingWeights: bw, QOS: p.QOS,

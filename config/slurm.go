@@ -16,6 +16,7 @@ import (
 	"fairsim/scheduler"
 	"fairsim/sim"
 	"fairsim/slurmconf"
+	"fairsim/slurmtext"
 	"fairsim/slurmtime"
 	"fairsim/workload"
 )
@@ -346,7 +347,7 @@ func (sc *Scenario) buildClusterFromSlurm(run *Run, conf *slurmconf.Config) (*si
 	if len(generic) > 0 {
 		run.Warnings = append(run.Warnings, fmt.Sprintf("%d node(s) have no Feature naming a known CPU generation: %s; "+
 			"they run as type generic (speed 1.0, billed by CPU count as Slurm does without TRESBillingWeights); "+
-			"name their type with cluster.cpu_types or --cpu-type HOSTLIST=TYPE", len(generic), slurmconf.Compress(generic)))
+			"name their type with cluster.cpu_types or --cpu-type HOSTLIST=TYPE", len(generic), slurmtext.Compress(generic)))
 	}
 	types, err := sc.cpuTypes(used)
 	if err != nil {
@@ -448,7 +449,7 @@ func (sc *Scenario) forcedTypes() (map[string]sim.CPUType, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: cluster.cpu_types: %w", sc.file, err)
 		}
-		hosts, err := slurmconf.Expand(o.Nodes)
+		hosts, err := slurmtext.Expand(o.Nodes)
 		if err != nil {
 			return nil, fmt.Errorf("%s: cluster.cpu_types.%s.nodes: %w", sc.file, name, err)
 		}
@@ -535,7 +536,7 @@ func recordedNodes(c *sim.Cluster, names *workload.Names) func(j *sim.Job) []int
 			return ns
 		}
 		var ns []int
-		hosts, err := slurmconf.Expand(names.NodeLists.Name(j.AllocNodeList - 1))
+		hosts, err := slurmtext.Expand(names.NodeLists.Name(j.AllocNodeList - 1))
 		if err == nil {
 			for _, h := range hosts {
 				n, ok := idx[h]

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"fairsim/sim"
-	"fairsim/slurmconf"
+	"fairsim/slurmtext"
 )
 
 // The lines the timing comes from (22.05): a batch submission
@@ -79,7 +79,7 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 		if !ok {
 			return
 		}
-		if ns, err := slurmconf.Expand(list); err == nil {
+		if ns, err := slurmtext.Expand(list); err == nil {
 			nodes[id] = ns
 		}
 	}

@@ -19,7 +19,7 @@ type hostIndex struct {
 	rank  []int32 // per node: its place in hostlist order
 	byRnk []int32 // per place: the node
 	// Per place: the (prefix, width) group of a name ending in a number,
-	// -1 for one printed as it is (slurmconf.Compress's rules).
+	// -1 for one printed as it is (slurmtext.Compress's rules).
 	group []int32
 	num   []int
 	width []int

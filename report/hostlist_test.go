@@ -9,12 +9,12 @@ import (
 	"testing"
 
 	"fairsim/sim"
-	"fairsim/slurmconf"
+	"fairsim/slurmtext"
 )
 
 // nodeListRef is NodeList written the plain way: each name gets a sort
 // key (prefix, names without a number first, width, number, name), the
-// names are sorted by it and handed to slurmconf.Compress. The index must
+// names are sorted by it and handed to slurmtext.Compress. The index must
 // write the same bytes.
 func nodeListRef(c *sim.Cluster, a sim.Alloc) string {
 	if len(a) == 0 {
@@ -37,7 +37,7 @@ func nodeListRef(c *sim.Cluster, a sim.Alloc) string {
 		names = append(names, n)
 	}
 	slices.SortFunc(names, func(x, y string) int { return strings.Compare(keyed[x], keyed[y]) })
-	return slurmconf.Compress(names)
+	return slurmtext.Compress(names)
 }
 
 // TestNodeListMatchesCompress draws allocations over names of every

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"fairsim/internal/shared"
-	"fairsim/slurmconf"
+	"fairsim/slurmtext"
 )
 
 // gpuJob is a jobs.csv row with what the GPU checks need.
@@ -55,7 +55,7 @@ func readGPUJobs(t *testing.T, path string) []gpuJob {
 			k, v, _ := strings.Cut(item, "=")
 			j.tres[k] = tresValue(t, k, v)
 		}
-		if j.nodes, err = slurmconf.Expand(r[col["NodeList"]]); err != nil {
+		if j.nodes, err = slurmtext.Expand(r[col["NodeList"]]); err != nil {
 			t.Fatalf("job %s: NodeList: %v", j.id, err)
 		}
 		out = append(out, j)

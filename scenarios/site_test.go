@@ -1,7 +1,7 @@
 package scenarios
 
 import (
-	"fairsim/slurmconf"
+	"fairsim/slurmtext"
 	"fairsim/workload"
 	"math"
 	"os"
@@ -105,7 +105,7 @@ func TestNodeFailureRequeues(t *testing.T) {
 		st := jt.f(t, r, "Start") - first
 		nodes := jt.s(r, "NodeList")
 		if st >= 2*86400 && st < 2.5*86400 && strings.Contains(nodes, "n00") {
-			names, _ := slurmconf.Expand(nodes)
+			names, _ := slurmtext.Expand(nodes)
 			for _, n := range names {
 				if n <= "n016" {
 					t.Errorf("job %s started at %.0f on failed node %s", jt.s(r, "JobID"), st, n)
@@ -160,7 +160,7 @@ func TestMaintenanceReservation(t *testing.T) {
 		if jt.s(r, "Start") == "" {
 			continue
 		}
-		names, err := slurmconf.Expand(jt.s(r, "NodeList"))
+		names, err := slurmtext.Expand(jt.s(r, "NodeList"))
 		if err != nil {
 			t.Fatal(err)
 		}

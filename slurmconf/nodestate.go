@@ -1,6 +1,7 @@
 package slurmconf
 
 import (
+	"fairsim/slurmtext"
 	"strings"
 )
 
@@ -45,7 +46,7 @@ func (p *parser) interpretDownNodes() {
 		if e, ok := l.own["reason"]; ok {
 			d.Reason = e.value
 		}
-		hosts, err := Expand(l.name)
+		hosts, err := slurmtext.Expand(l.name)
 		if err != nil {
 			p.errorf(l.pos, key, "%v", err)
 			continue

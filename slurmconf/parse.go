@@ -13,6 +13,7 @@ import (
 
 	"fairsim/inputerr"
 	"fairsim/policy"
+	"fairsim/slurmtext"
 	"fairsim/slurmtime"
 )
 
@@ -686,7 +687,7 @@ func (p *parser) interpretPreemption() {
 // MaxNodes bounds the nodes of one configuration (the largest machines
 // have about 10,000). It equals MaxHosts so that any set of nodes can be
 // written as one hostlist, as Write does for partitions.
-const MaxNodes = MaxHosts
+const MaxNodes = slurmtext.MaxHosts
 
 // interpretNodes builds the node groups, applying Slurm's inference of
 // CPUs and Sockets (read_config.c _parse_nodename).
@@ -699,7 +700,7 @@ func (p *parser) interpretNodes() {
 			continue
 		}
 		key := "NodeName=" + l.name
-		hosts, err := Expand(l.name)
+		hosts, err := slurmtext.Expand(l.name)
 		if err != nil {
 			p.errorf(l.pos, key, "%v", err)
 			continue
@@ -915,7 +916,7 @@ func (p *parser) expandNodes(value string, sets []NodeSet) ([]string, error) {
 	if strings.EqualFold(value, "ALL") {
 		return p.all, nil
 	}
-	names, err := Expand(value)
+	names, err := slurmtext.Expand(value)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"fairsim/config"
 	"fairsim/report"
+	"fairsim/scheduler"
 	"fairsim/sim"
 )
 
@@ -94,7 +95,8 @@ func (p Pipeline) tell(run *config.Run) {
 
 // Simulate runs a built run (to its end, or to run.Options.StopAt) and
 // records in the result the jobs whose association the multifactor
-// policy could not find, which otherwise only change priorities silently.
+// policy could not find, which otherwise only change priorities silently,
+// and the jobs a recorded replay started late or off their nodes.
 func (p Pipeline) Simulate(run *config.Run) (*sim.Result, error) {
 	if p.Progress != nil {
 		// Read the first job ahead, so days count from the first
@@ -119,6 +121,15 @@ func (p Pipeline) Simulate(run *config.Run) (*sim.Result, error) {
 		}
 		for _, k := range mf.UnknownQOS.Keys() {
 			res.Defaulted["QOS not in the QOS list: "+k] += mf.UnknownQOS[k]
+		}
+	}
+	if rec, ok := run.Scheduler.(*scheduler.Recorded); ok {
+		// Where the replay left the trace's schedule: said, not hidden.
+		if rec.Late > 0 {
+			res.Defaulted["recorded: started after the recorded start (did not fit then)"] += rec.Late
+		}
+		if rec.Moved > 0 {
+			res.Defaulted["recorded: placed off the nodes the trace names (busy, or not the cluster's)"] += rec.Moved
 		}
 	}
 	res.QOSNames = qosNames(run)

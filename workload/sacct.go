@@ -815,8 +815,8 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 	if p != nil {
 		return "", p
 	}
-	if skip := r.setRunTime(l, j, state, t, elapsed, eKnown); skip != "" {
-		return skip, nil
+	if skip, p := r.setRunTime(l, j, state, t, elapsed, eKnown); skip != "" || p != nil {
+		return skip, p
 	}
 	if skip, p := r.parseCPUs(l, j); skip != "" || p != nil {
 		return skip, p
@@ -936,13 +936,13 @@ func (r *SacctReader) parseElapsed(l *sacctLine) (elapsed int64, known bool, p *
 // knows: a job cancelled while pending is kept (it still occupied the
 // queue), one that never started is skipped, and a missing run time is
 // taken from End - Start or, when allowed, left unknown.
-func (r *SacctReader) setRunTime(l *sacctLine, j *Job, state string, t sacctTimes, elapsed int64, eKnown bool) (skip string) {
+func (r *SacctReader) setRunTime(l *sacctLine, j *Job, state string, t sacctTimes, elapsed int64, eKnown bool) (skip string, p *sacctProblem) {
 	submit, start, end := t.v[tSubmit], t.v[tStart], t.v[tEnd]
 	known := t.known
 	switch {
 	case state == "CANCELLED" && r.neverRan(l, t, elapsed, eKnown):
 		if r.opts.DropCancelledPending {
-			return "cancelled before start"
+			return "cancelled before start", nil
 		}
 		leave := submit
 		switch {
@@ -962,13 +962,20 @@ func (r *SacctReader) setRunTime(l *sacctLine, j *Job, state string, t sacctTime
 			if state == "" {
 				state = "no State"
 			}
-			return "never started (" + state + ")"
+			return "never started (" + state + ")", nil
 		}
 		j.Runtime = elapsed
 		l.defs = append(l.defs, "Start unknown: wait unknown")
 	default:
 		j.Wait = start - submit
 		if b, st := l.get(sfNodeList); st == valOK && len(b) > 0 && string(b) != "None assigned" {
+			if _, seen := r.names.NodeLists.Lookup(string(b)); !seen {
+				// Each list is checked once: slurmdbd stores what
+				// slurmctld printed, always a valid hostlist.
+				if _, err := slurmtext.Expand(string(b)); err != nil {
+					return "", &sacctProblem{field: sfNodeList, reason: "not a hostlist", detail: err.Error()}
+				}
+			}
 			j.AllocNodeList = 1 + r.names.NodeLists.ID(string(b))
 		}
 		switch {
@@ -981,13 +988,13 @@ func (r *SacctReader) setRunTime(l *sacctLine, j *Job, state string, t sacctTime
 			j.Runtime = end - start
 		default:
 			if !r.opts.KeepIncomplete {
-				return "run time unknown"
+				return "run time unknown", nil
 			}
 			j.Runtime = Unset
 			l.defs = append(l.defs, "kept incomplete: run time unknown")
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // neverRan tells whether a cancelled job never started. slurmctld cancels

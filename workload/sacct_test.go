@@ -414,6 +414,41 @@ func TestSacctBadInput(t *testing.T) {
 	}
 }
 
+// TestSacctNodeListHostlist: NodeList, where the recorded scheduler
+// places a job, must be a hostlist (slurmdbd stores what slurmctld
+// printed); a malformed one is an error at its line, not a job placed
+// elsewhere without a word.
+func TestSacctNodeListHostlist(t *testing.T) {
+	head := sacctTestHeader + "|NodeList"
+	row := func(id, nodes string) string {
+		return sacctRow(sacctTestHeader, map[string]string{"JobIDRaw": id, "JobID": id}) + "|" + nodes
+	}
+	in := []byte(head + "\n" + row("100", "n[001-002]") + "\n" + row("101", "None assigned") + "\n" +
+		row("102", "b[009-001]") + "\n" + row("103", "n[001") + "\n" + row("104", "b[009-001]") + "\n")
+	_, _, err := readSacct(t, in, SacctOptions{Location: time.UTC})
+	var el ErrorList
+	want := []string{
+		`t.sacct:4: field NodeList: not a hostlist: hostlist "b[009-001]": range "009-001" runs backwards`,
+		`t.sacct:5: field NodeList: not a hostlist: hostlist "n[001": '[' is never closed`,
+		`t.sacct:6: field NodeList: not a hostlist: hostlist "b[009-001]": range "009-001" runs backwards`,
+	}
+	if !errors.As(err, &el) || len(el) != len(want) {
+		t.Fatalf("error %v; want %d errors", err, len(want))
+	}
+	for i, w := range want {
+		if el[i].Error() != w {
+			t.Errorf("error %d: %s; want %s", i, el[i].Error(), w)
+		}
+	}
+	jobs, r, err := readSacct(t, in, SacctOptions{Location: time.UTC, SkipInvalid: true})
+	if err != nil || len(jobs) != 2 || r.Stats().Skipped["invalid: NodeList: not a hostlist"] != 3 {
+		t.Fatalf("skip-invalid: err %v, %d jobs, skipped %v; want 2 jobs and 3 counted", err, len(jobs), r.Stats().Skipped)
+	}
+	if got := r.Names().NodeLists.Name(jobs[0].AllocNodeList - 1); got != "n[001-002]" || jobs[1].AllocNodeList != 0 {
+		t.Errorf("node lists %q, %d; want n[001-002] and none", got, jobs[1].AllocNodeList)
+	}
+}
+
 func TestSacctHeaderErrors(t *testing.T) {
 	tests := []struct {
 		name, in string
