@@ -3,11 +3,11 @@ package config
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"go.yaml.in/yaml/v3"
 
+	"fairsim/inputerr"
 	"fairsim/workload"
 )
 
@@ -296,7 +296,7 @@ type SimSpec struct {
 // Load reads a scenario file. Unknown keys are errors: a typo in a policy
 // knob must not silently run the default.
 func Load(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputerr.ReadFile(path, "scenario", inputerr.MaxConfBytes)
 	if err != nil {
 		return nil, err
 	}

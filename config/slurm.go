@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"fairsim/inputerr"
 	"fairsim/multifactor"
 	"fairsim/policy"
 	"fairsim/policy/fairshare"
@@ -32,7 +33,7 @@ func (sc *Scenario) slurmConfig() (*slurmconf.Config, error) {
 		var err error
 		name = sc.path(sc.SlurmConf)
 		dir = filepath.Dir(name) // Include lines are relative to the file's folder
-		text, err = os.ReadFile(name)
+		text, err = inputerr.ReadFile(name, "slurm.conf", inputerr.MaxConfBytes)
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package inputerr
 
 import (
 	"errors"
+	"io"
 	"strings"
 	"testing"
 )
@@ -85,4 +86,35 @@ func TestErrorQuotesControlBytes(t *testing.T) {
 			t.Errorf("%q: got %q, want %q", tc.e.Field, got, tc.want)
 		}
 	}
+}
+
+// TestReadAllCap: a file up to the cap is read whole; one byte more is an
+// error naming the file and what it was read as, before the rest is read.
+func TestReadAllCap(t *testing.T) {
+	const max = 3 << 20
+	data, err := ReadAll(strings.NewReader(strings.Repeat("x", max)), "a.conf", "slurm.conf", max)
+	if err != nil || len(data) != max {
+		t.Fatalf("at the cap: %d bytes, %v; want %d and no error", len(data), err, max)
+	}
+	r := &countingReader{n: max + 1 + 64<<20}
+	_, err = ReadAll(r, "a.conf", "slurm.conf", max)
+	if err == nil || err.Error() != "a.conf: more than 3 MiB: too large for a slurm.conf" {
+		t.Errorf("over the cap: %v", err)
+	}
+	if r.read > max+1<<20 {
+		t.Errorf("read %d bytes of an oversized input; want to stop soon after %d", r.read, max)
+	}
+}
+
+// countingReader yields n zero bytes, counting what was read.
+type countingReader struct{ n, read int }
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	if c.read >= c.n {
+		return 0, io.EOF
+	}
+	k := min(len(p), c.n-c.read)
+	clear(p[:k])
+	c.read += k
+	return k, nil
 }

@@ -156,7 +156,7 @@ func ReadQOSFile(path string) (*QOSSet, []string, error) {
 // collected and returned at once as an ErrorList of "file:line: field
 // NAME: message".
 func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
-	data, err := io.ReadAll(r)
+	data, err := inputerr.ReadAll(r, filename, "QOS file", inputerr.MaxConfBytes)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -20,7 +20,7 @@ import (
 // ParseFile reads and parses the slurm.conf at path, following its
 // Include lines (see ParseIn) relative to path's folder.
 func ParseFile(path string) (*Config, error) {
-	src, err := os.ReadFile(path)
+	src, err := inputerr.ReadFile(path, "slurm.conf", inputerr.MaxConfBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func (p *parser) include(pos Pos, arg string, chain []Pos) {
 		p.errorf(pos, "Include", "more than %d nested includes: %s", maxIncludeDepth, includeChain(chain, path))
 		return
 	}
-	src, err := os.ReadFile(path)
+	src, err := inputerr.ReadFile(path, "slurm.conf", inputerr.MaxConfBytes)
 	if err != nil {
 		p.errorf(pos, "Include", "cannot read %s: %v", path, unwrapPathError(err))
 		return
@@ -175,12 +175,16 @@ func samePath(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
-// unwrapPathError drops the path os.ReadFile repeats, since the message
+// unwrapPathError drops the path a read error repeats, since the message
 // already names it.
 func unwrapPathError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
+	}
+	var ie *inputerr.Error
+	if errors.As(err, &ie) && ie.Line == 0 && ie.Field == "" {
+		return errors.New(ie.Msg)
 	}
 	return err
 }

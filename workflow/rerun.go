@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"fairsim/config"
+	"fairsim/inputerr"
 )
 
 // LoadRunScenario reads a run directory's scenario.resolved.yaml so the
@@ -19,7 +20,7 @@ import (
 // looked up under the folders in bases, in order, and made absolute.
 func LoadRunScenario(dir string, bases []string) (*config.Scenario, error) {
 	file := filepath.Join(dir, "scenario.resolved.yaml")
-	b, err := os.ReadFile(file)
+	b, err := inputerr.ReadFile(file, "scenario", inputerr.MaxConfBytes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: no scenario.resolved.yaml (is it a fairsim run directory?): %w", dir, err)
 	}

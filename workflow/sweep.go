@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"fairsim/config"
+	"fairsim/inputerr"
 	"fairsim/multifactor"
 	"fairsim/report"
 	"fairsim/sim"
@@ -114,11 +115,9 @@ func (s *Sweep) load() (*config.Scenario, string, error) {
 			if f == "" {
 				continue
 			}
-			b, err := os.ReadFile(f)
-			if err != nil {
+			if err := hashFile(h, f); err != nil {
 				return nil, "", err
 			}
-			h.Write(b)
 		}
 		return sc, hex.EncodeToString(h.Sum(nil)), nil
 	}
@@ -131,7 +130,7 @@ func (s *Sweep) load() (*config.Scenario, string, error) {
 		sum := sha256.Sum256(b)
 		return sc, hex.EncodeToString(sum[:]), err
 	}
-	b, err := os.ReadFile(s.Scenario)
+	b, err := inputerr.ReadFile(s.Scenario, "scenario", inputerr.MaxConfBytes)
 	if err != nil {
 		return nil, "", err
 	}
@@ -529,4 +528,16 @@ func writeRunRest(out string, run *config.Run, res *sim.Result, t *report.JobTal
 		return os.WriteFile(filepath.Join(out, "assoc.generated.cfg"), []byte(run.AssocDump), 0o644)
 	}
 	return nil
+}
+
+// hashFile adds the file at path to h, streamed: a site's trace may be
+// larger than memory allows to hold at once.
+func hashFile(h io.Writer, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(h, f)
+	return err
 }

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"fairsim/config"
+	"fairsim/inputerr"
 	"fairsim/policy/fairshare"
 	"fairsim/scheduler"
 )
@@ -45,7 +45,7 @@ type ShareCheck struct {
 // "#fairsim snapshot epoch=N[.mmm]" line, then sshare -a -l -P output. It
 // returns the epoch's second and millisecond (-1: not given).
 func readSshareSnapshot(path string) (int64, int16, map[string]map[string]string, []string, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputerr.ReadFile(path, "sshare snapshot", inputerr.MaxConfBytes)
 	if err != nil {
 		return 0, 0, nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package fairshare
 
 import (
+	"fairsim/inputerr"
 	"fmt"
 	"io"
 	"regexp"
@@ -88,7 +89,7 @@ type listRow struct {
 // Every problem is reported as "file:line: field: message" and returned
 // together as an ErrorList.
 func ReadAssocList(filename string, r io.Reader) (*Tree, []string, error) {
-	data, err := io.ReadAll(r)
+	data, err := inputerr.ReadAll(r, filename, "association listing", inputerr.MaxAssocBytes)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -417,7 +418,7 @@ var dumpObject = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // dump and the '|'-separated header in a listing. The warnings are the
 // listing's (a dump has none).
 func ReadAssocFile(filename string, r io.Reader) (*Tree, []string, error) {
-	data, err := io.ReadAll(r)
+	data, err := inputerr.ReadAll(r, filename, "sacctmgr dump or association listing", inputerr.MaxAssocBytes)
 	if err != nil {
 		return nil, nil, err
 	}
