@@ -695,15 +695,24 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 			return r.truncated(f, len(r.fields))
 		}
 	}
-	id, err := parseJobID(jobID, min(maxArrayTasks, maxArrayTasksTotal-r.tasks))
+	var j Job
+	skip, p := r.parseJob(&l, &j, n)
+	// The tasks of a record skipped (a pending array: never started)
+	// are only counted, so they do not count towards the input's cap on
+	// the tasks it expands into jobs.
+	limit := min(maxArrayTasks, maxArrayTasksTotal-r.tasks)
+	if skip != "" {
+		limit = maxArrayTasks
+	}
+	id, err := parseJobID(jobID, limit)
 	if err != "" {
 		return &sacctProblem{field: sfJobID, reason: "bad job id", detail: fmt.Sprintf("%q: %s", jobID, err)}
 	}
-	r.tasks += len(id.tasks)
-	var j Job
-	skip, p := r.parseJob(&l, &j, n)
 	if p != nil {
 		return p
+	}
+	if skip == "" {
+		r.tasks += len(id.tasks)
 	}
 	// Keys are canonical ("007" is 7, "5+0" is 5) so that one job cannot
 	// hide under two spellings.

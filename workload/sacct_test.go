@@ -449,6 +449,33 @@ func TestSacctNodeListHostlist(t *testing.T) {
 	}
 }
 
+// TestSacctPendingArraysNotCapped: the tasks of pending array records
+// (never started: skipped, only counted) do not count towards the cap on
+// the tasks one input expands into jobs; those of records that become
+// jobs (here arrays cancelled before they started, kept as submissions)
+// do.
+func TestSacctPendingArraysNotCapped(t *testing.T) {
+	oldTask, oldTotal := maxArrayTasks, maxArrayTasksTotal
+	maxArrayTasks, maxArrayTasksTotal = 10, 25
+	t.Cleanup(func() { maxArrayTasks, maxArrayTasksTotal = oldTask, oldTotal })
+	arr := func(id, state string) map[string]string {
+		return map[string]string{"JobID": id + "_[1-10]", "JobIDRaw": id, "State": state, "Start": "Unknown", "End": "Unknown", "Elapsed": "00:00:00"}
+	}
+	in := sacctInput(sacctTestHeader, arr("203", "CANCELLED by 0"), arr("200", "PENDING"), arr("204", "CANCELLED by 0"),
+		arr("201", "PENDING"), arr("202", "PENDING"))
+	jobs, r, err := readSacct(t, in, SacctOptions{Location: time.UTC})
+	if err != nil || len(jobs) != 20 || r.Stats().Skipped["never started (PENDING)"] != 30 {
+		t.Fatalf("err %v, %d jobs, skipped %v; want 20 jobs (two cancelled arrays) and 30 pending tasks counted", err, len(jobs), r.Stats().Skipped)
+	}
+	in = sacctInput(sacctTestHeader, arr("203", "CANCELLED by 0"), arr("204", "CANCELLED by 0"), arr("205", "CANCELLED by 0"))
+	_, _, err = readSacct(t, in, SacctOptions{Location: time.UTC})
+	const want = `t.sacct:4: field JobID: bad job id: "205_[1-10]": more pending array tasks than the 25 one input may expand to`
+	var el ErrorList
+	if !errors.As(err, &el) || el[0].Error() != want {
+		t.Errorf("a third cancelled array past the cap: %v; want %s", err, want)
+	}
+}
+
 func TestSacctHeaderErrors(t *testing.T) {
 	tests := []struct {
 		name, in string
