@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/binary"
 	"strconv"
 	"strings"
 
@@ -126,11 +127,23 @@ func inForce(c *sim.Cluster, tree *fairshare.Tree, cpuTypeBilling bool, refType 
 		hosts = append(hosts, nd.Name)
 	}
 	flush()
+	// Partitions over the same nodes (in the same order) print the same
+	// hostlist: compressed once.
+	lists := map[string]string{}
 	for i := range c.Parts {
 		p := &c.Parts[i]
-		names := make([]string, len(p.Nodes))
-		for k, n := range p.Nodes {
-			names[k] = c.Nodes[n].Name
+		key := make([]byte, 0, 4*len(p.Nodes))
+		for _, n := range p.Nodes {
+			key = binary.LittleEndian.AppendUint32(key, uint32(n))
+		}
+		nodes, ok := lists[string(key)]
+		if !ok {
+			names := make([]string, len(p.Nodes))
+			for k, n := range p.Nodes {
+				names[k] = c.Nodes[n].Name
+			}
+			nodes = slurmtext.Compress(names)
+			lists[string(key)] = nodes
 		}
 		bw := p.BillingWeights
 		if bw == "" {
@@ -143,7 +156,7 @@ func inForce(c *sim.Cluster, tree *fairshare.Tree, cpuTypeBilling bool, refType 
 		if p.PreemptMode.IsSet() {
 			pm = p.PreemptMode.String()
 		}
-		f.Partitions = append(f.Partitions, PartInForce{PartitionName: p.Name, Nodes: slurmtext.Compress(names),
+		f.Partitions = append(f.Partitions, PartInForce{PartitionName: p.Name, Nodes: nodes,
 			State: p.State.String(), Default: p.Default, PriorityTier: p.PriorityTier, PriorityJobFactor: p.PriorityJobFactor,
 			MaxTime: limitString(p.MaxTime), DefaultTime: limitString(p.DefaultTime), Exclusive: p.Exclusive,
 			PreemptMode: pm, TRESBillingWeights: bw, QOS: p.QOS,

@@ -157,3 +157,20 @@ func TestPartitionErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionsShareNodeLists: partitions naming the same nodes get the
+// same hosts, in node order, from one expansion; each list is clipped, so
+// appending to one partition's never writes into another's.
+func TestPartitionsShareNodeLists(t *testing.T) {
+	c := mustParse(t, "NodeName=n[1-4] CPUs=2\nPartitionName=a Nodes=n[3,1]\nPartitionName=b Nodes=n[3,1]\nPartitionName=c Nodes=n[1,3]\n")
+	a, b, cc := c.Partitions[0].Hosts, c.Partitions[1].Hosts, c.Partitions[2].Hosts
+	for _, h := range [][]string{a, b, cc} {
+		if !slices.Equal(h, []string{"n1", "n3"}) {
+			t.Fatalf("hosts %v; want [n1 n3]", h)
+		}
+	}
+	_ = append(a, "n4")
+	if len(b) != 2 || cap(a) != len(a) {
+		t.Errorf("appending to one partition's hosts reached another's: %v (cap %d)", b, cap(a))
+	}
+}
