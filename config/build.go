@@ -71,7 +71,7 @@ func (sc *Scenario) Resolve() error {
 		sc.Scheduler = "easy"
 	}
 	if _, err := scheduler.New(sc.Scheduler); err != nil {
-		return fmt.Errorf("%s: scheduler: %w", sc.file, err)
+		return fmt.Errorf("%s: scheduler: %w", sc.whereIn("scheduler", err), err)
 	}
 	if sc.Trace == nil && sc.Generate == nil {
 		return fmt.Errorf("%s: the scenario names neither a trace nor a generated workload", sc.file)
@@ -80,21 +80,25 @@ func (sc *Scenario) Resolve() error {
 		return fmt.Errorf("%s: the scenario names both a trace and a generated workload: keep one", sc.file)
 	}
 	if g := sc.Generate; g != nil {
+		// A key the file wrote keeps its value, zero included: power_of_two
+		// 0, daily 0 and feature_share 0 are choices, and days 0 or
+		// max_cpus 0 are errors, not the defaults.
 		d := workload.DefaultGenConfig()
-		setDefault(&g.Jobs, d.Jobs)
-		setDefault(&g.Days, d.Days)
-		setDefault(&g.Users, d.Users)
-		setDefault(&g.Accounts, d.Accounts)
-		setDefault(&g.MaxCPUs, d.MaxCPUs)
-		setDefault(&g.PowerOfTwo, d.PowerOfTwo)
-		setDefault(&g.Runtime, d.Runtime)
-		setDefault(&g.RuntimeMedian, d.RuntimeMedian)
-		setDefault(&g.RuntimeSigma, d.RuntimeSigma)
-		setDefault(&g.LimitFactor, d.LimitFactor)
-		setDefault(&g.MaxLimit, slurmtime.Format(d.MaxLimit))
-		setDefault(&g.Daily, d.Daily)
-		setDefault(&g.Weekend, d.Weekend)
-		setDefault(&g.FeatureShare, d.FeatureShare)
+		def := func(key string) bool { return !sc.has("generate." + key) }
+		setDefaultIf(def("jobs"), &g.Jobs, d.Jobs)
+		setDefaultIf(def("days"), &g.Days, d.Days)
+		setDefaultIf(def("users"), &g.Users, d.Users)
+		setDefaultIf(def("accounts"), &g.Accounts, d.Accounts)
+		setDefaultIf(def("max_cpus"), &g.MaxCPUs, d.MaxCPUs)
+		setDefaultIf(def("power_of_two"), &g.PowerOfTwo, d.PowerOfTwo)
+		setDefaultIf(def("runtime"), &g.Runtime, d.Runtime)
+		setDefaultIf(def("runtime_median"), &g.RuntimeMedian, d.RuntimeMedian)
+		setDefaultIf(def("runtime_sigma"), &g.RuntimeSigma, d.RuntimeSigma)
+		setDefaultIf(def("limit_factor"), &g.LimitFactor, d.LimitFactor)
+		setDefaultIf(def("max_limit"), &g.MaxLimit, slurmtime.Format(d.MaxLimit))
+		setDefaultIf(def("daily"), &g.Daily, d.Daily)
+		setDefaultIf(def("weekend"), &g.Weekend, d.Weekend)
+		setDefaultIf(def("feature_share"), &g.FeatureShare, d.FeatureShare)
 	}
 	if t := sc.Trace; t != nil {
 		if t.Format == "" {
@@ -110,16 +114,16 @@ func (sc *Scenario) Resolve() error {
 			} else {
 				f, err := workload.DetectFormat(sc.path(t.File))
 				if err != nil {
-					return fmt.Errorf("%s: trace: %w", sc.file, err)
+					return fmt.Errorf("%s: trace: %w", sc.whereIn("trace", err), err)
 				}
 				t.Format = f
 			}
 		}
 		if t.Format != workload.FormatSWF && t.Format != workload.FormatSacct {
-			return fmt.Errorf("%s: trace.format %q: want swf or sacct", sc.file, t.Format)
+			return fmt.Errorf("%s: trace.format %q: want swf or sacct", sc.where("trace.format"), t.Format)
 		}
 		if _, err := workload.ParseTransforms(t.Transforms); err != nil {
-			return fmt.Errorf("%s: trace.transforms: %w", sc.file, err)
+			return fmt.Errorf("%s: trace.transforms: %w", sc.whereIn("trace.transforms", err), err)
 		}
 	}
 	cl := &sc.Cluster
@@ -186,7 +190,7 @@ func (sc *Scenario) Resolve() error {
 		sc.Sim.MemDefault = "slurm"
 	case "slurm", "share":
 	default:
-		return fmt.Errorf("%s: sim.mem_default %q: want slurm or share", sc.file, sc.Sim.MemDefault)
+		return fmt.Errorf("%s: sim.mem_default %q: want slurm or share", sc.where("sim.mem_default"), sc.Sim.MemDefault)
 	}
 	if sc.Sim.SampleInterval == "" {
 		sc.Sim.SampleInterval = "1:00:00"
@@ -202,23 +206,23 @@ func (sc *Scenario) Resolve() error {
 		sc.Sim.CompletingSeconds = &d
 	}
 	if sc.Sim.BackgroundLoopDelay < 0 {
-		return fmt.Errorf("%s: sim.background_loop_delay %d: want 0 or more seconds", sc.file, sc.Sim.BackgroundLoopDelay)
+		return fmt.Errorf("%s: sim.background_loop_delay %d: want 0 or more seconds", sc.where("sim.background_loop_delay"), sc.Sim.BackgroundLoopDelay)
 	}
 	if sc.Sim.DecayThreadDelay < 0 {
-		return fmt.Errorf("%s: sim.decay_thread_delay %d: want 0 or more seconds", sc.file, sc.Sim.DecayThreadDelay)
+		return fmt.Errorf("%s: sim.decay_thread_delay %d: want 0 or more seconds", sc.where("sim.decay_thread_delay"), sc.Sim.DecayThreadDelay)
 	}
 	if *sc.Sim.CompletingSeconds < 0 {
-		return fmt.Errorf("%s: sim.completing_seconds %d: want 0 or more seconds", sc.file, *sc.Sim.CompletingSeconds)
+		return fmt.Errorf("%s: sim.completing_seconds %d: want 0 or more seconds", sc.where("sim.completing_seconds"), *sc.Sim.CompletingSeconds)
 	}
 	if sc.Sim.BackfillTestsPerSecond < 0 || math.IsNaN(sc.Sim.BackfillTestsPerSecond) || math.IsInf(sc.Sim.BackfillTestsPerSecond, 0) {
-		return fmt.Errorf("%s: sim.backfill_tests_per_second %v: want 0 (no cost) or a positive rate", sc.file, sc.Sim.BackfillTestsPerSecond)
+		return fmt.Errorf("%s: sim.backfill_tests_per_second %v: want 0 (no cost) or a positive rate", sc.where("sim.backfill_tests_per_second"), sc.Sim.BackfillTestsPerSecond)
 	}
 	switch sc.Sim.Billing {
 	case "":
 		sc.Sim.Billing = "slurm"
 	case "slurm", "cpu_type":
 	default:
-		return fmt.Errorf("%s: sim.billing %q: want slurm or cpu_type", sc.file, sc.Sim.Billing)
+		return fmt.Errorf("%s: sim.billing %q: want slurm or cpu_type", sc.where("sim.billing"), sc.Sim.Billing)
 	}
 	return nil
 }
@@ -250,7 +254,7 @@ func (sc *Scenario) Build() (*Run, error) {
 	sc.Ignored = conf.Ignored
 	if len(conf.Nodes) > 0 {
 		if run.Cluster, err = sc.buildClusterFromSlurm(run, conf); err != nil {
-			return fail(fmt.Errorf("%s: cluster: %w", sc.file, err))
+			return fail(fmt.Errorf("%s: cluster: %w", sc.whereIn("cluster", err), err))
 		}
 	} else if len(sc.Cluster.Nodes) == 0 && sc.SlurmConf != "" && !sc.Cluster.FromTraceHeader {
 		why := "it has no NodeName lines"
@@ -269,7 +273,7 @@ func (sc *Scenario) Build() (*Run, error) {
 			return fail(err)
 		}
 		if run.generated, err = workload.Generate(gc); err != nil {
-			return fail(fmt.Errorf("%s: generate: %w", sc.file, err))
+			return fail(fmt.Errorf("%s: generate: %w", sc.whereIn("generate", err), err))
 		}
 	}
 	sc.gen = run.generated
@@ -281,7 +285,7 @@ func (sc *Scenario) Build() (*Run, error) {
 	run.closer = closer
 	if run.Cluster == nil {
 		if run.Cluster, err = sc.buildCluster(run.Source.Header()); err != nil {
-			return fail(fmt.Errorf("%s: cluster: %w", sc.file, err))
+			return fail(fmt.Errorf("%s: cluster: %w", sc.whereIn("cluster", err), err))
 		}
 	}
 	if err := sc.applyPartitionSet(run.Cluster); err != nil {
@@ -307,11 +311,11 @@ func (sc *Scenario) Build() (*Run, error) {
 	}
 	sample, err := slurmtime.ParseSeconds(sc.Sim.SampleInterval)
 	if err != nil || sample <= 0 {
-		return fail(fmt.Errorf("%s: sim.sample_interval %q: want a positive Slurm time string", sc.file, sc.Sim.SampleInterval))
+		return fail(fmt.Errorf("%s: sim.sample_interval %q: want a positive Slurm time string", sc.where("sim.sample_interval"), sc.Sim.SampleInterval))
 	}
 	uptime, err := slurmtime.ParseSeconds(sc.Sim.ControllerUptime)
 	if err != nil || uptime < 0 {
-		return fail(fmt.Errorf("%s: sim.controller_uptime %q: want a Slurm time string (days-hours:minutes:seconds)", sc.file, sc.Sim.ControllerUptime))
+		return fail(fmt.Errorf("%s: sim.controller_uptime %q: want a Slurm time string (days-hours:minutes:seconds)", sc.where("sim.controller_uptime"), sc.Sim.ControllerUptime))
 	}
 	requeue, err := requeueDelay(conf)
 	if err != nil {
@@ -328,11 +332,11 @@ func (sc *Scenario) Build() (*Run, error) {
 		loc := time.Local
 		if sc.Trace != nil && sc.Trace.TimeZone != "" {
 			if loc, err = time.LoadLocation(sc.Trace.TimeZone); err != nil {
-				return fail(fmt.Errorf("%s: trace.time_zone: %w", sc.file, err))
+				return fail(fmt.Errorf("%s: trace.time_zone: %w", sc.whereIn("trace.time_zone", err), err))
 			}
 		}
 		if run.Options.Timeline, err = ctldlog.ReadTimelineFile(sc.path(sc.Sim.Timeline), loc); err != nil {
-			return fail(fmt.Errorf("%s: sim.timeline: %w", sc.file, err))
+			return fail(fmt.Errorf("%s: sim.timeline: %w", sc.whereIn("sim.timeline", err), err))
 		}
 		// The log does not say when an ended job's epilog completed, and
 		// its passes ran when the controller did: a job's resources are
@@ -382,7 +386,7 @@ func (sc *Scenario) openSource() (workload.Source, func() error, error) {
 			if t.TimeZone != "" {
 				loc, err := time.LoadLocation(t.TimeZone)
 				if err != nil {
-					return nil, nil, fmt.Errorf("%s: trace.time_zone: %w", sc.file, err)
+					return nil, nil, fmt.Errorf("%s: trace.time_zone: %w", sc.whereIn("trace.time_zone", err), err)
 				}
 				opts.Location = loc
 			}
@@ -392,12 +396,12 @@ func (sc *Scenario) openSource() (workload.Source, func() error, error) {
 			}
 			src, closer = r, r.Close
 		default:
-			return nil, nil, fmt.Errorf("%s: trace.format %q: want swf or sacct", sc.file, t.Format)
+			return nil, nil, fmt.Errorf("%s: trace.format %q: want swf or sacct", sc.where("trace.format"), t.Format)
 		}
 		ts, err := workload.ParseTransforms(t.Transforms)
 		if err != nil {
 			closer()
-			return nil, nil, fmt.Errorf("%s: trace.transforms: %w", sc.file, err)
+			return nil, nil, fmt.Errorf("%s: trace.transforms: %w", sc.whereIn("trace.transforms", err), err)
 		}
 		src = workload.Chain(src, ts...)
 	default:
@@ -406,7 +410,7 @@ func (sc *Scenario) openSource() (workload.Source, func() error, error) {
 	m, err := workload.ParseAccountMap(sc.Accounts.Map, func(p string) (io.ReadCloser, error) { return os.Open(sc.path(p)) })
 	if err != nil {
 		closer()
-		return nil, nil, fmt.Errorf("%s: accounts.map: %w", sc.file, err)
+		return nil, nil, fmt.Errorf("%s: accounts.map: %w", sc.whereIn("accounts.map", err), err)
 	}
 	src = workload.MapAccounts(src, m)
 	if sc.Trace == nil || sc.Trace.File == "-" {
@@ -533,9 +537,12 @@ func (g *GenSpec) fitGPUs(c *sim.Cluster, pick []int) string {
 }
 
 // setDefault sets *v to d when it is the zero value.
-func setDefault[T comparable](v *T, d T) {
+func setDefault[T comparable](v *T, d T) { setDefaultIf(true, v, d) }
+
+// setDefaultIf is setDefault when cond holds (the key was not written).
+func setDefaultIf[T comparable](cond bool, v *T, d T) {
 	var zero T
-	if *v == zero {
+	if cond && *v == zero {
 		*v = d
 	}
 }
@@ -556,7 +563,7 @@ func (sc *Scenario) genConfig() (workload.GenConfig, error) {
 	c.GPUShare, c.GPUPartitions, c.GPUTypes = g.GPUShare, g.GPUPartitions, g.GPUTypes
 	dist, err := workload.ParseGPUDist(g.GPUsPerJob)
 	if err != nil {
-		return c, fmt.Errorf("%s: generate.gpus_per_job: %w", sc.file, err)
+		return c, fmt.Errorf("%s: generate.gpus_per_job: %w", sc.whereIn("generate.gpus_per_job", err), err)
 	}
 	if dist != nil {
 		c.GPUsPerJob = dist
@@ -573,16 +580,16 @@ func (sc *Scenario) genConfig() (workload.GenConfig, error) {
 		c.GPUsPerNode = g.GPUsPerNode
 	}
 	if c.QOS, err = workload.ParseQOSMix(g.QOS); err != nil {
-		return c, fmt.Errorf("%s: generate.qos: %w", sc.file, err)
+		return c, fmt.Errorf("%s: generate.qos: %w", sc.whereIn("generate.qos", err), err)
 	}
 	ml, err := slurmtime.ParseSeconds(g.MaxLimit)
 	if err != nil || ml <= 0 {
-		return c, fmt.Errorf("%s: generate.max_limit %q: want a positive Slurm time string", sc.file, g.MaxLimit)
+		return c, fmt.Errorf("%s: generate.max_limit %q: want a positive Slurm time string", sc.where("generate.max_limit"), g.MaxLimit)
 	}
 	c.MaxLimit = ml
 	c.Cluster = sc.Name
 	if err := c.Validate(); err != nil {
-		return c, fmt.Errorf("%s: generate: %w", sc.file, err)
+		return c, fmt.Errorf("%s: generate: %w", sc.whereIn("generate", err), err)
 	}
 	return c, nil
 }

@@ -61,9 +61,10 @@ type Scenario struct {
 	InForce *InForce `yaml:"in_force,omitempty"`
 
 	// dir is the scenario file's folder: relative paths start there.
-	dir  string
-	file string
-	gen  *workload.Generated
+	dir   string
+	file  string
+	lines keyLines // each key's line in the file; nil when built in code
+	gen   *workload.Generated
 }
 
 // TraceSpec names a workload trace.
@@ -315,6 +316,11 @@ func Parse(data []byte, name string) (*Scenario, error) {
 	dec.KnownFields(true)
 	if err := dec.Decode(&sc); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err == nil {
+		sc.lines = keyLines{}
+		scanKeys(&doc, "", sc.lines)
 	}
 	sc.file = name
 	sc.dir = "."

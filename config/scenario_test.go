@@ -150,19 +150,20 @@ func TestResolveDefaults(t *testing.T) {
 	}
 }
 
-// TestResolveErrors: scenarios that cannot run are refused with a reason.
+// TestResolveErrors: scenarios that cannot run are refused with a reason,
+// at the line of the key at fault when there is one.
 func TestResolveErrors(t *testing.T) {
-	for _, tc := range []struct{ yaml, want string }{
-		{"name: x\n", "names neither a trace nor a generated workload"},
-		{"trace: {file: t.swf}\ngenerate: {jobs: 5}\n", "names both a trace and a generated workload"},
-		{"scheduler: sjf\ntrace: {file: t.swf}\n", "scheduler"},
-		{"generate: {jobs: 5}\n", "no nodes given"},
-		{"trace: {file: t.csv, format: csv}\n", `trace.format "csv": want swf or sacct`},
-		{"trace: {file: t.swf, transforms: [speedup=2]}\n", "trace.transforms"},
+	for _, tc := range []struct{ yaml, at, want string }{
+		{"name: x\n", "s.yaml: ", "names neither a trace nor a generated workload"},
+		{"trace: {file: t.swf}\ngenerate: {jobs: 5}\n", "s.yaml: ", "names both a trace and a generated workload"},
+		{"trace: {file: t.swf}\nscheduler: sjf\n", "s.yaml:2: ", "scheduler"},
+		{"generate: {jobs: 5}\n", "s.yaml: ", "no nodes given"},
+		{"name: x\ntrace:\n  file: t.csv\n  format: csv\n", "s.yaml:4: ", `trace.format "csv": want swf or sacct`},
+		{"trace: {file: t.swf, transforms: [speedup=2]}\n", "s.yaml:1: ", "trace.transforms"},
 	} {
 		err := parse(t, tc.yaml).Resolve()
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "s.yaml: ") {
-			t.Errorf("%q: error %v, want s.yaml: …%s…", tc.yaml, err, tc.want)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), tc.at) {
+			t.Errorf("%q: error %v, want %s…%s…", tc.yaml, err, tc.at, tc.want)
 		}
 	}
 }

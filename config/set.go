@@ -158,6 +158,16 @@ func (sc *Scenario) setYAML(key, value string) error {
 		return fmt.Errorf("--set %s=%s: %w", key, value, err)
 	}
 	fresh.dir = sc.dir
+	// The keys are the file's, at the lines it gave them, and the one set
+	// here (no line): the re-marshalled text writes every field, zeros
+	// too, which must not read as written.
+	lines := keyLines{key: 0}
+	for k, l := range sc.lines {
+		if _, ok := fresh.lines[k]; ok {
+			lines[k] = l
+		}
+	}
+	fresh.lines = lines
 	*sc = *fresh
 	return nil
 }

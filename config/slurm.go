@@ -150,7 +150,7 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 	alg := fairshare.FromPriorityFlags(flags&policy.FlagFairTree == 0, flags&policy.FlagDepthOblivious != 0)
 	if sc.FairShare.Algorithm != "" {
 		if alg, err = fairshare.ParseAlgorithm(sc.FairShare.Algorithm); err != nil {
-			return fmt.Errorf("%s: fairshare.algorithm: %w", sc.file, err)
+			return fmt.Errorf("%s: fairshare.algorithm: %w", sc.whereIn("fairshare.algorithm", err), err)
 		}
 	}
 	reset, err := fairshare.ParseResetPeriod(string(conf.PriorityUsageResetPeriod))
@@ -187,7 +187,7 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 	}
 	sample, err := slurmtime.ParseSeconds(sc.FairShare.SampleInterval)
 	if err != nil || sample < 0 {
-		return fmt.Errorf("%s: fairshare.sample_interval %q: want a Slurm time string", sc.file, sc.FairShare.SampleInterval)
+		return fmt.Errorf("%s: fairshare.sample_interval %q: want a Slurm time string", sc.where("fairshare.sample_interval"), sc.FairShare.SampleInterval)
 	}
 	mc := multifactor.Config{Priority: pp, FairShare: fsCfg, CalcPeriod: conf.PriorityCalcPeriod,
 		QOS: qos, DefaultQOS: sc.DefaultQOS, Tree: tree, EnforceLimits: conf.AccountingStorageEnforce.HasLimits(),
@@ -243,7 +243,7 @@ func (sc *Scenario) location(h *workload.Header) (*time.Location, error) {
 		if sc.FairShare.TimeZone == "" {
 			return time.UTC, nil // an unknown zone in a trace header: UTC, as documented
 		}
-		return nil, fmt.Errorf("%s: fairshare.time_zone: %w", sc.file, err)
+		return nil, fmt.Errorf("%s: fairshare.time_zone: %w", sc.whereIn("fairshare.time_zone", err), err)
 	}
 	return loc, nil
 }
@@ -278,7 +278,7 @@ func (sc *Scenario) assocTree(run *Run) (*fairshare.Tree, error) {
 	default:
 		shares, err := workload.ParseShareStrategy(sc.Accounts.Shares)
 		if err != nil {
-			return nil, fmt.Errorf("%s: accounts.shares: %w", sc.file, err)
+			return nil, fmt.Errorf("%s: accounts.shares: %w", sc.whereIn("accounts.shares", err), err)
 		}
 		src, closer, err := sc.openSource()
 		if err != nil {
@@ -448,7 +448,7 @@ func (sc *Scenario) forcedTypes() (map[string]sim.CPUType, error) {
 		}
 		t, err := sim.LookupCPUType(name)
 		if err != nil {
-			return nil, fmt.Errorf("%s: cluster.cpu_types: %w", sc.file, err)
+			return nil, fmt.Errorf("%s: cluster.cpu_types: %w", sc.whereIn("cluster.cpu_types", err), err)
 		}
 		hosts, err := slurmtext.Expand(o.Nodes)
 		if err != nil {
@@ -456,7 +456,7 @@ func (sc *Scenario) forcedTypes() (map[string]sim.CPUType, error) {
 		}
 		for _, h := range hosts {
 			if prev, dup := out[h]; dup && prev.Name != t.Name {
-				return nil, fmt.Errorf("%s: cluster.cpu_types: node %s is both %s and %s", sc.file, h, prev.Name, t.Name)
+				return nil, fmt.Errorf("%s: cluster.cpu_types: node %s is both %s and %s", sc.where("cluster.cpu_types"), h, prev.Name, t.Name)
 			}
 			out[h] = t
 		}

@@ -214,6 +214,9 @@ func (c GenConfig) fill() GenConfig {
 	return c
 }
 
+// maxSigma bounds the lognormal run-time spread.
+const maxSigma = 10
+
 // Validate reports the first parameter out of range.
 func (c GenConfig) Validate() error {
 	c = c.fill()
@@ -240,8 +243,10 @@ func (c GenConfig) Validate() error {
 	case c.Runtime != "lognormal" && c.Runtime != "loguniform":
 		return fmt.Errorf("runtime distribution %q: want lognormal or loguniform", c.Runtime)
 	case c.Runtime == "lognormal" && (!(c.RuntimeMedian >= 1) || !(c.RuntimeSigma >= 0) ||
-		math.IsInf(c.RuntimeMedian+c.RuntimeSigma, 0)):
-		return fmt.Errorf("lognormal runtime median %v sigma %v: want median >= 1, sigma >= 0", c.RuntimeMedian, c.RuntimeSigma)
+		c.RuntimeMedian > float64(MaxSpan) || c.RuntimeSigma > maxSigma):
+		// Past sigma 10 (a factor e^10 per standard deviation) the draws
+		// overflow to the bounds: sigma 1e308 made every run 1 s.
+		return fmt.Errorf("lognormal runtime median %v sigma %v: want median 1..%d s, sigma 0..%d", c.RuntimeMedian, c.RuntimeSigma, MaxSpan, maxSigma)
 	case c.Runtime == "loguniform" && (!(c.RuntimeMin >= 1) || !(c.RuntimeMax >= c.RuntimeMin) || math.IsInf(c.RuntimeMax, 0)):
 		return fmt.Errorf("loguniform runtime %v..%v: want 1 <= min <= max", c.RuntimeMin, c.RuntimeMax)
 	case !(c.LimitFactor >= 1) || math.IsInf(c.LimitFactor, 0):
