@@ -195,6 +195,7 @@ type SacctReader struct {
 	errs        ErrorList
 	err         error
 	loc         *time.Location
+	dst         dstZone
 	preEpoch    int64 // epoch a fairsim preamble declares
 	preEpochSet bool
 	preTZ       string // time zone a fairsim preamble declares
@@ -879,6 +880,8 @@ const (
 // parseTimes reads the four time stamps, refuses an order no real job has
 // (start before submit, end before start), and sets Submit and Eligible.
 func (r *SacctReader) parseTimes(l *sacctLine, j *Job) (t sacctTimes, skip string, p *sacctProblem) {
+	var later [4]int64
+	repeated := false
 	for i, f := range [...]sacctField{sfSubmit, sfEligible, sfStart, sfEnd} {
 		b, st := l.get(f)
 		if st != valOK {
@@ -889,7 +892,17 @@ func (r *SacctReader) parseTimes(l *sacctLine, j *Job) (t sacctTimes, skip strin
 			return t, "", &sacctProblem{field: f, reason: "not a time",
 				detail: fmt.Sprintf("%q (want YYYY-MM-DDTHH:MM:SS, Unknown or None)", b)}
 		}
-		t.v[i], t.known[i] = v, true
+		lo, hi, rep := r.dst.twin(r.loc, v)
+		t.v[i], t.known[i], later[i] = lo, true, hi
+		repeated = repeated || rep
+	}
+	if repeated {
+		elapsed, eKnown, _ := r.parseElapsed(l)
+		if resolveDST(&t, &later, elapsed, eKnown) {
+			l.defs = append(l.defs, "time in a repeated DST hour: the later instant, by the record's order or Elapsed")
+		} else {
+			l.defs = append(l.defs, "time in a repeated DST hour: the earlier instant")
+		}
 	}
 	submit, start, end := t.v[tSubmit], t.v[tStart], t.v[tEnd]
 	known := t.known
