@@ -238,6 +238,10 @@ type parser struct {
 	ignored map[string]Pos
 	all     []string       // every host in definition order, once nodes are read
 	idx     map[string]int // host → position in all
+	// broken are the hosts of NodeName lines refused for a bad value:
+	// a partition naming them is not also an error (the cascade would
+	// hide the one fix to make).
+	broken map[string]bool
 }
 
 func (p *parser) pos(line int) Pos { return Pos{File: p.file, Line: line} }
@@ -771,6 +775,7 @@ func (p *parser) interpretNodes() {
 			g.Weight = uint32(v)
 		}
 		if len(p.errs) > nerr {
+			p.markBroken(hosts)
 			continue
 		}
 		warnZero := func(name string, v *uint64, have bool) {
@@ -804,6 +809,7 @@ func (p *parser) interpretNodes() {
 		full := sockets * cores * threads
 		if sockets > math.MaxUint16 || full > math.MaxUint16 {
 			p.errorf(l.pos, key, "Sockets×CoresPerSocket×ThreadsPerCore = %d exceeds Slurm's limit of 65535 CPUs per node", full)
+			p.markBroken(hosts)
 			continue
 		}
 		if !haveCPUs {
@@ -837,6 +843,7 @@ func (p *parser) interpretNodes() {
 			if !ok {
 				// node_conf.c build_all_nodeline_info: fatal.
 				p.errorf(e.pos, key, "State: invalid node state %q (want one of %s; Slurm refuses to start)", e.value, strings.Join(NodeStates, ", "))
+				p.markBroken(hosts)
 				continue
 			}
 			g.State = s
@@ -851,6 +858,16 @@ func (p *parser) interpretNodes() {
 
 // hostIndex maps each host to its position in node definition order. It
 // is built once, after the nodes.
+// markBroken records the hosts of a NodeName line refused for a value.
+func (p *parser) markBroken(hosts []string) {
+	if p.broken == nil {
+		p.broken = map[string]bool{}
+	}
+	for _, h := range hosts {
+		p.broken[h] = true
+	}
+}
+
 func (p *parser) hostIndex() map[string]int {
 	if p.idx == nil {
 		p.all = slices.Clip(p.cfg.AllHosts())
@@ -933,6 +950,9 @@ func (p *parser) expandNodes(value string, sets []NodeSet) ([]string, error) {
 		if i := slices.IndexFunc(sets, func(s NodeSet) bool { return s.Name == n }); i >= 0 {
 			out = append(out, sets[i].Hosts...)
 			continue
+		}
+		if p.broken[n] {
+			continue // its NodeName line's error is the one to report
 		}
 		return nil, fmt.Errorf("node %q is not defined by any NodeName line", n)
 	}

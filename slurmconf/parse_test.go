@@ -501,3 +501,25 @@ func TestNodeLimit(t *testing.T) {
 		t.Errorf("errors %q, want %q", got, want)
 	}
 }
+
+// TestBadNodeLineNoCascade: a NodeName line refused for a value is the one
+// error; the partitions naming its nodes do not each add "not defined by
+// any NodeName line". A node no line names still is an error.
+func TestBadNodeLineNoCascade(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want []string
+	}{
+		{"NodeName=c[01-02] CPUs=abc\nPartitionName=batch Nodes=c[01-02] Default=YES\nPartitionName=b Nodes=c01\n",
+			[]string{`t.conf:1: NodeName=c[01-02]: CPUs: "abc" is not a valid number`}},
+		{"NodeName=c[01-02] CPUs=4 State=WEIRD\nPartitionName=batch Nodes=c01,c02\nPartitionName=b2 Nodes=c03\n",
+			[]string{`t.conf:1: NodeName=c[01-02]: State: invalid node state "WEIRD" (want one of ` + strings.Join(NodeStates, ", ") + `; Slurm refuses to start)`,
+				`t.conf:3: PartitionName=b2: Nodes=c03: node "c03" is not defined by any NodeName line`}},
+		{"NodeName=c01 Sockets=300 CoresPerSocket=300\nPartitionName=batch Nodes=c01\n",
+			[]string{"t.conf:1: NodeName=c01: Sockets×CoresPerSocket×ThreadsPerCore = 90000 exceeds Slurm's limit of 65535 CPUs per node"}},
+	} {
+		if got := parseErrors(t, tc.src); !slices.Equal(got, tc.want) {
+			t.Errorf("%q:\n got %q\nwant %q", tc.src, got, tc.want)
+		}
+	}
+}
