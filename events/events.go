@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"fairsim/inputerr"
+	"fairsim/slurmtext"
 	"fairsim/slurmtime"
 )
 
@@ -133,7 +134,11 @@ func Read(r io.Reader, file string, loc *time.Location) ([]Event, error) {
 	line := 0
 	for sc.Scan() {
 		line++
-		toks, err := tokens(sc.Text())
+		text := sc.Text()
+		if line == 1 {
+			text = slurmtext.TrimBOMString(text)
+		}
+		toks, err := tokens(text)
 		if err != nil {
 			errs.Add(file, line, "", err.Error())
 			continue

@@ -160,6 +160,7 @@ func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	data = slurmtext.TrimBOM(data)
 	var (
 		errs     ErrorList
 		warnings []string

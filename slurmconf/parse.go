@@ -85,7 +85,7 @@ const maxIncludeDepth = 16
 func (p *parser) text(name string, src []byte, chain []Pos) {
 	saved := p.file
 	p.file = name
-	for _, l := range splitLines(string(src)) {
+	for _, l := range splitLines(string(slurmtext.TrimBOM(src))) {
 		p.line(l, chain)
 	}
 	p.file = saved

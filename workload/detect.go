@@ -3,6 +3,7 @@ package workload
 import (
 	"bufio"
 	"bytes"
+	"fairsim/slurmtext"
 	"fmt"
 	"io"
 	"strconv"
@@ -83,6 +84,7 @@ func DetectFormatBytes(name string, head []byte) (string, error) {
 // detectLines is DetectFormatBytes that also says whether a line decided:
 // false when head holds only blank and '#' comment lines.
 func detectLines(name string, head []byte) (string, bool, error) {
+	head = slurmtext.TrimBOM(head)
 	n := 0
 	for len(head) > 0 {
 		line := head

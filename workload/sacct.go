@@ -350,6 +350,9 @@ func (r *SacctReader) readHeader() error {
 		if l == nil {
 			break
 		}
+		if r.in.line == 1 {
+			l = slurmtext.TrimBOM(l)
+		}
 		t := bytes.TrimSpace(l)
 		if len(t) == 0 {
 			continue

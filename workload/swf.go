@@ -3,6 +3,7 @@ package workload
 import (
 	"bufio"
 	"bytes"
+	"fairsim/slurmtext"
 	"fmt"
 	"io"
 	"math"
@@ -191,6 +192,9 @@ func (s *SWFReader) readLine() ([]byte, error) {
 	}
 	s.line++
 	line = bytes.TrimRight(line, "\r\n")
+	if s.line == 1 {
+		line = slurmtext.TrimBOM(line)
+	}
 	return line, nil
 }
 

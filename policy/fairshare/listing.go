@@ -2,6 +2,7 @@ package fairshare
 
 import (
 	"fairsim/inputerr"
+	"fairsim/slurmtext"
 	"fmt"
 	"io"
 	"regexp"
@@ -93,6 +94,7 @@ func ReadAssocList(filename string, r io.Reader) (*Tree, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	data = slurmtext.TrimBOM(data)
 	return readAssocList(filename, string(data))
 }
 
@@ -422,6 +424,7 @@ func ReadAssocFile(filename string, r io.Reader) (*Tree, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	data = slurmtext.TrimBOM(data)
 	s := string(data)
 	for n, line := range strings.Split(s, "\n") {
 		t := strings.TrimSpace(line)
