@@ -192,6 +192,20 @@ func TestBadTraceFailsWithPosition(t *testing.T) {
 	}
 }
 
+// TestEveryRecordLeftOut: a trace whose records are all left out (by a
+// window, a job cap, or as unknown or impossible) says why, counted by
+// reason, rather than that it has no jobs.
+func TestEveryRecordLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.swf")
+	os.WriteFile(tr, []byte("; MaxProcs: 4\n; MaxNodes: 4\n1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n2 5 0 -5 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n3 9 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n"), 0o644)
+	out := cliFail(t, "run", "--trace", tr, "--window", "0:10..", "--out", filepath.Join(dir, "o"), "--quiet")
+	const want = "t.swf: no job left to simulate: all 3 records were left out: window=0:10..: submitted before the window (2); impossible: negative run time -5 (1)"
+	if !strings.Contains(out, want) {
+		t.Errorf("error:\n%s\nwant it to contain %s", out, want)
+	}
+}
+
 // TestRunSacctTraceWithTransforms runs the sacct fixture through a
 // scenario, then KTH with transforms on the command line: both paths of
 // trace input that fairsim run offers beside plain SWF.

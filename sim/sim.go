@@ -259,6 +259,17 @@ func (s *Simulator) Run() (*Result, error) {
 		if err := s.src.Err(); err != nil {
 			return nil, err
 		}
+		if st := s.src.Stats(); st.Records > 0 {
+			// Every record was left out: say why, the reason that took
+			// the most first.
+			keys := st.Skipped.Keys()
+			slices.SortStableFunc(keys, func(a, b string) int { return st.Skipped[b] - st.Skipped[a] })
+			why := make([]string, 0, len(keys))
+			for _, k := range keys {
+				why = append(why, fmt.Sprintf("%s (%d)", k, st.Skipped[k]))
+			}
+			return nil, fmt.Errorf("%s: no job left to simulate: all %d records were left out: %s", s.opt.File, st.Records, strings.Join(why, "; "))
+		}
 		return nil, fmt.Errorf("%s: the trace has no jobs", s.opt.File)
 	}
 	if s.opt.ControllerUptime < 0 || s.opt.CompletingTime < 0 || s.opt.DecayThreadDelay < 0 {

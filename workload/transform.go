@@ -301,6 +301,18 @@ func parseWindow(arg string) (Transform, error) {
 	if from == "" && to == "" {
 		return Transform{}, fmt.Errorf("window %q: give at least one end", arg)
 	}
+	if from != "" && to != "" {
+		// Two offsets, or two dates, compare now: a window that ends
+		// before it begins keeps no job, which must not read as an
+		// empty trace.
+		f0, _ := slurmtime.ParseDateOrDuration(from, 0, time.UTC)
+		f1, _ := slurmtime.ParseDateOrDuration(from, 1, time.UTC)
+		t0, _ := slurmtime.ParseDateOrDuration(to, 0, time.UTC)
+		t1, _ := slurmtime.ParseDateOrDuration(to, 1, time.UTC)
+		if (f0 == f1) == (t0 == t1) && t0 <= f0 {
+			return Transform{}, fmt.Errorf("window %q: the end is not after the start", arg)
+		}
+	}
 	// An offset counts from the first submission the window sees, the
 	// origin --at and the progress bar use; a date is a wall-clock time.
 	resolve := func(src Source, first int64) (int64, int64, error) {

@@ -108,19 +108,22 @@ func TestTransforms(t *testing.T) {
 
 func TestParseTransformErrors(t *testing.T) {
 	tests := map[string]string{
-		"load":              `transform "load": want NAME=VALUE`,
-		"load=0":            "load factor 0: want a positive number",
-		"load=x":            `load "x": want a positive number`,
-		"load=1e-300":       "load factor 1e-300: want a number from 1e-06 to 1e+06",
-		"load=2e6":          "load factor 2e+06: want a number from 1e-06 to 1e+06",
-		"limit-accuracy=-1": `limit accuracy "-1": want exact or a positive factor`,
-		"window=5":          `window "5": want FROM..TO`,
-		"window=..":         `window "..": give at least one end`,
-		"window=1x..2":      `window "1x..2": invalid Slurm time "1x": unexpected character 'x' at offset 1 (only digits, '-' and ':' are allowed)`,
-		"max-jobs=-3":       `max-jobs "-3": want a count`,
-		"queue=a":           `queue "a": want queue numbers`,
-		"partition=,":       `partition ",": want a list of names`,
-		"speed=2":           `unknown transform "speed": want load, limit-accuracy, window, max-jobs, partition or queue`,
+		"load":                          `transform "load": want NAME=VALUE`,
+		"load=0":                        "load factor 0: want a positive number",
+		"load=x":                        `load "x": want a positive number`,
+		"load=1e-300":                   "load factor 1e-300: want a number from 1e-06 to 1e+06",
+		"load=2e6":                      "load factor 2e+06: want a number from 1e-06 to 1e+06",
+		"limit-accuracy=-1":             `limit accuracy "-1": want exact or a positive factor`,
+		"window=5":                      `window "5": want FROM..TO`,
+		"window=..":                     `window "..": give at least one end`,
+		"window=5..1":                   `window "5..1": the end is not after the start`,
+		"window=1-0..1-0":               `window "1-0..1-0": the end is not after the start`,
+		"window=2026-01-02..2026-01-01": `window "2026-01-02..2026-01-01": the end is not after the start`,
+		"window=1x..2":                  `window "1x..2": invalid Slurm time "1x": unexpected character 'x' at offset 1 (only digits, '-' and ':' are allowed)`,
+		"max-jobs=-3":                   `max-jobs "-3": want a count`,
+		"queue=a":                       `queue "a": want queue numbers`,
+		"partition=,":                   `partition ",": want a list of names`,
+		"speed=2":                       `unknown transform "speed": want load, limit-accuracy, window, max-jobs, partition or queue`,
 	}
 	for in, want := range tests {
 		if _, err := ParseTransform(in); err == nil || err.Error() != want {
