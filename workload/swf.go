@@ -420,11 +420,17 @@ func (s *SWFReader) parse(t []byte, j *Job) (ok bool, field int, msg string) {
 	if j.CPUs <= 0 {
 		j.CPUs = int(iv(swfAllocProcs))
 		if j.CPUs <= 0 {
+			// -1 is the archive's unknown; 0 (seen for jobs cancelled
+			// before they ran) is a record of no processors at all.
+			what := "processors unknown (-1 requested and allocated)"
+			if num[swfReqProcs] == 0 || num[swfAllocProcs] == 0 {
+				what = "no processors (0 requested or allocated, none known)"
+			}
 			if !s.opts.KeepIncomplete {
-				return false, 0, "processors unknown (-1 requested and allocated)"
+				return false, 0, what
 			}
 			j.CPUs = Unset
-			s.stats.Defaulted.Add("kept incomplete: processors unknown (-1 requested and allocated)")
+			s.stats.Defaulted.Add("kept incomplete: " + what)
 		} else {
 			s.stats.Defaulted.Add("requested processors from allocated")
 		}

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,6 +161,21 @@ func TestSWFImpossibleRuntime(t *testing.T) {
 	r, _ = NewSWFReader(strings.NewReader(in), "t.swf", SWFOptions{FailImpossible: true})
 	if r.Next(&j) || r.Err() == nil || !strings.Contains(r.Err().Error(), "t.swf:1: field 4 (run time): negative run time") {
 		t.Fatalf("FailImpossible: err %v", r.Err())
+	}
+}
+
+// TestSWFNoProcessors: a record with no processor count is skipped, and
+// the reason tells the archive's unknown (-1) from a count of 0.
+func TestSWFNoProcessors(t *testing.T) {
+	in := "1 0 5 100 -1 -1 -1 -1 200 -1 1 3 4 -1 1 -1 -1 -1\n2 1 5 100 0 -1 -1 0 200 -1 5 3 4 -1 1 -1 -1 -1\n3 2 5 100 0 -1 -1 -1 200 -1 5 3 4 -1 1 -1 -1 -1\n"
+	r, _ := NewSWFReader(strings.NewReader(in), "t.swf", SWFOptions{})
+	var j Job
+	for r.Next(&j) {
+		t.Errorf("job %d read; want none", j.ID)
+	}
+	want := Tally{"processors unknown (-1 requested and allocated)": 1, "no processors (0 requested or allocated, none known)": 2}
+	if r.Err() != nil || !maps.Equal(r.Stats().Skipped, want) {
+		t.Errorf("err %v, skipped %v; want %v", r.Err(), r.Stats().Skipped, want)
 	}
 }
 
