@@ -311,6 +311,13 @@ func TestNodeWithoutCPUType(t *testing.T) {
 			}
 		})
 	}
+	// A type given to hosts slurm.conf lacks types nothing: an error
+	// naming them, not a silent no-op.
+	_, err := buildScenario(t, path, [2]string{"cluster.cpu_types.icelake.nodes", "gpu1,zz[1-2]"})
+	const want = "testdata/genericnode/scenario.yaml: cluster: cpu_types (or --cpu-type): zz[1-2] not a node of testdata/genericnode/slurm.conf"
+	if err == nil || err.Error() != want {
+		t.Errorf("typing hosts slurm.conf lacks: %v\nwant %s", err, want)
+	}
 }
 
 // TestClusterFromYAML: cluster.nodes and cluster.partitions in slurm.conf

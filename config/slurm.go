@@ -317,6 +317,7 @@ func (sc *Scenario) buildClusterFromSlurm(run *Run, conf *slurmconf.Config) (*si
 	used := map[string]bool{}
 	var specs []sim.NodeSpec
 	var generic []string
+	typed := 0 // hosts of slurm.conf that forced names
 	for _, g := range conf.Nodes {
 		inferred, _, found := sim.InferCPUType(g.Features)
 		if !found {
@@ -329,6 +330,7 @@ func (sc *Scenario) buildClusterFromSlurm(run *Run, conf *slurmconf.Config) (*si
 			t := inferred
 			if name, ok := forced[h]; ok {
 				t = name
+				typed++
 			} else if !found {
 				generic = append(generic, h)
 			}
@@ -344,6 +346,24 @@ func (sc *Scenario) buildClusterFromSlurm(run *Run, conf *slurmconf.Config) (*si
 			cur.Names = append(cur.Names, h)
 			used[t.Name] = true
 		}
+	}
+	if typed < len(forced) {
+		// A type given to a host slurm.conf lacks is a typo, or a file
+		// for another cluster: it would type nothing.
+		all := map[string]bool{}
+		for _, g := range conf.Nodes {
+			for _, h := range g.Hosts {
+				all[h] = true
+			}
+		}
+		var missing []string
+		for h := range forced {
+			if !all[h] {
+				missing = append(missing, h)
+			}
+		}
+		slices.Sort(missing)
+		return nil, fmt.Errorf("cpu_types (or --cpu-type): %s not a node of %s", slurmtext.Compress(missing), conf.Source.File)
 	}
 	if len(generic) > 0 {
 		run.Warnings = append(run.Warnings, fmt.Sprintf("%d node(s) have no Feature naming a known CPU generation: %s; "+
@@ -448,15 +468,15 @@ func (sc *Scenario) forcedTypes() (map[string]sim.CPUType, error) {
 		}
 		t, err := sim.LookupCPUType(name)
 		if err != nil {
-			return nil, fmt.Errorf("%s: cluster.cpu_types: %w", sc.whereIn("cluster.cpu_types", err), err)
+			return nil, fmt.Errorf("cpu_types: %w", err)
 		}
 		hosts, err := slurmtext.Expand(o.Nodes)
 		if err != nil {
-			return nil, fmt.Errorf("%s: cluster.cpu_types.%s.nodes: %w", sc.file, name, err)
+			return nil, fmt.Errorf("cpu_types.%s.nodes: %w", name, err)
 		}
 		for _, h := range hosts {
 			if prev, dup := out[h]; dup && prev.Name != t.Name {
-				return nil, fmt.Errorf("%s: cluster.cpu_types: node %s is both %s and %s", sc.where("cluster.cpu_types"), h, prev.Name, t.Name)
+				return nil, fmt.Errorf("cpu_types: node %s is both %s and %s", h, prev.Name, t.Name)
 			}
 			out[h] = t
 		}
