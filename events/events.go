@@ -309,7 +309,8 @@ func parse(toks []string, file string, line int, loc *time.Location, errs *input
 }
 
 // parseReservation reads the rest of a reservation line:
-// ReservationName=NAME StartTime=T EndTime=T|Duration=D Nodes=HOSTLIST
+// ReservationName=NAME StartTime=T EndTime=T|Duration=D (UNLIMITED: 365
+// days, as slurmctld sets it) Nodes=HOSTLIST
 // Nodes=HOSTLIST|NodeCnt=N [Flags=MAINT[,IGNORE_JOBS]] [Users=...]
 // [Accounts=...]. A MAINT reservation's nodes take no job that would
 // still run at its start, and none from start to end; any other
@@ -343,6 +344,12 @@ func parseReservation(e Event, toks []string, loc *time.Location, bad func(field
 				r.End, r.EndDate, haveEnd = t, date, true
 			}
 		case "duration":
+			if strings.EqualFold(val, "UNLIMITED") || strings.EqualFold(val, "INFINITE") {
+				// reservation.c create_resv: an INFINITE duration ends
+				// YEAR_SECONDS (365 days) after the start.
+				dur, haveDur = 365*86400, true
+				continue
+			}
 			d, err := slurmtime.ParseSeconds(val)
 			if err != nil || d <= 0 {
 				bad("Duration", "%q is not a positive Slurm time", val)

@@ -107,7 +107,8 @@ func TestReadReservation(t *testing.T) {
 	evs, err := Read(strings.NewReader(
 		"0 ReservationName=psu StartTime=2-00:00:00 Duration=12:00:00 Nodes=n[01-16] Flags=MAINT,IGNORE_JOBS Users=root\n"+
 			"1-0 ReservationName=m2 StartTime=3-0 EndTime=3-06:00:00 Nodes=n17 Flags=maint\n"+
-			"0 ReservationName=chem StartTime=1-0 Duration=2:00:00 NodeCnt=2 Users=ann,bob Accounts=chem\n"), "x.events", nil)
+			"0 ReservationName=chem StartTime=1-0 Duration=2:00:00 NodeCnt=2 Users=ann,bob Accounts=chem\n"+
+			"0 ReservationName=forever StartTime=1-0 Duration=UNLIMITED Nodes=n18 Flags=MAINT\n"), "x.events", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,6 +116,8 @@ func TestReadReservation(t *testing.T) {
 		{Name: "psu", Start: 2 * 86400, End: 2*86400 + 12*3600, Maint: true, IgnoreJobs: true, Users: "root"},
 		{Name: "m2", Start: 3 * 86400, End: 3*86400 + 6*3600, Maint: true},
 		{Name: "chem", Start: 86400, End: 86400 + 7200, Users: "ann,bob", Accounts: "chem", NodeCnt: 2},
+		// reservation.c: Duration=UNLIMITED ends YEAR_SECONDS after start.
+		{Name: "forever", Start: 86400, End: 86400 + 365*86400, Maint: true},
 	}
 	if len(evs) != len(want) {
 		t.Fatalf("%d events, want %d", len(evs), len(want))
