@@ -1,7 +1,8 @@
 package workload
 
 import (
-	"bufio"
+	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -53,39 +54,70 @@ func ParseAccountMap(spec string, open func(string) (io.ReadCloser, error)) (*Ac
 }
 
 // ReadAccountCSV reads a mapping whose header names the columns
-// "user,account" or "group,account" (in either order); blank lines and
-// lines starting with '#' are ignored. A name listed twice is an error.
+// "user,account" or "group,account" (in either order, other columns
+// ignored), as CSV: fields may be quoted; blank lines and lines starting
+// with '#' are ignored. A name listed twice is an error, as is a header
+// naming both user and group (which one keys the mapping would be a
+// guess).
 func ReadAccountCSV(r io.Reader, name string) (*AccountMap, error) {
-	sc := bufio.NewScanner(r)
+	cr := csv.NewReader(r)
+	cr.Comment = '#'
+	cr.FieldsPerRecord = -1
+	cr.TrimLeadingSpace = true
+	cr.ReuseRecord = true
 	m := &AccountMap{By: "csv", byUser: map[string]string{}, byGroup: map[string]string{}}
 	var errs ErrorList
 	keyCol, acctCol, line := -1, -1, 0
 	var target map[string]string
 	where := map[string]int{}
-	for sc.Scan() {
-		line++
-		t := strings.TrimSpace(sc.Text())
-		if t == "" || t[0] == '#' {
-			continue
+	for {
+		cells, err := cr.Read()
+		if err == io.EOF {
+			break
 		}
-		cells := strings.Split(t, ",")
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				errs.Add(name, pe.StartLine, "", pe.Err.Error())
+				if len(errs) >= maxErrors {
+					break
+				}
+				continue
+			}
+			errs.Add(name, line+1, "", err.Error())
+			break
+		}
+		line, _ = cr.FieldPos(0)
 		for i := range cells {
 			cells[i] = strings.TrimSpace(cells[i])
 		}
+		if len(cells) == 1 && cells[0] == "" {
+			continue
+		}
 		if keyCol < 0 {
+			user, group := -1, -1
 			for i, c := range cells {
 				switch strings.ToLower(c) {
 				case "user":
-					keyCol, target = i, m.byUser
+					user = i
 				case "group":
-					keyCol, target = i, m.byGroup
+					group = i
 				case "account":
 					acctCol = i
 				}
 			}
+			switch {
+			case user >= 0 && group >= 0:
+				return nil, &Error{File: name, Line: line, Field: "header",
+					Msg: fmt.Sprintf("names both user and group (%q): keep the one that picks the account", strings.Join(cells, ","))}
+			case user >= 0:
+				keyCol, target = user, m.byUser
+			case group >= 0:
+				keyCol, target = group, m.byGroup
+			}
 			if keyCol < 0 || acctCol < 0 {
 				return nil, &Error{File: name, Line: line, Field: "header",
-					Msg: fmt.Sprintf("want columns user,account or group,account, got %q", t)}
+					Msg: fmt.Sprintf("want columns user,account or group,account, got %q", strings.Join(cells, ","))}
 			}
 			continue
 		}
@@ -104,9 +136,6 @@ func ReadAccountCSV(r io.Reader, name string) (*AccountMap, error) {
 		}
 		where[k] = line
 		target[k] = a
-	}
-	if err := sc.Err(); err != nil {
-		errs.Add(name, line+1, "", err.Error())
 	}
 	if keyCol < 0 && len(errs) == 0 {
 		return nil, &Error{File: name, Msg: "empty mapping: want a header user,account or group,account"}

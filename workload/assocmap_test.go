@@ -137,6 +137,13 @@ func TestAssocCSV(t *testing.T) {
 		{"user,account\nalice,a\nalice,b\n", `map.csv:3: "alice" mapped twice (first on line 2)`},
 		{"group,account\nphys\n", "map.csv:2: 1 columns, the header has more"},
 		{"", "map.csv: empty mapping: want a header user,account or group,account"},
+		{"user,group,account\nu1,g1,physics\n", `map.csv:1: header: names both user and group ("user,group,account"): keep the one that picks the account`},
+		{"user,account\n\"u1,physics\n", `map.csv:2: extraneous or missing " in quoted-field`},
+	}
+	// Quoted fields are CSV's: "u1" is u1.
+	q, err := ReadAccountCSV(strings.NewReader("\"user\",\"account\"\n\"u1\",\"Physics\"\n"), "map.csv")
+	if err != nil || q.byUser["u1"] != "physics" {
+		t.Errorf("quoted: %v, %v; want u1 -> physics", q, err)
 	}
 	for _, tc := range bad {
 		if _, err := ReadAccountCSV(strings.NewReader(tc.in), "map.csv"); err == nil || err.Error() != tc.want {
