@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -248,6 +249,7 @@ func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
 			}
 			qs[i].Preempt = keep
 		}
+		preemptLoops(qs, func(i int, msg string) { addf(&errs, filename, lines[i], headers[preemptCol], "%s", msg) })
 	}
 	if len(errs) > 0 {
 		return nil, warnings, errs
@@ -719,4 +721,53 @@ func formatTRESCounts(c []TRESCount) string {
 		parts[i] = t.Name + "=" + strconv.FormatUint(t.Count, 10)
 	}
 	return strings.Join(parts, ",")
+}
+
+// preemptLoops reports each QOS whose Preempt list leads back to it, as
+// slurmdbd refuses such a list (as_mysql_qos.c _preemption_loop:
+// ESLURM_QOS_PREEMPTION_LOOP): the listing was edited by hand. report
+// gets the QOS's index and the loop, once per QOS on a loop, in order.
+func preemptLoops(qs []QOS, report func(i int, msg string)) {
+	idx := make(map[string]int, len(qs))
+	for i := range qs {
+		idx[strings.ToLower(qs[i].Name)] = i
+	}
+	for i := range qs {
+		// Breadth-first from i's preemptees, keeping each QOS's
+		// predecessor, until i comes back: the shortest loop.
+		from := make(map[int]int, len(qs))
+		queue := []int{}
+		for _, p := range qs[i].Preempt {
+			if k, ok := idx[p]; ok {
+				if _, seen := from[k]; !seen {
+					from[k] = i
+					queue = append(queue, k)
+				}
+			}
+		}
+		for len(queue) > 0 {
+			k := queue[0]
+			queue = queue[1:]
+			if k == i {
+				var path []string
+				for n := from[i]; ; n = from[n] {
+					path = append(path, qs[n].Name)
+					if n == i {
+						break
+					}
+				}
+				slices.Reverse(path)
+				report(i, fmt.Sprintf("QOS %s: a preemption loop (%s -> %s), which slurmdbd refuses", qs[i].Name, strings.Join(path, " -> "), qs[i].Name))
+				break
+			}
+			for _, p := range qs[k].Preempt {
+				if n, ok := idx[p]; ok {
+					if _, seen := from[n]; !seen {
+						from[n] = k
+						queue = append(queue, n)
+					}
+				}
+			}
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"errors"
 	"fairsim/internal/shared"
 	"path/filepath"
 	"reflect"
@@ -18,8 +19,8 @@ func TestParseQOSFilePartialAndEmptyColumns(t *testing.T) {
 		warnings []string
 	}{
 		{"partial listing",
-			"Name|Preempt|MaxWall|MaxTRESRunMinsPU|\nhigh|low,scavenger,Normal||cpu=4|\nlow|high,gone||\n",
-			map[string][]string{"high": {"low"}, "low": {"high"}},
+			"Name|Preempt|MaxWall|MaxTRESRunMinsPU|\nhigh|low,scavenger,Normal||cpu=4|\nlow|gone||\n",
+			map[string][]string{"high": {"low"}, "low": nil},
 			[]string{
 				"q:2: column MaxTRESRunMinsPU holds values fairsim does not model; ignored",
 				`q:2: field Preempt: QOS "scavenger" is not in this listing; QOS high preempts no job of it`,
@@ -94,5 +95,31 @@ func TestRealSiteHujiQOS(t *testing.T) {
 	}
 	if len(warnings) != 0 {
 		t.Errorf("warnings %q, want none", warnings)
+	}
+}
+
+// TestQOSPreemptionLoop: a Preempt list that leads back to its own QOS
+// (itself, or round a chain) is refused as slurmdbd refuses it
+// (as_mysql_qos.c _preemption_loop); a QOS preempting into a loop without
+// being on it is not.
+func TestQOSPreemptionLoop(t *testing.T) {
+	_, _, err := ParseQOSFile(strings.NewReader("Name|Preempt\nself|self\na|b\nb|c\nc|a\nd|a\n"), "q")
+	want := []string{
+		"q:2: field Preempt: QOS self: a preemption loop (self -> self), which slurmdbd refuses",
+		"q:3: field Preempt: QOS a: a preemption loop (a -> b -> c -> a), which slurmdbd refuses",
+		"q:4: field Preempt: QOS b: a preemption loop (b -> c -> a -> b), which slurmdbd refuses",
+		"q:5: field Preempt: QOS c: a preemption loop (c -> a -> b -> c), which slurmdbd refuses",
+	}
+	var el ErrorList
+	if !errors.As(err, &el) || len(el) != len(want) {
+		t.Fatalf("error %v; want %d errors", err, len(want))
+	}
+	for i, w := range want {
+		if el[i].Error() != w {
+			t.Errorf("error %d: %s\nwant %s", i, el[i].Error(), w)
+		}
+	}
+	if _, _, err := ParseQOSFile(strings.NewReader("Name|Preempt\nhigh|normal,low\nnormal|low\nlow|\n"), "q"); err != nil {
+		t.Errorf("a preemption order without a loop: %v", err)
 	}
 }
