@@ -283,8 +283,17 @@ func buildListTree(file string, rows []listRow, errs *ErrorList) (*Tree, []strin
 	t.SetCluster(cluster)
 
 	byID := map[string]string{}
+	idLine := map[string]int{}
 	tree := false
 	for _, r := range rows {
+		if r.id != "" {
+			// slurmdbd numbers each association once (id_assoc).
+			if first, dup := idLine[r.id]; dup {
+				errs.Add(file, r.line, "ID", fmt.Sprintf("association id %s also on line %d", r.id, first))
+				continue
+			}
+			idLine[r.id] = r.line
+		}
 		if r.user == "" {
 			if r.id != "" {
 				byID[r.id] = r.account
@@ -339,13 +348,36 @@ func buildListTree(file string, rows []listRow, errs *ErrorList) (*Tree, []strin
 		}
 		accts = rest
 	}
+	// What is left never found its parent: a parent the listing lacks,
+	// or accounts that are each other's ancestors.
+	left := map[string]string{}
 	for _, a := range accts {
-		errs.Add(file, a.row.line, "Account", fmt.Sprintf("account %q: parent %q is not an account of the listing", clip(a.row.account), clip(a.parent)))
+		left[a.row.account] = a.parent
+	}
+	for _, a := range accts {
+		if _, ok := left[a.parent]; !ok {
+			errs.Add(file, a.row.line, "Account", fmt.Sprintf("account %q: parent %q is not an account of the listing", clip(a.row.account), clip(a.parent)))
+			continue
+		}
+		// Follow the parents until one repeats: a loop, or a chain into
+		// one (or to a missing parent, reported on its own row).
+		path, seen := []string{a.row.account}, map[string]bool{a.row.account: true}
+		for p, ok := a.parent, true; ok; p, ok = left[p] {
+			path = append(path, p)
+			if seen[p] {
+				break
+			}
+			seen[p] = true
+		}
+		errs.Add(file, a.row.line, "Account", fmt.Sprintf("account %q: its parents never reach root (%s)", clip(a.row.account), clip(strings.Join(path, " -> "))))
 	}
 	for i := range rows {
 		r := &rows[i]
 		if r.user == "" {
 			continue
+		}
+		if _, stuck := left[r.account]; stuck {
+			continue // its account's error is the one to fix
 		}
 		if err := t.AddUserPartition(r.user, r.account, r.part, r.shares, r.prio); err != nil {
 			errs.Add(file, r.line, "User", err.Error())

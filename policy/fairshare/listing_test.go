@@ -155,6 +155,15 @@ func TestReadAssocListErrors(t *testing.T) {
 				`l:6: Account: account "f": parent "zz" is not an account of the listing`,
 				`l:7: User: user "u": account "g": unknown parent account`,
 			}},
+		// slurmdbd refuses a parent loop and numbers each association once.
+		{"parent loop", "Account|User|ID|ParentID\nroot||1|0\na||3|4\nb||4|3\nc||5|3\nb|u|6|4\n", []string{
+			`l:3: Account: account "a": its parents never reach root (a -> b -> a)`,
+			`l:4: Account: account "b": its parents never reach root (b -> a -> b)`,
+			`l:5: Account: account "c": its parents never reach root (c -> a -> b -> a)`,
+		}},
+		{"duplicate id", "Account|User|ID|ParentID\nroot||1|0\na||3|1\nb||3|1\n", []string{
+			`l:4: ID: association id 3 also on line 3`,
+		}},
 		{"tree too deep", "Account|User\nroot|\n a|\n   b|\n", []string{
 			`l:4: Account: account "b": indented 3 spaces, deeper than the account before it allows`,
 		}},
