@@ -284,6 +284,12 @@ func buildListTree(file string, rows []listRow, errs *ErrorList) (*Tree, []strin
 
 	byID := map[string]string{}
 	idLine := map[string]int{}
+	lineage := map[string]string{} // account -> its Lineage, when listed
+	for _, r := range rows {
+		if r.user == "" && r.lineage != "" {
+			lineage[r.account] = r.lineage
+		}
+	}
 	tree := false
 	for _, r := range rows {
 		if r.id != "" {
@@ -378,6 +384,18 @@ func buildListTree(file string, rows []listRow, errs *ErrorList) (*Tree, []strin
 		}
 		if _, stuck := left[r.account]; stuck {
 			continue // its account's error is the one to fix
+		}
+		if al, ok := lineage[r.account]; ok && r.lineage != "" {
+			// A user's lineage is its account's, then 0-USER/ and its
+			// partition: rows that disagree place one account twice.
+			want := al + "0-" + r.user + "/"
+			if r.part != "" {
+				want += r.part + "/"
+			}
+			if r.lineage != want {
+				errs.Add(file, r.line, "Lineage", fmt.Sprintf("user %q: lineage %q, but account %q's is %q (want %q)", clip(r.user), clip(r.lineage), clip(r.account), clip(al), clip(want)))
+				continue
+			}
 		}
 		if err := t.AddUserPartition(r.user, r.account, r.part, r.shares, r.prio); err != nil {
 			errs.Add(file, r.line, "User", err.Error())

@@ -161,6 +161,13 @@ func TestReadAssocListErrors(t *testing.T) {
 			`l:4: Account: account "b": its parents never reach root (b -> a -> b)`,
 			`l:5: Account: account "c": its parents never reach root (c -> a -> b -> a)`,
 		}},
+		// as_mysql_assoc.c: a user's lineage is its account's, then
+		// 0-USER/ and its partition.
+		{"lineages disagree", "Lineage|User|Account|Partition\n/||root|\n/chem/||chem|\n/chem/theory/||theory|\n/physics/||physics|\n" +
+			"/physics/theory/0-carol/|carol|theory|\n/chem/theory/0-carol/debug/|carol|theory|debug\n/chem/theory/0-carol/gpu/|carol|theory|debug\n", []string{
+			`l:6: Lineage: user "carol": lineage "/physics/theory/0-carol/", but account "theory"'s is "/chem/theory/" (want "/chem/theory/0-carol/")`,
+			`l:8: Lineage: user "carol": lineage "/chem/theory/0-carol/gpu/", but account "theory"'s is "/chem/theory/" (want "/chem/theory/0-carol/debug/")`,
+		}},
 		{"duplicate id", "Account|User|ID|ParentID\nroot||1|0\na||3|1\nb||3|1\n", []string{
 			`l:4: ID: association id 3 also on line 3`,
 		}},
