@@ -312,6 +312,7 @@ func buildListTree(file string, rows []listRow, errs *ErrorList) (*Tree, []strin
 		parent string
 	}
 	var accts []pending
+	refused := map[string]bool{} // accounts whose row is an error: their users add none
 	guessed := 0
 	var stack []string // tree option: the account last seen at each depth
 	for i := range rows {
@@ -328,11 +329,17 @@ func buildListTree(file string, rows []listRow, errs *ErrorList) (*Tree, []strin
 		parent, ok, bad := listParent(r, byID, tree, stack)
 		if bad != "" {
 			errs.Add(file, r.line, bad, fmt.Sprintf("account %q: %s", clip(r.account), parentWhy(r, bad)))
+			refused[r.account] = true
 			continue
 		}
 		if !ok {
 			parent = RootName
 			guessed++
+		}
+		if pl, listed := lineage[parent]; listed && r.lineage != "" && r.lineage != pl+r.account+"/" {
+			errs.Add(file, r.line, "Lineage", fmt.Sprintf("account %q: lineage %q, but its parent %q's is %q (want %q)", clip(r.account), clip(r.lineage), clip(parent), clip(pl), clip(pl+r.account+"/")))
+			refused[r.account] = true
+			continue
 		}
 		accts = append(accts, pending{r, parent})
 	}
@@ -382,7 +389,7 @@ func buildListTree(file string, rows []listRow, errs *ErrorList) (*Tree, []strin
 		if r.user == "" {
 			continue
 		}
-		if _, stuck := left[r.account]; stuck {
+		if _, stuck := left[r.account]; stuck || refused[r.account] {
 			continue // its account's error is the one to fix
 		}
 		if al, ok := lineage[r.account]; ok && r.lineage != "" {

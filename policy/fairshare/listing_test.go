@@ -168,6 +168,9 @@ func TestReadAssocListErrors(t *testing.T) {
 			`l:6: Lineage: user "carol": lineage "/physics/theory/0-carol/", but account "theory"'s is "/chem/theory/" (want "/chem/theory/0-carol/")`,
 			`l:8: Lineage: user "carol": lineage "/chem/theory/0-carol/gpu/", but account "theory"'s is "/chem/theory/" (want "/chem/theory/0-carol/debug/")`,
 		}},
+		{"account lineages disagree", "Lineage|User|Account\n/||root\n/chem/||chem\n/physics/chem/x/||x\n/physics/chem/x/0-u/|u|x\n", []string{
+			`l:4: Lineage: account "x": lineage "/physics/chem/x/", but its parent "chem"'s is "/chem/" (want "/chem/x/")`,
+		}},
 		{"duplicate id", "Account|User|ID|ParentID\nroot||1|0\na||3|1\nb||3|1\n", []string{
 			`l:4: ID: association id 3 also on line 3`,
 		}},
