@@ -323,9 +323,6 @@ func (c *Cluster) addPartition(ps PartitionSpec, nodeIdx map[string]int) error {
 			p.member[i] = true
 		}
 	}
-	if len(p.Nodes) == 0 {
-		return fmt.Errorf("partition %s has no nodes", p.Name)
-	}
 	p.memberBits = make([]uint64, (len(c.Nodes)+63)/64)
 	for _, i := range p.Nodes {
 		p.memberBits[i>>6] |= 1 << (i & 63)

@@ -788,6 +788,12 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 			continue
 		}
 		switch fit, short := c.Capacity(&req, p); {
+		case len(pt.Nodes) == 0:
+			// A placeholder partition (Nodes= empty, as slurm.conf
+			// allows): job_mgr.c refuses too many CPUs for its 0.
+			if class == "" {
+				class, why = "bigger than its partition", fmt.Sprintf("partition %s has no nodes", pt.Name)
+			}
 		case pt.MaxTime != Unlimited && j.TimeLimit > pt.MaxTime:
 			if class == "" {
 				class, why = "time limit over partition MaxTime", fmt.Sprintf("time limit %ds over MaxTime %ds of %s", j.TimeLimit, pt.MaxTime, pt.Name)
