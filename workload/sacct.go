@@ -895,7 +895,10 @@ func (r *SacctReader) parseTimes(l *sacctLine, j *Job) (t sacctTimes, skip strin
 			return t, "", &sacctProblem{field: f, reason: "not a time",
 				detail: fmt.Sprintf("%q (want YYYY-MM-DDTHH:MM:SS, Unknown or None)", b)}
 		}
-		lo, hi, rep := r.dst.twin(r.loc, v)
+		lo, hi, rep := v, v, false
+		if !isDigits(b) { // Unix seconds (SLURM_TIME_FORMAT=%s) name one instant
+			lo, hi, rep = r.dst.twin(r.loc, v)
+		}
 		t.v[i], t.known[i], later[i] = lo, true, hi
 		repeated = repeated || rep
 	}

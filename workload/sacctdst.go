@@ -29,24 +29,27 @@ func (z *dstZone) twin(loc *time.Location, v int64) (lo, hi int64, repeated bool
 	t := time.Unix(v, 0).In(loc)
 	_, off := t.Zone()
 	start, end := t.ZoneBounds()
+	// Both bounds of the period first: the cache must end where the
+	// period does whichever way v is answered.
 	z.safeFrom, z.safeTo, z.set = math.MinInt64, math.MaxInt64, true
+	var dStart, dEnd int64
 	if !start.IsZero() {
 		// Entered by a fall-back: its first d seconds repeat the end of
 		// the period before, whose offset is larger by d.
 		_, prev := start.Add(-time.Second).Zone()
-		d := int64(prev - off)
-		z.safeFrom = start.Unix() + max(d, 0)
-		if d > 0 && v < start.Unix()+d {
-			return v - d, v, true
-		}
+		dStart = int64(prev - off)
+		z.safeFrom = start.Unix() + max(dStart, 0)
 	}
 	if !end.IsZero() {
 		_, next := end.Zone()
-		d := int64(off - next)
-		z.safeTo = end.Unix() - max(d, 0)
-		if d > 0 && v >= end.Unix()-d {
-			return v, v + d, true
-		}
+		dEnd = int64(off - next)
+		z.safeTo = end.Unix() - max(dEnd, 0)
+	}
+	switch {
+	case dStart > 0 && !start.IsZero() && v < start.Unix()+dStart:
+		return v - dStart, v, true
+	case dEnd > 0 && !end.IsZero() && v >= end.Unix()-dEnd:
+		return v, v + dEnd, true
 	}
 	return v, v, false
 }
