@@ -75,3 +75,20 @@ func TestWrittenZerosKept(t *testing.T) {
 		t.Errorf("after --set: daily %v (line %s), weekend %v, jobs %d; want 0 at s.yaml:15, the default, 7", g.Daily, sc.where("generate.daily"), g.Weekend, g.Jobs)
 	}
 }
+
+// TestSetEmptyLeavesKeyOut: --set KEY= (or ~, null) leaves the key out,
+// as "days:" with no value does in a file: the default applies.
+func TestSetEmptyLeavesKeyOut(t *testing.T) {
+	for _, v := range []string{"", "~", "null"} {
+		sc := parse(t, genScenario("  jobs: 5\n"))
+		if err := sc.Set("generate.days", v); err != nil {
+			t.Fatal(err)
+		}
+		if err := sc.Resolve(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sc.genConfig(); err != nil || sc.Generate.Days == 0 {
+			t.Errorf("--set generate.days=%q: days %v, %v; want the default", v, sc.Generate.Days, err)
+		}
+	}
+}

@@ -161,7 +161,12 @@ func (sc *Scenario) setYAML(key, value string) error {
 	// The keys are the file's, at the lines it gave them, and the one set
 	// here (no line): the re-marshalled text writes every field, zeros
 	// too, which must not read as written.
-	lines := keyLines{key: 0}
+	lines := keyLines{}
+	if val.Kind != 0 && len(val.Content) > 0 && !(val.Content[0].Kind == yaml.ScalarNode && val.Content[0].Tag == "!!null") {
+		lines[key] = 0 // an empty or null value leaves the key out, as in a file
+	} else if val.Kind == 0 && value != "" {
+		lines[key] = 0
+	}
 	for k, l := range sc.lines {
 		if _, ok := fresh.lines[k]; ok {
 			lines[k] = l
