@@ -401,6 +401,10 @@ func (m *Policy) Hold(j *sim.Job, now int64) string {
 	return m.HoldPlaced(j, j.Part, now, nil, nil)
 }
 
+// EnforcesLimits implements sim.LimitEnforcer:
+// AccountingStorageEnforce=limits.
+func (m *Policy) EnforcesLimits() bool { return m.cfg.EnforceLimits }
+
 // HoldPlaced is Hold counting as running the jobs placed, which the
 // current pass has planned to start but not yet started, so that two jobs
 // of one user cannot both start in one pass past MaxJobsPU=1. part is the

@@ -35,6 +35,15 @@ func runLimitsOn(t *testing.T, conf, qos string, rows ...string) map[string][3]s
 	return got
 }
 
+// memConf is two 8-CPU nodes with DefMemPerCPU, so that a job asking
+// no memory leaves the rest of a node's to others; limQOS gives QOS lim
+// MaxTRESPU cpu=4.
+const (
+	memConf = "AccountingStorageEnforce=limits\nNodeName=c[01-02] CPUs=8 RealMemory=8000\nDefMemPerCPU=100\n" +
+		"PartitionName=batch Nodes=c[01-02] Default=YES\n"
+	limQOS = "Name|MaxTRESPU\nnormal|\nlim|cpu=4\n"
+)
+
 // TestLimitsCountWholeNodes: an --exclusive job's QOS limits count the
 // whole nodes it is given, as select_nodes (node_scheduler.c) checks
 // acct_policy_job_runnable_post_select with the job's total_cpus after
@@ -88,6 +97,41 @@ func TestLimitsCountWholeNodes(t *testing.T) {
 		}
 		if g := got["303"]; g[1] != "COMPLETED" || g[0] != "30" {
 			t.Errorf("job 303 (Start, State, Reason) %v; want backfilled by the first cycle, at 30", g)
+		}
+	})
+	t.Run("busy", func(t *testing.T) {
+		// 501 cannot start now (500 holds part of both nodes). Slurm
+		// still checks the limits on its test-only selection, a whole
+		// 8-CPU node: the accounting-policy failure replaces Resources
+		// and does not block the partition, so 502 starts in the next
+		// main pass on the CPUs 500 leaves, not after 500 ends.
+		got := runLimitsOn(t, memConf, limQOS,
+			"500|500|u2|a1|normal|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:10:00|00:10:00|00:20:00|12|COMPLETED|sbatch -n 12 -t 20 job.sh",
+			"501|501|u1|a1|lim|2026-01-05T08:01:00|2026-01-05T08:01:00|2026-01-05T08:10:00|00:10:00|00:20:00|1|COMPLETED|sbatch -n 1 -t 20 --exclusive job.sh",
+			"502|502|u3|a1|normal|2026-01-05T08:01:01|2026-01-05T08:01:01|2026-01-05T08:10:00|00:10:00|00:30:00|1|COMPLETED|sbatch -n 1 -t 30 job.sh")
+		if g := got["501"]; g != [3]string{"", "PENDING", "QOSMaxCpuPerUserLimit"} {
+			t.Errorf("job 501: %v; want never started, QOSMaxCpuPerUserLimit", g)
+		}
+		if g := got["502"]; g[0] != "63" {
+			t.Errorf("job 502 started at %q; want 63, by the main pass after its submit", g[0])
+		}
+	})
+	t.Run("no reservation", func(t *testing.T) {
+		// 599 (a whole node, blocking the main pass) reserves c01 from
+		// 603. 601's whole node would break its limit: backfill.c checks
+		// the nodes a reservation takes first and makes none, so c02
+		// stays free of reservations and 602 backfills there at once
+		// rather than waiting for 601's reservation to pass.
+		got := runLimitsOn(t, memConf, limQOS,
+			"600|600|u2|a1|normal|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:10:00|00:10:00|00:20:00|12|COMPLETED|sbatch -n 12 -t 20 job.sh",
+			"599|599|u5|a1|normal|2026-01-05T08:00:30|2026-01-05T08:00:30|2026-01-05T08:10:00|00:10:00|00:20:00|8|COMPLETED|sbatch -n 8 -t 20 --exclusive job.sh",
+			"601|601|u1|a1|lim|2026-01-05T08:01:00|2026-01-05T08:01:00|2026-01-05T08:10:00|00:10:00|00:20:00|1|COMPLETED|sbatch -n 1 -t 20 --exclusive job.sh",
+			"602|602|u3|a1|normal|2026-01-05T08:01:01|2026-01-05T08:01:01|2026-01-05T08:10:00|00:10:00|00:20:00|4|COMPLETED|sbatch -n 4 -t 20 job.sh")
+		if g := got["601"]; g != [3]string{"", "PENDING", "QOSMaxCpuPerUserLimit"} {
+			t.Errorf("job 601: %v; want never started, QOSMaxCpuPerUserLimit", g)
+		}
+		if g := got["602"]; g[0] != "90" {
+			t.Errorf("job 602 started at %q; want 90, backfilled on c02", g[0])
 		}
 	})
 	t.Run("preemption", func(t *testing.T) {

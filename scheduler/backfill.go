@@ -284,6 +284,14 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 				s.Trace(BackfillEvent{Kind: Started, Now: now, Job: j, Part: x.part, Start: now, Alloc: s.alloc})
 			}
 		default:
+			if !b.nodesSet {
+				b.nodesOf(s.alloc)
+				b.nodesSet = true
+			}
+			if why := s.limitsOnLater(v, c, x, b.nodes); why != "" {
+				plan.Pend(j, why) // backfill.c: no reservation
+				continue
+			}
 			plan.Expect(j, t)
 			if s.Trace != nil {
 				s.Trace(BackfillEvent{Kind: Reserved, Now: now, Job: j, Part: x.part, Start: t, End: floorRes(t+tl, res, wall), Alloc: s.alloc})

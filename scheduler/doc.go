@@ -104,9 +104,13 @@
 //     then tests them and blocks their QOS until an estimate).
 //   - The limit check after selection (select_nodes'
 //     acct_policy_job_runnable_post_select, View.HoldOn) counts the
-//     nodes chosen; before a preemption, the preemptor's CPUs spread
-//     evenly over the nodes it would take (whole nodes for --exclusive),
-//     where cons_tres would count the CPUs it picks on each.
+//     nodes chosen; before a preemption, before a backfill reservation,
+//     the preemptor's or reserving job's CPUs spread evenly over the nodes
+//     it would take (whole nodes for --exclusive), where cons_tres would
+//     count the CPUs it picks on each, and GRES by the request. For an
+//     --exclusive job that cannot start now, the main pass counts the
+//     partition's first usable whole nodes that would hold it, where
+//     Slurm counts its test-only selection.
 //   - Licenses, node features and reboots, advance reservations in the
 //     map, completing nodes (cg_node_bitmap: start at now + 1),
 //     heterogeneous jobs and deadlines are not modelled. A CPU-typed

@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"fairsim/sim"
+	"math/bits"
 )
 
 // Slurm is slurmctld's scheduling: the main scheduler (job_scheduler.c
@@ -48,12 +49,16 @@ type Slurm struct {
 	// DebugFlags=Backfill; its cycles then plan every record to their
 	// end, as backfill.c does. The event's allocation is reused after
 	// the call.
-	Trace   func(BackfillEvent)
-	q       queue
-	alloc   sim.Alloc
-	mask    []bool // nodes taken out of play in the current pass
-	failed  []bool // partitions blocked in the current pass
-	partCnt []int
+	Trace func(BackfillEvent)
+	q     queue
+	alloc sim.Alloc
+	mask  []bool // nodes taken out of play in the current pass
+	// provNodes and prov are scratch for the limit check on nodes a job
+	// would get later (limitsOnLater).
+	provNodes []int
+	prov      sim.Alloc
+	failed    []bool // partitions blocked in the current pass
+	partCnt   []int
 
 	bfVersion uint64
 	bf        backfillState
@@ -267,6 +272,15 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 			} else if preempted {
 				plan.Pend(j, "Resources (preemption in progress)")
 				s.memo.reset()
+			} else if why := s.limitsOnBusy(v, c, &x); why != "" {
+				// select_nodes checks the limits on its test-only
+				// selection too (whole nodes for --exclusive): an
+				// accounting-policy failure replaces Resources and, as
+				// for any limit, blocks nothing without assoc_limit_stop.
+				plan.Pend(j, why)
+				if !s.P.AssocLimitStop {
+					continue
+				}
 			} else {
 				plan.Pend(j, "Resources")
 			}
@@ -301,4 +315,57 @@ func partStateReason(st sim.PartState) string {
 		return "PartitionInactive"
 	}
 	return "PartitionDown"
+}
+
+// limitsOnBusy is the limit check select_nodes makes for an --exclusive
+// job that cannot start now: on the whole nodes its test-only selection
+// would give (node_scheduler.c, tres_req_cnt from total_cpus), here the
+// partition's usable nodes in allocation order until they hold its CPUs
+// and node count. A job sharing nodes counts its request, checked before.
+func (s *Slurm) limitsOnBusy(v *sim.View, c *sim.Cluster, x *cand) string {
+	if !x.req.Exclusive || !v.EnforcesLimits() {
+		return ""
+	}
+	nodes, cores := s.provNodes[:0], 0
+	for _, n := range c.Parts[x.part].Nodes {
+		nd := &c.Nodes[n]
+		if !nd.State.Usable() || x.req.Type >= 0 && nd.Type != x.req.Type {
+			continue
+		}
+		nodes = append(nodes, n)
+		cores += nd.Cores
+		if cores >= x.req.CPUs && len(nodes) >= max(x.req.Nodes, 1) {
+			break
+		}
+	}
+	s.provNodes = nodes
+	if cores < x.req.CPUs || len(nodes) < max(x.req.Nodes, 1) {
+		return "" // no selection at all: not a limit's doing
+	}
+	s.prov = c.Provisional(&x.req, nodes, s.prov[:0])
+	return v.HoldOn(x.j, x.part, s.prov)
+}
+
+// limitsOnLater is backfill.c's check before it adds a reservation
+// (acct_policy_job_runnable_post_select on the nodes the will-run test
+// chose, whole nodes for --exclusive): a job those nodes put over a limit
+// gets no reservation. nodes is the reservation's node bitmap.
+func (s *Slurm) limitsOnLater(v *sim.View, c *sim.Cluster, x *cand, nodes []uint64) string {
+	if !v.EnforcesLimits() || s.P.AssocLimitStop {
+		return ""
+	}
+	list := s.provNodes[:0]
+	for w, word := range nodes {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &^= 1 << b
+			list = append(list, w*64+b)
+		}
+	}
+	s.provNodes = list
+	if len(list) == 0 {
+		return ""
+	}
+	s.prov = c.Provisional(&x.req, list, s.prov[:0])
+	return v.HoldOn(x.j, x.part, s.prov)
 }

@@ -207,6 +207,7 @@ type Simulator struct {
 	view         View
 	hold         func(*Job, int64) string
 	holdIn       func(*Job, int, int64, []PlacedJob, Alloc) string
+	limits       bool // the policy enforces limits (LimitEnforcer)
 	eligSeq      uint64
 	realEvents   int   // queued submit, eligible and end events
 	lastProgress int64 // last submit, start or end
@@ -242,6 +243,9 @@ func New(c *Cluster, sched Scheduler, pol Policy, src workload.Source, opt Optio
 		s.hold = pol.Hold
 		if ph, ok := pol.(PlacedHolder); ok {
 			s.holdIn = ph.HoldPlaced
+		}
+		if le, ok := pol.(LimitEnforcer); ok {
+			s.limits = le.EnforcesLimits()
 		}
 	}
 	return s
@@ -973,7 +977,7 @@ func (s *Simulator) pass(kind PassKind) int64 {
 	}
 	s.c.Now = s.now
 	s.view.reset(ViewState{Now: s.now, Cluster: s.c, Pending: s.pendingList(), Running: s.running,
-		Version: s.version, Churn: s.churn, Epoch: s.epoch(), Hold: s.hold, HoldPlaced: s.holdIn, Completing: s.completing})
+		Version: s.version, Churn: s.churn, Epoch: s.epoch(), Hold: s.hold, HoldPlaced: s.holdIn, Limits: s.limits, Completing: s.completing})
 	p := s.sched.Schedule(&s.view, kind)
 	s.commit(p)
 	if p == nil {

@@ -22,6 +22,7 @@ type View struct {
 	epoch   uint64
 	hold    func(*Job, int64) string
 	holdIn  func(*Job, int, int64, []PlacedJob, Alloc) string
+	limits  bool // the policy enforces limits (LimitEnforcer)
 	// placed are the jobs the plan starts, for HoldPlaced: kept from
 	// call to call within a pass, from the first placedN actions, while
 	// no placed job was preempted (unplaced counts those).
@@ -54,6 +55,8 @@ type ViewState struct {
 	// HoldPlaced, when set, replaces Hold and is also given the jobs the
 	// pass's plan has started so far (PlacedHolder).
 	HoldPlaced func(j *Job, part int, now int64, placed []PlacedJob, alloc Alloc) string
+	// Limits says the policy enforces limits (LimitEnforcer).
+	Limits bool
 	// Completing are ended jobs whose nodes are still COMPLETING
 	// (Options.CompletingTime): their resources are not free yet.
 	Completing []*Job
@@ -71,6 +74,13 @@ type ViewState struct {
 // (View.HoldOn), made only once the request passed.
 type PlacedHolder interface {
 	HoldPlaced(j *Job, part int, now int64, placed []PlacedJob, alloc Alloc) string
+}
+
+// LimitEnforcer is a Policy that says whether it enforces limits at all
+// (AccountingStorageEnforce=limits): a scheduler then checks the nodes a
+// job would get in the future against them too (View.EnforcesLimits).
+type LimitEnforcer interface {
+	EnforcesLimits() bool
 }
 
 // PlacedJob is a start the pass has planned: the job, the partition it
@@ -103,7 +113,7 @@ var handMade atomic.Uint64
 
 func (v *View) reset(st ViewState) {
 	v.now, v.c, v.pending, v.running, v.compl = st.Now, st.Cluster, st.Pending, st.Running, st.Completing
-	v.version, v.churn, v.epoch, v.hold, v.holdIn = st.Version, st.Churn, st.Epoch, st.Hold, st.HoldPlaced
+	v.version, v.churn, v.epoch, v.hold, v.holdIn, v.limits = st.Version, st.Churn, st.Epoch, st.Hold, st.HoldPlaced, st.Limits
 	v.pass++
 	v.plan = Plan{v: v, Actions: v.plan.Actions[:0], WantPass: -1}
 	v.pool = v.pool[:0]
@@ -240,6 +250,11 @@ func (v *View) HoldOn(j *Job, part int, a Alloc) string {
 	}
 	return v.holdFor(j, part, a)
 }
+
+// EnforcesLimits says whether HoldOn can hold anything: false for a
+// policy without limits, so a scheduler need not build the allocations
+// it would check.
+func (v *View) EnforcesLimits() bool { return v.limits && v.holdIn != nil }
 
 func (v *View) holdFor(j *Job, part int, a Alloc) string {
 	if a == nil && j.Req.Resv != 0 {

@@ -146,6 +146,12 @@ func (p *tracePolicy) HoldPlaced(j *sim.Job, part int, now int64, placed []sim.P
 	return p.Policy.Hold(j, now)
 }
 
+// EnforcesLimits implements sim.LimitEnforcer when the policy does.
+func (p *tracePolicy) EnforcesLimits() bool {
+	le, ok := p.Policy.(sim.LimitEnforcer)
+	return ok && le.EnforcesLimits()
+}
+
 // Requeued implements sim.Requeuer when the policy does.
 func (p *tracePolicy) Requeued(j *sim.Job, now int64) {
 	if r, ok := p.Policy.(sim.Requeuer); ok {
