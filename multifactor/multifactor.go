@@ -429,6 +429,11 @@ func (m *Policy) HoldPlaced(j *sim.Job, part int, now int64, placed []sim.Placed
 		req := lj.TRES
 		lj = m.limitJob(j, part, alloc)
 		lj.Wall = j.TimeLimit
+		if lj.TRES[policy.LimGPU] < req[policy.LimGPU] {
+			// A provisional allocation without the GPUs asked: bill them
+			// too, as Slurm weights tres_req_cnt with the request's GRES.
+			lj.TRES[policy.LimBilling] = max(lj.TRES[policy.LimBilling], m.billingWithGPUs(alloc, part, req[policy.LimGPU]))
+		}
 		more := false
 		for k := range lj.TRES {
 			more = more || lj.TRES[k] > req[k]
@@ -461,6 +466,25 @@ func (m *Policy) HoldPlaced(j *sim.Job, part int, now int64, placed []sim.Placed
 		}
 	}
 	return m.usageHold(j, &lj, placed)
+}
+
+// billingWithGPUs is the billing of allocation a in partition part with
+// gpus GPUs counted as gres/gpu, for an allocation that does not hold the
+// GPUs its job asks (Cluster.Provisional); 0 where the partition has no
+// TRESBillingWeights (the CPUs then bill, whatever the GPUs).
+func (m *Policy) billingWithGPUs(a sim.Alloc, part int, gpus uint64) uint64 {
+	if part < 0 || part >= len(m.cfg.PartitionBilling) || m.cfg.PartitionBilling[part] == nil {
+		return 0
+	}
+	tr := m.cluster.AllocTRES(a)
+	other := tr.Other[:0:0]
+	for _, o := range tr.Other {
+		if o.Name != "gres/gpu" {
+			other = append(other, o)
+		}
+	}
+	tr.Other = append(other, policy.TRESCount{Name: "gres/gpu", Count: gpus})
+	return uint64(math.Floor(policy.Billing(tr, m.cfg.PartitionBilling[part], m.cfg.Priority.Flags)))
 }
 
 // placedLimitJob is a job the pass placed as the limits count it: its

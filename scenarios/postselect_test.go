@@ -134,6 +134,24 @@ func TestLimitsCountWholeNodes(t *testing.T) {
 			t.Errorf("job 602 started at %q; want 90, backfilled on c02", g[0])
 		}
 	})
+	t.Run("preemption for GPUs", func(t *testing.T) {
+		// 701 asks 1 CPU and 1 GPU: billed 1 + 10 = 11 over its QOS's
+		// MaxTRESPU billing=10. The nodes it would take by preempting
+		// 700 are checked with the GPUs it asks (Slurm weights
+		// tres_req_cnt with them), so 700 is not requeued, again and
+		// again, for a job that cannot start.
+		got := runLimitsOn(t, "AccountingStorageEnforce=limits\nAccountingStorageTRES=gres/gpu\nGresTypes=gpu\nPreemptType=preempt/qos\nPreemptMode=REQUEUE\n"+
+			"NodeName=g01 CPUs=8 RealMemory=8000 Gres=gpu:2\nDefMemPerCPU=100\nPartitionName=gpu Nodes=g01 Default=YES TRESBillingWeights=\"CPU=1.0,GRES/gpu=10\"\n",
+			"Name|Priority|Preempt|MaxTRESPU\nnormal|0||\nlim|100|normal|billing=10\n",
+			"700|700|u2|a1|normal|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:10:00|00:10:00|00:20:00|2|COMPLETED|sbatch -n 2 --gres=gpu:2 -t 20 job.sh",
+			"701|701|u1|a1|lim|2026-01-05T08:01:00|2026-01-05T08:01:00|2026-01-05T08:06:00|00:05:00|00:10:00|1|COMPLETED|sbatch -n 1 --gres=gpu:1 -t 10 job.sh")
+		if g := got["700"]; g != [3]string{"3", "COMPLETED", ""} || got["700 preemptions"] != [3]string{} {
+			t.Errorf("job 700: %v, preemptions %v; want started at 3, never preempted", g, got["700 preemptions"])
+		}
+		if g := got["701"]; g != [3]string{"", "PENDING", "QOSMaxBillingPerUser"} {
+			t.Errorf("job 701: %v; want never started, QOSMaxBillingPerUser", g)
+		}
+	})
 	t.Run("preemption", func(t *testing.T) {
 		// 401's request (1 CPU) passes, but the whole node it would
 		// take by preempting 400 breaks MaxTRESPU cpu=4: select_nodes
