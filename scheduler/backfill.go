@@ -260,6 +260,9 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 				// assoc_limit_stop the job is skipped, no reservation.
 				plan.Pend(j, why)
 				t = heldByLimit
+				// A preemption may have suspended victims for it: the
+				// failures remembered so far saw fewer free cores.
+				b.gen0++
 			}
 		}
 		if t == heldByLimit {
