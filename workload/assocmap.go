@@ -2,7 +2,7 @@ package workload
 
 import (
 	"encoding/csv"
-	"errors"
+	"fairsim/inputerr"
 	"fmt"
 	"io"
 	"math"
@@ -67,32 +67,16 @@ func ReadAccountCSV(r io.Reader, name string) (*AccountMap, error) {
 	cr.ReuseRecord = true
 	m := &AccountMap{By: "csv", byUser: map[string]string{}, byGroup: map[string]string{}}
 	var errs ErrorList
-	keyCol, acctCol, line := -1, -1, 0
+	keyCol, acctCol := -1, -1
 	var target map[string]string
 	where := map[string]int{}
-	for {
-		cells, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				errs.Add(name, pe.StartLine, "", pe.Err.Error())
-				if len(errs) >= maxErrors {
-					break
-				}
-				continue
-			}
-			errs.Add(name, line+1, "", err.Error())
-			break
-		}
-		line, _ = cr.FieldPos(0)
+	var bad error // a header that leaves nothing to read
+	inputerr.EachCSV(cr, name, &errs, maxErrors, func(line int, cells []string) bool {
 		for i := range cells {
 			cells[i] = strings.TrimSpace(cells[i])
 		}
 		if len(cells) == 1 && cells[0] == "" {
-			continue
+			return true
 		}
 		if keyCol < 0 {
 			user, group := -1, -1
@@ -108,34 +92,40 @@ func ReadAccountCSV(r io.Reader, name string) (*AccountMap, error) {
 			}
 			switch {
 			case user >= 0 && group >= 0:
-				return nil, &Error{File: name, Line: line, Field: "header",
+				bad = &Error{File: name, Line: line, Field: "header",
 					Msg: fmt.Sprintf("names both user and group (%q): keep the one that picks the account", strings.Join(cells, ","))}
+				return false
 			case user >= 0:
 				keyCol, target = user, m.byUser
 			case group >= 0:
 				keyCol, target = group, m.byGroup
 			}
 			if keyCol < 0 || acctCol < 0 {
-				return nil, &Error{File: name, Line: line, Field: "header",
+				bad = &Error{File: name, Line: line, Field: "header",
 					Msg: fmt.Sprintf("want columns user,account or group,account, got %q", strings.Join(cells, ","))}
+				return false
 			}
-			continue
+			return true
 		}
 		if len(cells) <= max(keyCol, acctCol) {
 			errs.Add(name, line, "", fmt.Sprintf("%d columns, the header has more", len(cells)))
-			continue
+			return true
 		}
 		k, a := cells[keyCol], strings.ToLower(cells[acctCol])
 		if k == "" || a == "" {
 			errs.Add(name, line, "", "empty name or account")
-			continue
+			return true
 		}
 		if first, dup := where[k]; dup {
 			errs.Add(name, line, "", fmt.Sprintf("%q mapped twice (first on line %d)", k, first))
-			continue
+			return true
 		}
 		where[k] = line
 		target[k] = a
+		return true
+	})
+	if bad != nil {
+		return nil, bad
 	}
 	if keyCol < 0 && len(errs) == 0 {
 		return nil, &Error{File: name, Msg: "empty mapping: want a header user,account or group,account"}

@@ -2,7 +2,7 @@ package fairshare
 
 import (
 	"encoding/csv"
-	"errors"
+	"fairsim/inputerr"
 	"fmt"
 	"io"
 	"strconv"
@@ -49,39 +49,19 @@ func ReadUsageCSV(filename string, r io.Reader, t *Tree) ([]UsageEntry, error) {
 	seen := map[int]int{}
 	header := false
 	var col usageColumns
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				errs.Add(filename, pe.Line, "", pe.Err.Error())
-				if len(errs) > maxErrors {
-					break
-				}
-				continue // the reader resumes at the next record
-			}
-			errs.Add(filename, 0, "", err.Error())
-			break
-		}
-		line := 0
-		if len(rec) > 0 {
-			line, _ = cr.FieldPos(0)
-		}
+	inputerr.EachCSV(cr, filename, &errs, maxErrors, func(line int, rec []string) bool {
 		if !header {
 			header = true
 			var ok bool
 			if col, ok = parseUsageHeader(rec); !ok {
 				errs.Add(filename, line, "header", `want "account,user,rawusage" and optionally "partition", in any order`)
-				break
+				return false
 			}
-			continue
+			return true
 		}
 		if len(rec) != col.n {
 			errs.Add(filename, line, "", fmt.Sprintf("want %d fields, got %d", col.n, len(rec)))
-			continue
+			return true
 		}
 		acct, user := strings.TrimSpace(rec[col.account]), strings.TrimSpace(rec[col.user])
 		part := ""
@@ -90,17 +70,17 @@ func ReadUsageCSV(filename string, r io.Reader, t *Tree) ([]UsageEntry, error) {
 		}
 		if user == "" {
 			errs.Add(filename, line, "user", "blank: only user rows are accepted (account usage is the sum of its users)")
-			continue
+			return true
 		}
 		raw := rec[col.rawusage]
 		v, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
 		if err != nil || !finite(v) || v < 0 {
 			errs.Add(filename, line, "rawusage", fmt.Sprintf("%q is not a finite number >= 0", clip(raw)))
-			continue
+			return true
 		}
 		if v > maxRawUsage {
 			errs.Add(filename, line, "rawusage", fmt.Sprintf("%q is above %g billing-seconds (a million billing units for 31,000 years): the tree's sums would overflow into NaN", clip(raw), maxRawUsage))
-			continue
+			return true
 		}
 		name := fmt.Sprintf("(%s, %s)", clip(acct), clip(user))
 		if part != "" {
@@ -109,15 +89,16 @@ func ReadUsageCSV(filename string, r io.Reader, t *Tree) ([]UsageEntry, error) {
 		i, ok := t.LookupExact(acct, user, part)
 		if !ok {
 			errs.Add(filename, line, "user", "no association "+name)
-			continue
+			return true
 		}
 		if prev, dup := seen[i]; dup {
 			errs.Add(filename, line, "user", fmt.Sprintf("%s already given on line %d", name, prev))
-			continue
+			return true
 		}
 		seen[i] = line
 		out = append(out, UsageEntry{Assoc: i, RawUsage: v})
-	}
+		return true
+	})
 	if !header && len(errs) == 0 {
 		errs.Add(filename, 0, "header", `missing "account,user,rawusage" header`)
 	}
