@@ -143,7 +143,20 @@ func FairsharePlot(path string, r *sim.Result, snaps *FSSeries) error {
 		left = len(names) - maxLines
 		names = names[:maxLines]
 	}
-	step := max(1, (snaps.Len()+maxPoints-1)/maxPoints)
+	series := fsSeries(r, snaps, names)
+	title := "Fair-share factor by account (mean over its users)"
+	if left > 0 {
+		title += fmt.Sprintf(": the %d heaviest, %d more not shown", maxLines, left)
+	}
+	return LinePlot(path, title, daysAxis, "FairShare", false, series)
+}
+
+// fsSeries are fairshare.png's lines, one per account of names: its
+// fair-share factor against days since the first submission, at the
+// snapshots a plot draws (plotSnapshots), thinned to maxPoints.
+func fsSeries(r *sim.Result, snaps *FSSeries, names []string) []Series {
+	n := plotSnapshots(r, snaps)
+	step := max(1, (n+maxPoints-1)/maxPoints)
 	series := make([]Series, len(names))
 	st := AccountStyles(r, snaps)
 	for i, a := range names {
@@ -151,7 +164,7 @@ func FairsharePlot(path string, r *sim.Result, snaps *FSSeries) error {
 		series[i].Style = new(st[a])
 	}
 	var buf []fairshare.Row
-	for k := 0; k < snaps.Len(); k += step {
+	for k := 0; k < n; k += step {
 		buf = snaps.rowsAt(k, buf)
 		f := accountFactors(buf)
 		d := float64(snaps.T[k]-r.First) / 86400
@@ -161,11 +174,7 @@ func FairsharePlot(path string, r *sim.Result, snaps *FSSeries) error {
 			}
 		}
 	}
-	title := "Fair-share factor by account (mean over its users)"
-	if left > 0 {
-		title += fmt.Sprintf(": the %d heaviest, %d more not shown", maxLines, left)
-	}
-	return LinePlot(path, title, daysAxis, "FairShare", false, series)
+	return series
 }
 
 // maxBars is how many accounts usage_vs_share.png shows one by one;

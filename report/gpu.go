@@ -77,7 +77,7 @@ func runGPUBusy(r *sim.Result) gpuBusy {
 	for _, k := range kinds {
 		g.kinds = append(g.kinds, r.Cluster.GresKinds[k].String())
 	}
-	for _, s := range r.Samples {
+	for _, s := range plotSamples(r) {
 		g.times = append(g.times, s.T)
 		g.busy = append(g.busy, float64(s.BusyGPUs))
 		for i, k := range kinds {

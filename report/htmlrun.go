@@ -58,6 +58,11 @@ type runData struct {
 	usage           map[string]float64 // billing-seconds, or core-seconds without billing
 	billing         bool
 	styles          Styles // one line style per account, as in the run's PNGs
+	// plotUntil ends the plots over time, as in the run's PNGs (plotUntil);
+	// util holds only the samples they draw (plotLen), fsPlot the
+	// snapshots of fs they draw.
+	plotUntil int64
+	fsPlot    []fsRow
 }
 
 func loadRun(dir string) (*runData, error) {
@@ -116,6 +121,27 @@ func loadRun(dir string) (*runData, error) {
 		}
 	}
 	d.accounts, _ = topNames(d.usage, len(d.usage))
+	d.plotUntil = maxTime
+	for _, kv := range d.summary {
+		if kv[0] == MetricStalledFrom {
+			t, err := strconv.ParseInt(kv[1], 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s %q is not a time", filepath.Join(dir, "summary.csv"), MetricStalledFrom, kv[1])
+			}
+			d.plotUntil = plotUntil(d.first, t, true)
+		}
+	}
+	d.util = d.util[:plotLen(len(d.util), d.plotUntil, func(i int) int64 { return d.util[i].Time })]
+	// The fair-share snapshots up to plotUntil and the first after it,
+	// each snapshot a run of rows of one time.
+	d.fsPlot = d.fs
+	if k := slices.IndexFunc(d.fs, func(r fsRow) bool { return r.Time > d.plotUntil }); k >= 0 {
+		end := k
+		for end < len(d.fs) && d.fs[end].Time == d.fs[k].Time {
+			end++
+		}
+		d.fsPlot = d.fs[:end]
+	}
 	return d, nil
 }
 
@@ -218,11 +244,11 @@ func (d *runData) fairshareSection() (Section, error) {
 	}
 	// Rows come grouped by time; average the users of each account.
 	var times []int64
-	for i := 0; i < len(d.fs); {
-		t := d.fs[i].Time
+	for i := 0; i < len(d.fsPlot); {
+		t := d.fsPlot[i].Time
 		sums := make([]acc, len(names))
-		for ; i < len(d.fs) && d.fs[i].Time == t; i++ {
-			r := d.fs[i]
+		for ; i < len(d.fsPlot) && d.fsPlot[i].Time == t; i++ {
+			r := d.fsPlot[i]
 			if k, ok := idx[r.Account]; ok && r.IsUser && r.HasFairShare {
 				sums[k].sum += r.FairShare
 				sums[k].n++

@@ -119,23 +119,22 @@ func PartitionStyles(r *sim.Result) Styles {
 	return NewStyles(names)
 }
 
-// UtilizationPlot writes busy-core fraction over time, in days.
-func UtilizationPlot(path string, r *sim.Result) error {
-	if len(r.Samples) == 0 {
-		return fmt.Errorf("no samples")
-	}
+// utilSeries are utilization.png's lines: busy cores over the total, and
+// pending jobs over their peak (maxPend), against days since the first
+// submission, for the samples a plot draws (plotSamples).
+func utilSeries(r *sim.Result) (xy, pend plotter.XYs, maxPend float64) {
+	samples := plotSamples(r)
 	total := float64(r.Cluster.TotalCores)
-	var xy, pend plotter.XYs
-	maxPend := 1.0
-	for _, s := range r.Samples {
+	maxPend = 1.0
+	for _, s := range samples {
 		maxPend = math.Max(maxPend, float64(s.Pending))
 	}
 	// Average the samples into at most maxPoints bins: the rasteriser's
 	// cost grows steeply with a polyline's length, and a 5-inch plot shows
 	// no more.
-	step := (len(r.Samples) + maxPoints - 1) / maxPoints
-	for i := 0; i < len(r.Samples); i += step {
-		bin := r.Samples[i:min(i+step, len(r.Samples))]
+	step := max(1, (len(samples)+maxPoints-1)/maxPoints)
+	for i := 0; i < len(samples); i += step {
+		bin := samples[i:min(i+step, len(samples))]
 		var busy, p float64
 		for _, s := range bin {
 			busy += float64(s.BusyCores)
@@ -145,6 +144,15 @@ func UtilizationPlot(path string, r *sim.Result) error {
 		d := float64(bin[0].T-r.First) / 86400
 		xy = append(xy, plotter.XY{X: d, Y: busy / n / total})
 		pend = append(pend, plotter.XY{X: d, Y: p / n / maxPend})
+	}
+	return xy, pend, maxPend
+}
+
+// UtilizationPlot writes busy-core fraction over time, in days.
+func UtilizationPlot(path string, r *sim.Result) error {
+	xy, pend, maxPend := utilSeries(r)
+	if len(xy) == 0 {
+		return fmt.Errorf("no samples")
 	}
 	return LinePlot(path, "Utilisation ("+r.Scheduler+")", daysAxis, "fraction",
 		false, []Series{{Name: "busy cores / total", XY: xy}, {Name: fmt.Sprintf("pending jobs / %.0f", maxPend), XY: pend}})

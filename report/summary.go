@@ -74,6 +74,11 @@ func SummaryRows(r *sim.Result, m Metrics) []SummaryRow {
 		SummaryRow{MetricMakespan, strconv.FormatInt(m.Makespan, 10)},
 		SummaryRow{"first_submit", strconv.FormatInt(r.First, 10)},
 		SummaryRow{"last_end", strconv.FormatInt(r.Last, 10)},
+	)
+	if r.Stalled {
+		rows = append(rows, SummaryRow{MetricStalledFrom, strconv.FormatInt(r.StalledFrom, 10)})
+	}
+	rows = append(rows,
 		SummaryRow{MetricClusterNodes, strconv.Itoa(len(r.Cluster.Nodes))},
 		SummaryRow{MetricClusterCores, strconv.Itoa(r.Cluster.TotalCores)},
 	)

@@ -137,6 +137,12 @@ type Result struct {
 	MissingLimit string
 	// SiteEvents counts the site events the run applied.
 	SiteEvents int
+	// Stalled is set when the run went on only for jobs that never
+	// started: from StalledFrom, its last submission, start, end or site
+	// event, nothing ran and nothing was left to arrive, and it ended
+	// after StallLimit (or at once, when no partition could start them).
+	Stalled     bool
+	StalledFrom int64
 }
 
 // Simulator runs one simulation. It is single-use.
@@ -1319,5 +1325,9 @@ func (s *Simulator) result() *Result {
 	s.closeWaits()
 	r.SiteEvents = s.sitesApplied
 	r.Pending = append([]*Job(nil), s.pendingList()...)
+	if s.srcDone && len(s.running) == 0 && len(s.suspended) == 0 && s.realEvents == 0 && len(s.pend) > s.holes &&
+		(s.opt.StopAt <= 0 || s.now < s.opt.StopAt) {
+		r.Stalled, r.StalledFrom = true, s.lastProgress
+	}
 	return r
 }

@@ -337,4 +337,40 @@ func TestStalledPredecessorEndsRun(t *testing.T) {
 	if r.Now > 3600+200 {
 		t.Errorf("run went on to %d s, past the stall limit", r.Now)
 	}
+	// The last progress was job 3's end; the reports end their plots
+	// soon after it.
+	if !r.Stalled || r.StalledFrom != by[3].End {
+		t.Errorf("Stalled %v from %d; want stalled from job 3's end (%d)", r.Stalled, r.StalledFrom, by[3].End)
+	}
+}
+
+// A run whose jobs all end did not stall, nor did one stopped (StopAt)
+// with a held job pending and nothing running: the user ended it.
+func TestNotStalled(t *testing.T) {
+	for _, stop := range []int64{0, 500} {
+		s := &testSched{onEnd: true}
+		s.pass = func(v *View, p *Plan, kind PassKind) {
+			for _, j := range v.Pending() {
+				if j.ID == 1 && stop > 0 {
+					p.Pend(j, "QOSMaxWallDurationPerJobLimit")
+					continue
+				}
+				s.tryStart(v, p, j)
+			}
+		}
+		r, err := simulateErr(twoNodes(t), s, nil, []tj{
+			{id: 1, cpus: 1, run: 100},
+			{id: 2, submit: 10, cpus: 1, run: 50},
+			{id: 3, submit: 40, cpus: 1, run: 50},
+		}, Options{SampleInterval: 60, StopAt: stop})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Stalled {
+			t.Errorf("StopAt %d: stalled from %d, want not stalled", stop, r.StalledFrom)
+		}
+		if stop > 0 && (r.Now != stop || len(r.Pending) != 1) {
+			t.Errorf("StopAt %d: ended at %d with %d pending; want the held job pending at the stop", stop, r.Now, len(r.Pending))
+		}
+	}
 }

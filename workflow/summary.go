@@ -26,6 +26,10 @@ func WriteRunSummary(w io.Writer, r *sim.Result, m report.Metrics, out string, w
 	if r.Cluster.GPUs > 0 {
 		fmt.Fprintf(w, "GPU utilisation %.1f%% of %d GPUs, %.1f GPU-hours delivered\n", 100*m.GPUUtilization, m.GPUs, m.DeliveredGPUHr)
 	}
+	if r.Stalled {
+		fmt.Fprintf(w, "%d jobs never started: from %s on they were all that was left (stalled_from in summary.csv)\n",
+			m.NeverStarted, roundDur(float64(r.StalledFrom-r.First)))
+	}
 	fmt.Fprintf(w, "results in %s\n", out)
 	fmt.Fprintf(w, "wall %.2f s, %.0f jobs/s, peak memory %s\n", wall.Seconds(), float64(m.Jobs)/wall.Seconds(), peakRSS())
 }
