@@ -61,8 +61,9 @@ type runData struct {
 	// plotUntil ends the plots over time, as in the run's PNGs (plotUntil);
 	// util holds only the samples they draw (plotLen), fsPlot the
 	// snapshots of fs they draw.
-	plotUntil int64
-	fsPlot    []fsRow
+	plotUntil   int64
+	stalledFrom int64
+	fsPlot      []fsRow
 }
 
 func loadRun(dir string) (*runData, error) {
@@ -128,7 +129,7 @@ func loadRun(dir string) (*runData, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %s %q is not a time", filepath.Join(dir, "summary.csv"), MetricStalledFrom, kv[1])
 			}
-			d.plotUntil = plotUntil(d.first, t, true)
+			d.plotUntil, d.stalledFrom = plotUntil(d.first, t, true), t
 		}
 	}
 	d.util = d.util[:plotLen(len(d.util), d.plotUntil, func(i int) int64 { return d.util[i].Time })]
@@ -203,7 +204,13 @@ func (d *runData) summarySection() Section {
 			}
 		}
 	}
-	return Section{Title: "Summary", Tables: []HTMLTable{t}}
+	s := Section{Title: "Summary", Tables: []HTMLTable{t}}
+	if d.plotUntil != maxTime {
+		s.Notes = append(s.Notes, fmt.Sprintf("From %s after the first submission (summary.csv's %s) only jobs that never started were left: "+
+			"the run waited up to a year for something to lift what held them, then ended. The plots over time end at their first sample after %s; the CSV files keep every sample.",
+			fmtDur(float64(d.stalledFrom-d.first)), MetricStalledFrom, fmtDur(float64(d.plotUntil-d.first))))
+	}
+	return s
 }
 
 // headlineValue prints a duration metric (seconds, "_s") as Slurm prints

@@ -139,8 +139,13 @@ func TestStalledRunPlots(t *testing.T) {
 			t.Errorf("stalled_from %q: %d utilisation samples and %d of %d fair-share rows drawn, want %d and %d of 3000",
 				tc.from, len(d.util), len(d.fsPlot), len(d.fs), tc.utilLen, tc.fsLen)
 		default:
-			if _, err := RunPage(dir); err != nil {
-				t.Errorf("stalled_from %q: report page: %v", tc.from, err)
+			p, err := RunPage(dir)
+			if err != nil {
+				t.Fatalf("stalled_from %q: report page: %v", tc.from, err)
+			}
+			notes := strings.Join(p.Sections[0].Notes, " ")
+			if want := "From 40-00:00:00 after the first submission"; (tc.from != "") != strings.Contains(notes, want) {
+				t.Errorf("stalled_from %q: summary notes %q; want %q only when stalled", tc.from, notes, want)
 			}
 		}
 	}
