@@ -501,7 +501,8 @@ func (m *Policy) placedLimitJob(p sim.PlacedJob) policy.LimitJob {
 // limitJob is a job as the QOS limits count it: allocation a in
 // partition part when given (tres_alloc_cnt: the CPUs, memory, nodes,
 // billing and GPUs of the nodes chosen), else its request (CPUs, nodes,
-// memory when given per CPU or per node, GPUs asked per job or per node).
+// memory when given per CPU or per node, GPUs asked per job or per node,
+// and their billing: reqBilling).
 func (m *Policy) limitJob(j *sim.Job, part int, a sim.Alloc) policy.LimitJob {
 	pq := -1
 	if part >= 0 && part < len(m.partQOS) {
@@ -517,7 +518,22 @@ func (m *Policy) limitJob(j *sim.Job, part int, a sim.Alloc) policy.LimitJob {
 		return lj
 	}
 	lj.TRES = reqLimitTRES(j)
+	lj.TRES[policy.LimBilling] = m.reqBilling(j, part, &lj.TRES)
 	return lj
+}
+
+// reqBilling is the billing of a job's request t in partition part, as
+// select_nodes weighs tres_req_cnt for the limits even when it selected
+// no nodes (assoc_mgr_tres_weighted, truncated): the partition's
+// TRESBillingWeights over the request's CPUs, memory, nodes and GRES,
+// else its CPUs. CPU-type billing, fairsim's own, needs the nodes: the
+// request bills its CPUs, as Slurm without weights would.
+func (m *Policy) reqBilling(j *sim.Job, part int, t *policy.LimitTRES) uint64 {
+	if part < 0 || part >= len(m.cfg.PartitionBilling) || m.cfg.PartitionBilling[part] == nil || m.cluster == nil {
+		return t[policy.LimCPU]
+	}
+	tr := m.cluster.RequestTRES(&j.Req, t[policy.LimCPU], t[policy.LimMem], t[policy.LimNode])
+	return uint64(math.Floor(max(policy.Billing(tr, m.cfg.PartitionBilling[part], m.cfg.Priority.Flags), 0)))
 }
 
 // Started implements sim.Policy: the job's TRES billing rate is fixed from

@@ -116,6 +116,43 @@ func TestLimitsCountWholeNodes(t *testing.T) {
 			t.Errorf("job 502 started at %q; want 63, by the main pass after its submit", g[0])
 		}
 	})
+	t.Run("busy, billing of a shared job", func(t *testing.T) {
+		// A job sharing nodes that cannot start now is checked on its
+		// request, billing included: select_nodes weighs tres_req_cnt
+		// (assoc_mgr_tres_weighted; without TRESBillingWeights, the
+		// CPUs) even when it selected nothing. 501's 5 CPUs bill 5 over
+		// MaxTRESPU billing=4: held, blocking nobody, so 502 starts in
+		// the next main pass. Checked on a real 22.05 controller (two
+		// 8-CPU nodes, sbatch -n 12 / -n 5 -q lim / -n 1): 501 pends on
+		// QOSMaxBillingPerUser, 502 runs with Flags=SchedMain.
+		got := runLimitsOn(t, memConf, "Name|MaxTRESPU\nnormal|\nlim|billing=4\n",
+			"500|500|u2|a1|normal|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:10:00|00:10:00|00:20:00|12|COMPLETED|sbatch -n 12 -t 20 job.sh",
+			"501|501|u1|a1|lim|2026-01-05T08:01:00|2026-01-05T08:01:00|2026-01-05T08:10:00|00:10:00|00:20:00|5|COMPLETED|sbatch -n 5 -t 20 job.sh",
+			"502|502|u3|a1|normal|2026-01-05T08:01:01|2026-01-05T08:01:01|2026-01-05T08:10:00|00:10:00|00:30:00|1|COMPLETED|sbatch -n 1 -t 30 job.sh")
+		if g := got["501"]; g != [3]string{"", "PENDING", "QOSMaxBillingPerUser"} {
+			t.Errorf("job 501 (-n 5, MaxTRESPU billing=4): %v; want never started, QOSMaxBillingPerUser", g)
+		}
+		if g := got["502"]; g[0] != "63" {
+			t.Errorf("job 502 started at %q; want 63, by the main pass after its submit", g[0])
+		}
+	})
+	t.Run("busy, GPUs in the request's billing", func(t *testing.T) {
+		// The same with GPUs weighed: 701 asks 1 CPU and 1 GPU, billed
+		// 1 + 10 over MaxTRESPU billing=10 while 700 holds both GPUs.
+		// 702 (CPUs only) starts in the main pass after its submit.
+		got := runLimitsOn(t, "AccountingStorageEnforce=limits\nAccountingStorageTRES=gres/gpu\nGresTypes=gpu\n"+
+			"NodeName=g01 CPUs=8 RealMemory=8000 Gres=gpu:2\nDefMemPerCPU=100\nPartitionName=gpu Nodes=g01 Default=YES TRESBillingWeights=\"CPU=1.0,GRES/gpu=10\"\n",
+			"Name|MaxTRESPU\nnormal|\nlim|billing=10\n",
+			"700|700|u2|a1|normal|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:10:00|00:10:00|00:20:00|2|COMPLETED|sbatch -n 2 --gres=gpu:2 -t 20 job.sh",
+			"701|701|u1|a1|lim|2026-01-05T08:01:00|2026-01-05T08:01:00|2026-01-05T08:06:00|00:05:00|00:10:00|1|COMPLETED|sbatch -n 1 --gres=gpu:1 -t 10 job.sh",
+			"702|702|u3|a1|normal|2026-01-05T08:01:01|2026-01-05T08:01:01|2026-01-05T08:06:01|00:05:00|00:10:00|1|COMPLETED|sbatch -n 1 -t 10 job.sh")
+		if g := got["701"]; g != [3]string{"", "PENDING", "QOSMaxBillingPerUser"} {
+			t.Errorf("job 701 (1 CPU + 1 GPU billed 11, MaxTRESPU billing=10): %v; want never started, QOSMaxBillingPerUser", g)
+		}
+		if g := got["702"]; g[0] != "63" {
+			t.Errorf("job 702 started at %q; want 63, by the main pass after its submit", g[0])
+		}
+	})
 	t.Run("no reservation", func(t *testing.T) {
 		// 599 (a whole node, blocking the main pass) reserves c01 from
 		// 603. 601's whole node would break its limit: backfill.c checks

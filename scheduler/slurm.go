@@ -321,7 +321,8 @@ func partStateReason(st sim.PartState) string {
 // job that cannot start now: on the whole nodes its test-only selection
 // would give (node_scheduler.c, tres_req_cnt from total_cpus), here the
 // partition's usable nodes in allocation order until they hold its CPUs
-// and node count. A job sharing nodes counts its request, checked before.
+// and node count. A job sharing nodes counts its request, billing
+// included, checked before (View.HoldFor).
 func (s *Slurm) limitsOnBusy(v *sim.View, c *sim.Cluster, x *cand) string {
 	if !x.req.Exclusive || !v.EnforcesLimits() {
 		return ""

@@ -188,3 +188,33 @@ func TestTrackTRES(t *testing.T) {
 		t.Error("gres/gpu:a:b accepted")
 	}
 }
+
+// TestRequestTRES: a request's GRES in the TRES select_nodes counts for
+// limits (_set_type_tres_cnt): gres/gpu sums every GPU request, a typed
+// TRES counts its type's request, and an untyped request counts toward
+// the first tracked type only when gres/gpu itself is not tracked.
+func TestRequestTRES(t *testing.T) {
+	c := gresCluster(t)
+	untyped := GresNeed{Name: "gpu", PerNode: 2}
+	a100 := GresNeed{Name: "gpu", Type: "a100", PerJob: 3}
+	for _, tc := range []struct {
+		track string
+		gres  []GresNeed
+		want  string
+	}{
+		{"gres/gpu,gres/gpu:a100", []GresNeed{untyped}, "cpu=8,gres/gpu=4,mem=1000M,node=2"},
+		{"gres/gpu,gres/gpu:a100", []GresNeed{a100}, "cpu=8,gres/gpu:a100=3,gres/gpu=3,mem=1000M,node=2"},
+		{"gres/gpu,gres/gpu:a100", []GresNeed{untyped, a100}, "cpu=8,gres/gpu:a100=3,gres/gpu=7,mem=1000M,node=2"},
+		{"gres/gpu:a100", []GresNeed{untyped}, "cpu=8,gres/gpu:a100=4,mem=1000M,node=2"},
+		{"gres/gpu", []GresNeed{a100}, "cpu=8,gres/gpu=3,mem=1000M,node=2"},
+		{"", []GresNeed{untyped, a100}, "cpu=8,mem=1000M,node=2"},
+	} {
+		if _, err := c.TrackTRES(tc.track); err != nil {
+			t.Fatal(err)
+		}
+		tr := c.RequestTRES(&Request{Gres: tc.gres}, 8, 1000, 2)
+		if got := tr.SacctString(); got != tc.want {
+			t.Errorf("tracking %q, asking %+v: %s, want %s", tc.track, tc.gres, got, tc.want)
+		}
+	}
+}

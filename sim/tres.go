@@ -108,3 +108,61 @@ func (c *Cluster) JobTRES(j *Job) policy.TRESAlloc {
 	tr.Billing = uint64(max(j.Billing, 0))
 	return tr
 }
+
+// RequestTRES is a request's TRES as select_nodes counts them for the
+// limits of a job it has no allocation for (node_scheduler.c
+// tres_req_cnt): the CPUs, memory and nodes given, and of each GRES the
+// count asked, per node times nodes or over the job, into the tracked
+// GRES TRES as gres_ctld.c's _set_type_tres_cnt puts it: gres/NAME
+// counts every request of NAME; gres/NAME:TYPE the requests of that
+// type, or an untyped request where gres/NAME itself is not tracked
+// (the first tracked type of NAME, "better than nothing").
+func (c *Cluster) RequestTRES(r *Request, cpus, memMB, nodes uint64) policy.TRESAlloc {
+	tr := policy.TRESAlloc{CPU: cpus, MemMB: memMB, Node: nodes}
+	tracked := func(name string) bool {
+		for _, t := range c.TRESGres {
+			if t.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	set := func(name string, n uint64, add bool) {
+		for i := range tr.Other {
+			if tr.Other[i].Name == name {
+				if add {
+					n += tr.Other[i].Count
+				}
+				tr.Other[i].Count = n
+				return
+			}
+		}
+		tr.Other = append(tr.Other, policy.TRESCount{Name: name, Count: n})
+	}
+	for i := range r.Gres {
+		g := &r.Gres[i]
+		n := uint64(max(g.PerJob, 0)) + uint64(max(g.PerNode, 0))*nodes
+		if n == 0 {
+			continue
+		}
+		total := "gres/" + strings.ToLower(g.Name)
+		setTotal := tracked(total)
+		if setTotal {
+			set(total, n, true)
+		}
+		switch {
+		case g.Type != "":
+			if typed := total + ":" + strings.ToLower(g.Type); tracked(typed) {
+				set(typed, n, false)
+			}
+		case !setTotal:
+			for _, t := range c.TRESGres {
+				if strings.HasPrefix(t.Name, total+":") {
+					set(t.Name, n, false)
+					break
+				}
+			}
+		}
+	}
+	return tr
+}
