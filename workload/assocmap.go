@@ -3,6 +3,7 @@ package workload
 import (
 	"encoding/csv"
 	"fairsim/inputerr"
+	"fairsim/slurmtext"
 	"fmt"
 	"io"
 	"math"
@@ -60,7 +61,7 @@ func ParseAccountMap(spec string, open func(string) (io.ReadCloser, error)) (*Ac
 // naming both user and group (which one keys the mapping would be a
 // guess).
 func ReadAccountCSV(r io.Reader, name string) (*AccountMap, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(slurmtext.SkipBOM(r))
 	cr.Comment = '#'
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
@@ -79,6 +80,9 @@ func ReadAccountCSV(r io.Reader, name string) (*AccountMap, error) {
 			return true
 		}
 		if keyCol < 0 {
+			if len(errs) > 0 {
+				return false // the header was malformed: this record is data
+			}
 			user, group := -1, -1
 			for i, c := range cells {
 				switch strings.ToLower(c) {

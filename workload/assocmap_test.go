@@ -139,6 +139,9 @@ func TestAssocCSV(t *testing.T) {
 		{"", "map.csv: empty mapping: want a header user,account or group,account"},
 		{"user,group,account\nu1,g1,physics\n", `map.csv:1: header: names both user and group ("user,group,account"): keep the one that picks the account`},
 		{"user,account\n\"u1,physics\n", `map.csv:2: extraneous or missing " in quoted-field`},
+		// A malformed header is the one problem: the next line is data,
+		// not a header to complain about.
+		{"\"user\"x,account\nalice,a1\n", `map.csv:1: extraneous or missing " in quoted-field`},
 	}
 	// Quoted fields are CSV's: "u1" is u1.
 	q, err := ReadAccountCSV(strings.NewReader("\"user\",\"account\"\n\"u1\",\"Physics\"\n"), "map.csv")

@@ -3,6 +3,7 @@ package fairshare
 import (
 	"encoding/csv"
 	"fairsim/inputerr"
+	"fairsim/slurmtext"
 	"fmt"
 	"io"
 	"strconv"
@@ -41,7 +42,7 @@ func ReadUsageCSV(filename string, r io.Reader, t *Tree) ([]UsageEntry, error) {
 		errs.Add(filename, 0, "", "tree is not finalized")
 		return nil, errs
 	}
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(slurmtext.SkipBOM(r))
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	cr.ReuseRecord = true
@@ -51,6 +52,9 @@ func ReadUsageCSV(filename string, r io.Reader, t *Tree) ([]UsageEntry, error) {
 	var col usageColumns
 	inputerr.EachCSV(cr, filename, &errs, maxErrors, func(line int, rec []string) bool {
 		if !header {
+			if len(errs) > 0 {
+				return false // the header was malformed: this record is data
+			}
 			header = true
 			var ok bool
 			if col, ok = parseUsageHeader(rec); !ok {

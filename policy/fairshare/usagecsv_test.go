@@ -65,6 +65,9 @@ func TestReadUsageCSVErrors(t *testing.T) {
 				`u:9: rawusage: "1e308" is above 1e+18 billing-seconds (a million billing units for 31,000 years): the tree's sums would overflow into NaN`,
 			}},
 		{"csv syntax", "account,user,rawusage\nB,\"user1,3\n", []string{`u:2: extraneous or missing " in quoted-field`}},
+		// A malformed header is the one problem: the next line is data,
+		// not a header to complain about.
+		{"csv syntax in the header", "\"account\"x,user,rawusage\nB,user1,3\n", []string{`u:1: extraneous or missing " in quoted-field`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
