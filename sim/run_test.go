@@ -202,14 +202,28 @@ func TestSpanBounds(t *testing.T) {
 		{id: 4, submit: 7, cpus: 1, run: 10, pre: 1, think: span + 1},
 		{id: 5, submit: 8, cpus: 1, run: span, limit: span},
 		{id: 6, submit: 9, cpus: 1, run: 10, eligible: 9 + span},
+		// A chain of think times, each within the span: 7 ends 21 s
+		// before the bound, 8 is released 20 s after it (1 s within the
+		// span) and ends 9 s past it, 9 would be released 20 s after
+		// that (impossible), and 10, released as 9 leaves, is past the
+		// span too.
+		{id: 7, submit: 10, cpus: 1, run: 10, eligible: span - 31},
+		{id: 8, submit: 11, cpus: 1, run: 10, pre: 7, think: 20},
+		{id: 9, submit: 12, cpus: 1, run: 10, pre: 8, think: 20},
+		{id: 10, submit: 13, cpus: 1, run: 10, pre: 9},
+		// Submitted after job 1 ended (at 10): released span+5.
+		{id: 11, submit: 20, cpus: 1, run: 10, pre: 1, think: span - 5},
 	}
 	// One sample a year: hourly ones over the century job 5 runs would
 	// cost the test seconds.
 	r, by := simulate(t, mk(t), &testSched{greedy: true}, nil, jobs, Options{SampleInterval: 365 * 86400})
 	for id, reason := range map[int64]string{
-		2: "run time 3155760001 s (100 years) over the 100 years a run may span",
-		3: "begin time 3155760001 s (100 years) after submit, over the 100 years a run may span",
-		4: "think time 3155760001 s (100 years) over the 100 years a run may span",
+		2:  "run time 3155760001 s (100 years) over the 100 years a run may span",
+		3:  "begin time 3155760001 s (100 years) after submit, over the 100 years a run may span",
+		4:  "think time 3155760001 s (100 years) over the 100 years a run may span",
+		9:  "released after the job it depends on 3155760029 s (100 years) after the first submission, over the 100 years a run may span",
+		10: "released after the job it depends on 3155760009 s (100 years) after the first submission, over the 100 years a run may span",
+		11: "released after the job it depends on 3155760005 s (100 years) after the first submission, over the 100 years a run may span",
 	} {
 		if j := by[id]; j.State != Rejected || j.Reason != reason {
 			t.Errorf("job %d: %s %q; want REJECTED %q", id, j.State, j.Reason, reason)
@@ -222,7 +236,11 @@ func TestSpanBounds(t *testing.T) {
 	if j := by[6]; j.State != Completed || j.Start != 9+span {
 		t.Errorf("job 6 (begin exactly 100 years after submit): %s starts %d; want COMPLETED from %d", j.State, j.Start, 9+span)
 	}
-	want := workload.Tally{"run time over 100 years": 1, "begin time over 100 years after submit": 1, "think time over 100 years": 1}
+	if j := by[8]; j.State != Completed || j.Start != span-21+20 {
+		t.Errorf("job 8 (released 1 s within the span): %s starts %d; want COMPLETED from %d", j.State, j.Start, span-1)
+	}
+	want := workload.Tally{"run time over 100 years": 1, "begin time over 100 years after submit": 1, "think time over 100 years": 1,
+		"released over 100 years after the first submission": 3}
 	if !maps.Equal(r.Rejected, want) {
 		t.Errorf("rejected %v, want %v", r.Rejected, want)
 	}

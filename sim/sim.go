@@ -219,6 +219,11 @@ type Simulator struct {
 	lastProgress int64 // last submit, start or end
 	waitingDeps  int
 	err          error
+	// spanOver are dependents whose release would come past the span a
+	// run may have (releaseOverSpan), to reject one after another:
+	// rejecting one releases its own dependents, which may join.
+	spanOver    []int
+	spanRunning bool
 
 	sites        []SiteEvent   // Options.Events by time, At resolved
 	maint        []maintWindow // the MAINT reservations created so far
@@ -876,10 +881,18 @@ func (s *Simulator) await(j *Job) {
 		switch {
 		case !ok || pi == j.Idx:
 			s.defaulted.Add("dependency on a job not in the trace: ignored")
-		case pj == nil:
-			begin = max(begin, s.byID.end(pi)+j.ThinkTime) // retired: it has ended
-		case pj.State.Final():
-			begin = max(begin, pj.End+j.ThinkTime)
+		case pj == nil || pj.State.Final():
+			var end int64
+			if pj == nil {
+				end = s.byID.end(pi) // retired: it has ended
+			} else {
+				end = pj.End
+			}
+			if releaseOverSpan(s.first, end, j) {
+				s.reject(j, classReleaseSpan, releaseSpanWhy(s.first, end, j))
+				return
+			}
+			begin = max(begin, end+j.ThinkTime)
 		default:
 			s.waiters[pi] = append(s.waiters[pi], j.Idx)
 			s.waitingDeps++
@@ -1245,9 +1258,43 @@ func (s *Simulator) ended(j *Job) {
 		if dj == nil {
 			continue // cancelled while it waited, and retired
 		}
+		if releaseOverSpan(s.first, s.now, dj) {
+			s.spanOver = append(s.spanOver, d)
+			continue
+		}
 		s.push(Event{T: max(s.now+dj.ThinkTime, dj.Submit, dj.Job.Eligible), Kind: EvEligible, Job: int32(d), Gen: dj.gen})
 	}
 	delete(s.waiters, j.Idx)
+	if !s.spanRunning {
+		// One after another, not nested: a chain of a million dependents
+		// would otherwise nest as deep.
+		s.spanRunning = true
+		for len(s.spanOver) > 0 {
+			d := s.spanOver[len(s.spanOver)-1]
+			s.spanOver = s.spanOver[:len(s.spanOver)-1]
+			if dj := s.job(int32(d)); dj != nil && dj.State == Pending {
+				s.reject(dj, classReleaseSpan, releaseSpanWhy(s.first, s.now, dj))
+			}
+		}
+		s.spanRunning = false
+	}
+}
+
+// classReleaseSpan counts the jobs releaseOverSpan rejects.
+const classReleaseSpan = "released over 100 years after the first submission"
+
+// releaseOverSpan reports whether job j, released end + its think time
+// after the job it depends on ended at end, would pend more than
+// workload.MaxSpan after the first submission: an impossible job. Each
+// think time is within the span (overSpan), but a chain of them is not,
+// and the run's clock would follow it for ever.
+func releaseOverSpan(first, end int64, j *Job) bool {
+	return end+j.ThinkTime-first > workload.MaxSpan
+}
+
+func releaseSpanWhy(first, end int64, j *Job) string {
+	d := end + j.ThinkTime - first
+	return fmt.Sprintf("released after the job it depends on %d s (%.0f years) after the first submission, over the 100 years a run may span", d, float64(d)/(365.25*86400))
 }
 
 // cancelPending removes a job that was cancelled while it waited.
