@@ -140,13 +140,30 @@ func (p *parser) include(pos Pos, arg string, chain []Pos) {
 		p.errorf(pos, "Include", "more than %d nested includes: %s", maxIncludeDepth, includeChain(chain, path))
 		return
 	}
+	over := func() {
+		p.errorf(pos, "Include", "%s: the included files would hold more than %d bytes in all, the most one configuration may (the same file included again and again?)", path, maxIncludedBytes)
+	}
+	if p.included > maxIncludedBytes {
+		over() // nothing more is read
+		return
+	}
 	src, err := inputerr.ReadFile(path, "slurm.conf", inputerr.MaxConfBytes)
 	if err != nil {
 		p.errorf(pos, "Include", "cannot read %s: %v", path, unwrapPathError(err))
 		return
 	}
+	if p.included += int64(len(src)); p.included > maxIncludedBytes {
+		over()
+		return
+	}
 	p.text(path, src, chain)
 }
+
+// maxIncludedBytes bounds the files one configuration includes, in all:
+// each is capped at inputerr.MaxConfBytes, but one file can be included
+// any number of times (each line a sibling, not a loop). A variable for
+// the test.
+var maxIncludedBytes int64 = 4 * inputerr.MaxConfBytes
 
 func isSpaceRune(r rune) bool { return r < 128 && isSpace(byte(r)) }
 
@@ -222,17 +239,20 @@ func (a *attrLine) get(keys ...string) (entry, bool) {
 }
 
 type parser struct {
-	file   string // the file being read (an included one while inside it)
-	dir    string // folder relative Include names resolve in; "" = do not follow
-	cfg    *Config
-	errs   inputerr.List
-	top    map[string]entry // lower-cased key → last value
-	nodeDf map[string]entry // NodeName=DEFAULT attributes so far
-	partDf map[string]entry
-	nodes  []attrLine
-	parts  []attrLine
-	sets   []attrLine
-	downs  []attrLine
+	file string // the file being read (an included one while inside it)
+	dir  string // folder relative Include names resolve in; "" = do not follow
+	cfg  *Config
+	errs inputerr.List
+	// included counts the bytes of the included files read so far
+	// (maxIncludedBytes).
+	included int64
+	top      map[string]entry // lower-cased key → last value
+	nodeDf   map[string]entry // NodeName=DEFAULT attributes so far
+	partDf   map[string]entry
+	nodes    []attrLine
+	parts    []attrLine
+	sets     []attrLine
+	downs    []attrLine
 	// ignored holds each key or attribute the simulation does not use
 	// with the first line that gave it (see Config.Ignored).
 	ignored map[string]Pos

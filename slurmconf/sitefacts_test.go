@@ -87,6 +87,25 @@ func TestIncludeErrors(t *testing.T) {
 			t.Errorf("%s: error %v\nwant %s", tc.name, err, tc.want)
 		}
 	}
+	// One file included again and again: capped in all, not only each.
+	dir := t.TempDir()
+	line := "# " + strings.Repeat("x", 97) + "\n" // 100 bytes
+	if err := os.WriteFile(filepath.Join(dir, "big.inc"), []byte(strings.Repeat(line, 10)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer func(old int64) { maxIncludedBytes = old }(maxIncludedBytes)
+	maxIncludedBytes = 2500
+	_, err := ParseIn(filepath.Join(dir, "t.conf"), []byte(strings.Repeat("Include big.inc\n", 4)), dir)
+	want := fmt.Sprintf("t.conf:3: Include: %s: the included files would hold more than 2500 bytes in all", filepath.Join(dir, "big.inc"))
+	want4 := fmt.Sprintf("t.conf:4: Include: %s: the included files would hold more than 2500 bytes in all", filepath.Join(dir, "big.inc"))
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), want4) {
+		t.Errorf("big.inc included 4 times, 1000 bytes each, 2500 in all: %v; want errors on lines 3 and 4", err)
+	}
+	maxIncludedBytes = 3000
+	if _, err := ParseIn(filepath.Join(dir, "t.conf"), []byte(strings.Repeat("Include big.inc\n", 3)), dir); err != nil {
+		t.Errorf("3 includes of 1000 bytes within 3000: %v", err)
+	}
+
 	// Text without a folder never reads a file.
 	c, err := ParseIn("t.conf", []byte("Include /etc/passwd\n"), "")
 	if err != nil || len(c.Warnings) != 1 || c.Warnings[0].Key != "Include" {
