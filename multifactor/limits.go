@@ -152,27 +152,71 @@ func addRun(u *policy.Usage, p *sim.Job, tr policy.LimitTRES) {
 	}
 }
 
-// reqLimitTRES is a pending job's request as the limits count it: CPUs,
-// nodes, memory when given per CPU or per node, GPUs asked per job or per
-// node.
-func reqLimitTRES(j *sim.Job) policy.LimitTRES {
+// reqLimitTRES is a pending job's request in partition part as the limits
+// count it before it has nodes (select_nodes' tres_req_cnt): CPUs, nodes,
+// GPUs asked per job or per node, and memory as job_get_tres_mem counts
+// a request: per node, per GPU or per CPU as asked or defaulted, and for
+// a job asking none where no default applies (or --mem=0) the memory of
+// the partition's first node on each node (_mem_per_node_part).
+func (m *Policy) reqLimitTRES(j *sim.Job, part int) policy.LimitTRES {
 	r := &j.Req
+	if part >= 0 && part != j.Part && m.cluster != nil && part < len(m.cluster.Parts) {
+		rp := sim.RequestIn(m.cluster, j, part)
+		r = &rp
+	}
 	nodes := max(r.Nodes, 1)
 	var t policy.LimitTRES
 	t[policy.LimCPU] = uint64(max(r.CPUs, 0))
 	t[policy.LimNode] = uint64(nodes)
-	switch {
-	case r.MemPerNode > 0:
-		t[policy.LimMem] = uint64(r.MemPerNode) * uint64(nodes)
-	case r.MemPerCPU > 0:
-		t[policy.LimMem] = uint64(r.MemPerCPU) * uint64(max(r.CPUs, 0))
-	}
 	for _, g := range r.Gres {
 		if g.Name == "gpu" {
 			t[policy.LimGPU] += uint64(max(g.PerJob, 0) + max(g.PerNode, 0)*nodes)
 		}
 	}
+	switch {
+	case r.MemPerNode > 0:
+		t[policy.LimMem] = uint64(r.MemPerNode) * uint64(nodes)
+	case r.MemPerGPU > 0:
+		t[policy.LimMem] = uint64(r.MemPerGPU) * t[policy.LimGPU]
+	case r.MemPerCPU > 0:
+		t[policy.LimMem] = uint64(r.MemPerCPU) * uint64(max(r.CPUs, 0))
+	case r.MemPerCPU == sim.MemWholeNode:
+		if mem, _ := m.partFirstNode(part); mem > 0 {
+			t[policy.LimMem] = uint64(mem) * uint64(nodes)
+		}
+	case r.MemPerCPU == sim.MemCoreShare:
+		// fairsim's own rule for traces without memory: a core's share
+		// of the first node's memory per CPU.
+		if mem, cores := m.partFirstNode(part); mem > 0 && cores > 0 {
+			t[policy.LimMem] = uint64(mem) * uint64(max(r.CPUs, 0)) / uint64(cores)
+		}
+	}
 	return t
+}
+
+// partFirstNode is the memory and cores of partition part's first node
+// by index, which select_nodes reads for a job asking no memory
+// (_mem_per_node_part: bit_ffs of the partition's bitmap); 0, 0 without
+// one. Kept per partition: nodes do not change their size.
+func (m *Policy) partFirstNode(part int) (mem int64, cores int) {
+	c := m.cluster
+	if c == nil || part < 0 || part >= len(c.Parts) {
+		return 0, 0
+	}
+	for len(m.firstNode) < len(c.Parts) {
+		m.firstNode = append(m.firstNode, -1)
+	}
+	if m.firstNode[part] < 0 {
+		first := len(c.Nodes)
+		for _, n := range c.Parts[part].Nodes {
+			first = min(first, n)
+		}
+		m.firstNode[part] = first
+	}
+	if n := m.firstNode[part]; n < len(c.Nodes) {
+		return c.Nodes[n].MemMB, c.Nodes[n].Cores
+	}
+	return 0, 0
 }
 
 // inChain reports whether association a is x or below it.

@@ -64,11 +64,14 @@ type Policy struct {
 	limits  *policy.LimitTracker
 	begun   []policy.LimitJob // per job index: what Started counted, QOS[0] < -1 when nothing
 	partQOS []int             // per partition: its QOS index, -1 for none
-	inPass  []policy.LimitJob // scratch for HoldPlaced
-	assocs  *policy.AssocTracker
-	begunA  []int           // per job index: the association Started counted, -1 none
-	placedA []policy.Placed // scratch for HoldPlaced
-	subm    []submitted     // per job index: what Refuse counted
+	// firstNode is each partition's first node by index, -1 until
+	// partFirstNode looks.
+	firstNode []int
+	inPass    []policy.LimitJob // scratch for HoldPlaced
+	assocs    *policy.AssocTracker
+	begunA    []int           // per job index: the association Started counted, -1 none
+	placedA   []policy.Placed // scratch for HoldPlaced
+	subm      []submitted     // per job index: what Refuse counted
 	// usageLimits is set when a QOS or association has GrpTRESMins,
 	// GrpTRESRunMins or GrpWall, so holds and time-outs read usage.
 	usageLimits bool
@@ -517,7 +520,7 @@ func (m *Policy) limitJob(j *sim.Job, part int, a sim.Alloc) policy.LimitJob {
 			policy.LimNode: uint64(t[fairshare.TRESNode]), policy.LimBilling: uint64(t[fairshare.TRESBilling]), policy.LimGPU: uint64(t[fairshare.TRESGPU])}
 		return lj
 	}
-	lj.TRES = reqLimitTRES(j)
+	lj.TRES = m.reqLimitTRES(j, part)
 	lj.TRES[policy.LimBilling] = m.reqBilling(j, part, &lj.TRES)
 	return lj
 }

@@ -14,10 +14,16 @@ func runLimits(t *testing.T, qos string, rows ...string) map[string][3]string {
 // runLimitsOn is runLimits with a slurm.conf and QOS file of its own.
 func runLimitsOn(t *testing.T, conf, qos string, rows ...string) map[string][3]string {
 	t.Helper()
+	return runLimitsSacct(t, conf, qos, "JobID|JobIDRaw|User|Account|QOS|Submit|Start|End|Elapsed|Timelimit|NCPUS|State|SubmitLine", rows...)
+}
+
+// runLimitsSacct is runLimitsOn with sacct's header line given.
+func runLimitsSacct(t *testing.T, conf, qos, header string, rows ...string) map[string][3]string {
+	t.Helper()
 	files := map[string]string{
 		"slurm.conf": conf,
 		"qos.txt":    qos,
-		"sacct.txt":  "JobID|JobIDRaw|User|Account|QOS|Submit|Start|End|Elapsed|Timelimit|NCPUS|State|SubmitLine\n",
+		"sacct.txt":  header + "\n",
 	}
 	for _, r := range rows {
 		files["sacct.txt"] += r + "\n"
@@ -151,6 +157,28 @@ func TestLimitsCountWholeNodes(t *testing.T) {
 		}
 		if g := got["702"]; g[0] != "63" {
 			t.Errorf("job 702 started at %q; want 63, by the main pass after its submit", g[0])
+		}
+	})
+	t.Run("busy, memory of a job asking none", func(t *testing.T) {
+		// Without DefMemPerCPU or DefMemPerNode a job asking no memory
+		// counts, before it has nodes, the memory of the partition's
+		// first node (job_get_tres_mem, _mem_per_node_part): 501's
+		// 16000 MB break MaxTRESPU mem=10000 while 500 keeps it from
+		// starting, so it is held, blocking nobody, and 502 starts in
+		// the next main pass. Checked on a real 22.05 controller (two
+		// 8-CPU 16000 MB nodes, no DefMemPerCPU): 501 pends on
+		// QOSMaxMemoryPerUser with TRES mem=16000M, 502 starts at once.
+		got := runLimitsSacct(t, "AccountingStorageEnforce=limits\nNodeName=c[01-02] CPUs=8 RealMemory=16000\n"+
+			"PartitionName=batch Nodes=c[01-02] Default=YES\n", "Name|MaxTRESPU\nnormal|\nlim|mem=10000\n",
+			"JobID|JobIDRaw|User|Account|QOS|Submit|Start|End|Elapsed|Timelimit|NCPUS|ReqMem|State|SubmitLine",
+			"500|500|u2|a1|normal|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:10:00|00:10:00|00:20:00|12|100Mc|COMPLETED|sbatch -n 12 --mem-per-cpu=100 -t 20 job.sh",
+			"501|501|u1|a1|lim|2026-01-05T08:01:00|2026-01-05T08:01:00|2026-01-05T08:10:00|00:10:00|00:20:00|1||COMPLETED|sbatch -n 1 -t 20 job.sh",
+			"502|502|u3|a1|normal|2026-01-05T08:01:01|2026-01-05T08:01:01|2026-01-05T08:10:00|00:10:00|00:30:00|1|100Mc|COMPLETED|sbatch -n 1 --mem-per-cpu=100 -t 30 job.sh")
+		if g := got["501"]; g != [3]string{"", "PENDING", "QOSMaxMemoryPerUser"} {
+			t.Errorf("job 501 (no memory asked, MaxTRESPU mem=10000): %v; want never started, QOSMaxMemoryPerUser", g)
+		}
+		if g := got["502"]; g[0] != "63" {
+			t.Errorf("job 502 started at %q; want 63, by the main pass after its submit", g[0])
 		}
 	})
 	t.Run("no reservation", func(t *testing.T) {
