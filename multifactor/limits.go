@@ -155,10 +155,15 @@ func addRun(u *policy.Usage, p *sim.Job, tr policy.LimitTRES) {
 // reqLimitTRES is a pending job's request in partition part as the limits
 // count it before it has nodes (select_nodes' tres_req_cnt): CPUs, nodes,
 // GPUs asked per job or per node, and memory as job_get_tres_mem counts
-// a request: per node, per GPU or per CPU as asked or defaulted, and for
-// a job asking none where no default applies (or --mem=0) the memory of
-// the partition's first node on each node (_mem_per_node_part).
-func (m *Policy) reqLimitTRES(j *sim.Job, part int) policy.LimitTRES {
+// a request: per node, per GPU or per CPU as asked or defaulted. A job
+// asking none where no default applies (or --mem=0) gets all the memory
+// of its nodes: busy, for the check select_nodes makes when it selected
+// nothing, it counts the memory of the partition's first node on each
+// node (_mem_per_node_part); otherwise, as the check before selection
+// that stands for the one after it, the smallest node's, which no
+// allocation undercuts, so that the request never holds a job its nodes
+// would let start.
+func (m *Policy) reqLimitTRES(j *sim.Job, part int, busy bool) policy.LimitTRES {
 	r := &j.Req
 	if part >= 0 && part != j.Part && m.cluster != nil && part < len(m.cluster.Parts) {
 		rp := sim.RequestIn(m.cluster, j, part)
@@ -181,42 +186,65 @@ func (m *Policy) reqLimitTRES(j *sim.Job, part int) policy.LimitTRES {
 	case r.MemPerCPU > 0:
 		t[policy.LimMem] = uint64(r.MemPerCPU) * uint64(max(r.CPUs, 0))
 	case r.MemPerCPU == sim.MemWholeNode:
-		if mem, _ := m.partFirstNode(part); mem > 0 {
+		if n := m.partNodes(part); n != nil {
+			mem := n.minMem
+			if busy {
+				mem = n.firstMem
+			}
 			t[policy.LimMem] = uint64(mem) * uint64(nodes)
 		}
 	case r.MemPerCPU == sim.MemCoreShare:
 		// fairsim's own rule for traces without memory: a core's share
-		// of the first node's memory per CPU.
-		if mem, cores := m.partFirstNode(part); mem > 0 && cores > 0 {
-			t[policy.LimMem] = uint64(mem) * uint64(max(r.CPUs, 0)) / uint64(cores)
+		// of its node's memory per CPU.
+		if n := m.partNodes(part); n != nil {
+			share := n.minShare
+			if busy && n.firstCores > 0 {
+				share = float64(n.firstMem) / float64(n.firstCores)
+			}
+			t[policy.LimMem] = uint64(share * float64(max(r.CPUs, 0)))
 		}
 	}
 	return t
 }
 
-// partFirstNode is the memory and cores of partition part's first node
-// by index, which select_nodes reads for a job asking no memory
-// (_mem_per_node_part: bit_ffs of the partition's bitmap); 0, 0 without
-// one. Kept per partition: nodes do not change their size.
-func (m *Policy) partFirstNode(part int) (mem int64, cores int) {
+// partMem is what the limits read of a partition's node sizes for a job
+// asking no memory (reqLimitTRES).
+type partMem struct {
+	firstMem   int64 // the first node by index (bit_ffs of the partition's bitmap)
+	firstCores int
+	minMem     int64   // the smallest node's
+	minShare   float64 // the smallest memory per core
+}
+
+// partNodes is partition part's partMem, nil for no partition or one
+// without nodes. Kept per partition: nodes do not change their size.
+func (m *Policy) partNodes(part int) *partMem {
 	c := m.cluster
-	if c == nil || part < 0 || part >= len(c.Parts) {
-		return 0, 0
+	if c == nil || part < 0 || part >= len(c.Parts) || len(c.Parts[part].Nodes) == 0 {
+		return nil
 	}
-	for len(m.firstNode) < len(c.Parts) {
-		m.firstNode = append(m.firstNode, -1)
+	for len(m.partMems) < len(c.Parts) {
+		m.partMems = append(m.partMems, nil)
 	}
-	if m.firstNode[part] < 0 {
-		first := len(c.Nodes)
-		for _, n := range c.Parts[part].Nodes {
-			first = min(first, n)
+	if pm := m.partMems[part]; pm != nil {
+		return pm
+	}
+	pm := &partMem{minMem: -1, minShare: -1}
+	first := len(c.Nodes)
+	for _, n := range c.Parts[part].Nodes {
+		first = min(first, n)
+		nd := &c.Nodes[n]
+		if pm.minMem < 0 || nd.MemMB < pm.minMem {
+			pm.minMem = nd.MemMB
 		}
-		m.firstNode[part] = first
+		if share := float64(nd.MemMB) / float64(max(nd.Cores, 1)); pm.minShare < 0 || share < pm.minShare {
+			pm.minShare = share
+		}
 	}
-	if n := m.firstNode[part]; n < len(c.Nodes) {
-		return c.Nodes[n].MemMB, c.Nodes[n].Cores
-	}
-	return 0, 0
+	pm.firstMem, pm.firstCores = c.Nodes[first].MemMB, c.Nodes[first].Cores
+	pm.minMem, pm.minShare = max(pm.minMem, 0), max(pm.minShare, 0)
+	m.partMems[part] = pm
+	return pm
 }
 
 // inChain reports whether association a is x or below it.

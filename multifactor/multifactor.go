@@ -3,6 +3,7 @@ package multifactor
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"fairsim/policy"
@@ -64,14 +65,14 @@ type Policy struct {
 	limits  *policy.LimitTracker
 	begun   []policy.LimitJob // per job index: what Started counted, QOS[0] < -1 when nothing
 	partQOS []int             // per partition: its QOS index, -1 for none
-	// firstNode is each partition's first node by index, -1 until
-	// partFirstNode looks.
-	firstNode []int
-	inPass    []policy.LimitJob // scratch for HoldPlaced
-	assocs    *policy.AssocTracker
-	begunA    []int           // per job index: the association Started counted, -1 none
-	placedA   []policy.Placed // scratch for HoldPlaced
-	subm      []submitted     // per job index: what Refuse counted
+	// partMems are the partitions' node sizes (partNodes), nil until
+	// looked at.
+	partMems []*partMem
+	inPass   []policy.LimitJob // scratch for HoldPlaced
+	assocs   *policy.AssocTracker
+	begunA   []int           // per job index: the association Started counted, -1 none
+	placedA  []policy.Placed // scratch for HoldPlaced
+	subm     []submitted     // per job index: what Refuse counted
 	// usageLimits is set when a QOS or association has GrpTRESMins,
 	// GrpTRESRunMins or GrpWall, so holds and time-outs read usage.
 	usageLimits bool
@@ -426,21 +427,21 @@ func (m *Policy) HoldPlaced(j *sim.Job, part int, now int64, placed []sim.Placed
 	}
 	lj := m.limitJob(j, part, nil)
 	if alloc != nil {
-		// Each TRES counts the larger of allocation and request: a
-		// preemptor's provisional allocation (sim.Cluster.Provisional)
-		// leaves GRES to the request.
+		// The TRES count the allocation, as select_nodes counts
+		// job_resrcs once it has nodes. A provisional allocation
+		// (sim.Cluster.Provisional) holds no GRES: they count as the
+		// request asks, in its billing too, as select_nodes takes
+		// tres_req_cnt's GRES from the job's request.
 		req := lj.TRES
 		lj = m.limitJob(j, part, alloc)
 		lj.Wall = j.TimeLimit
 		if lj.TRES[policy.LimGPU] < req[policy.LimGPU] {
-			// A provisional allocation without the GPUs asked: bill them
-			// too, as Slurm weights tres_req_cnt with the request's GRES.
-			lj.TRES[policy.LimBilling] = max(lj.TRES[policy.LimBilling], m.billingWithGPUs(alloc, part, req[policy.LimGPU]))
+			lj.TRES[policy.LimGPU] = req[policy.LimGPU]
+			lj.TRES[policy.LimBilling] = max(lj.TRES[policy.LimBilling], m.billingWithRequestGres(j, alloc, part))
 		}
 		more := false
 		for k := range lj.TRES {
 			more = more || lj.TRES[k] > req[k]
-			lj.TRES[k] = max(lj.TRES[k], req[k])
 		}
 		if !more {
 			return ""
@@ -471,22 +472,31 @@ func (m *Policy) HoldPlaced(j *sim.Job, part int, now int64, placed []sim.Placed
 	return m.usageHold(j, &lj, placed)
 }
 
-// billingWithGPUs is the billing of allocation a in partition part with
-// gpus GPUs counted as gres/gpu, for an allocation that does not hold the
-// GPUs its job asks (Cluster.Provisional); 0 where the partition has no
-// TRESBillingWeights (the CPUs then bill, whatever the GPUs).
-func (m *Policy) billingWithGPUs(a sim.Alloc, part int, gpus uint64) uint64 {
+// billingWithRequestGres is the billing of allocation a of job j in
+// partition part with the GRES the job asks (sim.Cluster.RequestTRES: the
+// typed and untyped TRES as gres_ctld.c counts a request) where a holds
+// fewer, for an allocation that holds none yet (Cluster.Provisional); 0
+// where the partition has no TRESBillingWeights (the CPUs then bill,
+// whatever the GRES).
+func (m *Policy) billingWithRequestGres(j *sim.Job, a sim.Alloc, part int) uint64 {
 	if part < 0 || part >= len(m.cfg.PartitionBilling) || m.cfg.PartitionBilling[part] == nil {
 		return 0
 	}
+	r := &j.Req
+	if part != j.Part {
+		rp := sim.RequestIn(m.cluster, j, part)
+		r = &rp
+	}
 	tr := m.cluster.AllocTRES(a)
-	other := tr.Other[:0:0]
-	for _, o := range tr.Other {
-		if o.Name != "gres/gpu" {
-			other = append(other, o)
+	asked := m.cluster.RequestTRES(r, 0, 0, uint64(len(a)))
+	for _, o := range asked.Other {
+		i := slices.IndexFunc(tr.Other, func(x policy.TRESCount) bool { return x.Name == o.Name })
+		if i < 0 {
+			tr.Other = append(tr.Other, o)
+		} else {
+			tr.Other[i].Count = max(tr.Other[i].Count, o.Count)
 		}
 	}
-	tr.Other = append(other, policy.TRESCount{Name: "gres/gpu", Count: gpus})
 	return uint64(math.Floor(policy.Billing(tr, m.cfg.PartitionBilling[part], m.cfg.Priority.Flags)))
 }
 
@@ -503,9 +513,8 @@ func (m *Policy) placedLimitJob(p sim.PlacedJob) policy.LimitJob {
 
 // limitJob is a job as the QOS limits count it: allocation a in
 // partition part when given (tres_alloc_cnt: the CPUs, memory, nodes,
-// billing and GPUs of the nodes chosen), else its request (CPUs, nodes,
-// memory when given per CPU or per node, GPUs asked per job or per node,
-// and their billing: reqBilling).
+// billing and GPUs of the nodes chosen), else its request (reqLimitTRES,
+// and its billing: reqBilling).
 func (m *Policy) limitJob(j *sim.Job, part int, a sim.Alloc) policy.LimitJob {
 	pq := -1
 	if part >= 0 && part < len(m.partQOS) {
@@ -520,7 +529,9 @@ func (m *Policy) limitJob(j *sim.Job, part int, a sim.Alloc) policy.LimitJob {
 			policy.LimNode: uint64(t[fairshare.TRESNode]), policy.LimBilling: uint64(t[fairshare.TRESBilling]), policy.LimGPU: uint64(t[fairshare.TRESGPU])}
 		return lj
 	}
-	lj.TRES = m.reqLimitTRES(j, part)
+	// A nil a is the check before selection; an empty one the check of
+	// a selection that found no nodes (sim.View.HoldBusy).
+	lj.TRES = m.reqLimitTRES(j, part, a != nil)
 	lj.TRES[policy.LimBilling] = m.reqBilling(j, part, &lj.TRES)
 	return lj
 }

@@ -181,6 +181,41 @@ func TestLimitsCountWholeNodes(t *testing.T) {
 			t.Errorf("job 502 started at %q; want 63, by the main pass after its submit", g[0])
 		}
 	})
+	t.Run("memory of a job asking none, on a smaller node", func(t *testing.T) {
+		// c01 has 32000 MB, c02 16000. 600 fills c01's CPUs; 601 asks
+		// no memory under MaxTRESPU mem=20000 and fits now on c02:
+		// select_nodes counts the 16000 MB it is given (job_resrcs),
+		// not the first node's 32000, so it starts at once. The check
+		// before selection counts the smallest node's memory, which no
+		// allocation undercuts.
+		got := runLimitsSacct(t, "AccountingStorageEnforce=limits\nNodeName=c01 CPUs=8 RealMemory=32000\nNodeName=c02 CPUs=8 RealMemory=16000\n"+
+			"PartitionName=batch Nodes=c[01-02] Default=YES\n", "Name|MaxTRESPU\nnormal|\nlim|mem=20000\n",
+			"JobID|JobIDRaw|User|Account|QOS|Submit|Start|End|Elapsed|Timelimit|NCPUS|ReqMem|State|SubmitLine",
+			"600|600|u2|a1|normal|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:10:00|00:10:00|00:20:00|8|100Mc|COMPLETED|sbatch -n 8 --mem-per-cpu=100 -t 20 job.sh",
+			"601|601|u1|a1|lim|2026-01-05T08:01:00|2026-01-05T08:01:00|2026-01-05T08:10:00|00:10:00|00:20:00|1||COMPLETED|sbatch -n 1 -t 20 job.sh")
+		if g := got["601"]; g[0] != "60" || g[1] != "COMPLETED" {
+			t.Errorf("job 601 (no memory asked, 16000 MB on c02, MaxTRESPU mem=20000): %v; want started at once, at 60", g)
+		}
+	})
+	t.Run("busy, memory of a job asking none, first node larger", func(t *testing.T) {
+		// The same two nodes, both partly busy (700: 12 CPUs at 100 MB
+		// each): 701, asking no memory, cannot start now. Without
+		// nodes select_nodes counts the first node's 32000 MB, over
+		// MaxTRESPU mem=20000: held, blocking nobody, and 702 starts in
+		// the next main pass, not at the first backfill cycle.
+		got := runLimitsSacct(t, "AccountingStorageEnforce=limits\nNodeName=c01 CPUs=8 RealMemory=32000\nNodeName=c02 CPUs=8 RealMemory=16000\n"+
+			"PartitionName=batch Nodes=c[01-02] Default=YES\n", "Name|MaxTRESPU\nnormal|\nlim|mem=20000\n",
+			"JobID|JobIDRaw|User|Account|QOS|Submit|Start|End|Elapsed|Timelimit|NCPUS|ReqMem|State|SubmitLine",
+			"700|700|u2|a1|normal|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:10:00|00:10:00|00:20:00|12|100Mc|COMPLETED|sbatch -n 12 --mem-per-cpu=100 -t 20 job.sh",
+			"701|701|u1|a1|lim|2026-01-05T08:01:00|2026-01-05T08:01:00|2026-01-05T08:10:00|00:10:00|00:20:00|1||COMPLETED|sbatch -n 1 -t 20 job.sh",
+			"702|702|u3|a1|normal|2026-01-05T08:01:01|2026-01-05T08:01:01|2026-01-05T08:10:00|00:10:00|00:30:00|1|100Mc|COMPLETED|sbatch -n 1 --mem-per-cpu=100 -t 30 job.sh")
+		if g := got["701"]; g != [3]string{"", "PENDING", "QOSMaxMemoryPerUser"} {
+			t.Errorf("job 701: %v; want never started, QOSMaxMemoryPerUser", g)
+		}
+		if g := got["702"]; g[0] != "63" {
+			t.Errorf("job 702 started at %q; want 63, by the main pass after its submit", g[0])
+		}
+	})
 	t.Run("no reservation", func(t *testing.T) {
 		// 599 (a whole node, blocking the main pass) reserves c01 from
 		// 603. 601's whole node would break its limit: backfill.c checks
@@ -215,6 +250,24 @@ func TestLimitsCountWholeNodes(t *testing.T) {
 		}
 		if g := got["701"]; g != [3]string{"", "PENDING", "QOSMaxBillingPerUser"} {
 			t.Errorf("job 701: %v; want never started, QOSMaxBillingPerUser", g)
+		}
+	})
+	t.Run("preemption for typed GPUs", func(t *testing.T) {
+		// 801's request (1 CPU, 1 A100: 1 + 10) passes MaxTRESPU
+		// billing=12, but the whole node it would take by preempting
+		// 800 bills its 8 CPUs plus the A100 it asks, weighed as
+		// GRES/gpu:a100 (the typed TRES select_nodes sets from the
+		// request): 18, over the limit, so 800 is not requeued.
+		got := runLimitsOn(t, "AccountingStorageEnforce=limits\nAccountingStorageTRES=gres/gpu:a100\nGresTypes=gpu\nPreemptType=preempt/qos\nPreemptMode=REQUEUE\n"+
+			"NodeName=g01 CPUs=8 RealMemory=8000 Gres=gpu:a100:2\nDefMemPerCPU=100\nPartitionName=gpu Nodes=g01 Default=YES TRESBillingWeights=\"CPU=1.0,GRES/gpu:a100=10\"\n",
+			"Name|Priority|Preempt|MaxTRESPU\nnormal|0||\nlim|100|normal|billing=12\n",
+			"800|800|u2|a1|normal|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:10:00|00:10:00|00:20:00|2|COMPLETED|sbatch -n 2 --gres=gpu:a100:2 -t 20 job.sh",
+			"801|801|u1|a1|lim|2026-01-05T08:01:00|2026-01-05T08:01:00|2026-01-05T08:06:00|00:05:00|00:10:00|1|COMPLETED|sbatch -n 1 --gres=gpu:a100:1 --exclusive -t 10 job.sh")
+		if g := got["800"]; g != [3]string{"3", "COMPLETED", ""} || got["800 preemptions"] != [3]string{} {
+			t.Errorf("job 800: %v, preemptions %v; want started at 3, never preempted", g, got["800 preemptions"])
+		}
+		if g := got["801"]; g != [3]string{"", "PENDING", "QOSMaxBillingPerUser"} {
+			t.Errorf("job 801: %v; want never started, QOSMaxBillingPerUser", g)
 		}
 	})
 	t.Run("preemption", func(t *testing.T) {

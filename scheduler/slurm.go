@@ -322,9 +322,18 @@ func partStateReason(st sim.PartState) string {
 // would give (node_scheduler.c, tres_req_cnt from total_cpus), here the
 // partition's usable nodes in allocation order until they hold its CPUs
 // and node count. A job sharing nodes counts its request, billing
-// included, checked before (View.HoldFor).
+// included, checked before (View.HoldFor), or, asking no memory, with the
+// memory select_nodes counts without nodes (View.HoldBusy).
 func (s *Slurm) limitsOnBusy(v *sim.View, c *sim.Cluster, x *cand) string {
-	if !x.req.Exclusive || !v.EnforcesLimits() {
+	if !v.EnforcesLimits() {
+		return ""
+	}
+	if !x.req.Exclusive {
+		if x.req.MemPerCPU == sim.MemWholeNode || x.req.MemPerCPU == sim.MemCoreShare {
+			// Asking no memory, the request counts more without nodes
+			// than before selection (multifactor reqLimitTRES).
+			return v.HoldBusy(x.j, x.part)
+		}
 		return ""
 	}
 	nodes, cores := s.provNodes[:0], 0

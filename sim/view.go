@@ -71,7 +71,9 @@ type ViewState struct {
 //
 // alloc is nil for the check of the request, before nodes are chosen;
 // given, it is the check after selection, with the nodes chosen for j
-// (View.HoldOn), made only once the request passed.
+// (View.HoldOn), made only once the request passed. Empty but not nil
+// (View.HoldBusy), it is the check of a selection that found no nodes
+// now: the request as select_nodes then counts it.
 type PlacedHolder interface {
 	HoldPlaced(j *Job, part int, now int64, placed []PlacedJob, alloc Alloc) string
 }
@@ -250,6 +252,22 @@ func (v *View) HoldOn(j *Job, part int, a Alloc) string {
 	}
 	return v.holdFor(j, part, a)
 }
+
+// HoldBusy is HoldOn for a record the pass cannot start now, on no
+// nodes: select_nodes still checks the limits, on the request as it
+// counts one without nodes (tres_req_cnt: a job asking no memory counts
+// the memory of the partition's first node on each), and an
+// accounting-policy failure there replaces Resources. Call it only for a
+// record HoldFor let through.
+func (v *View) HoldBusy(j *Job, part int) string {
+	if v.holdIn == nil {
+		return ""
+	}
+	return v.holdFor(j, part, noNodes)
+}
+
+// noNodes is HoldBusy's allocation: empty, not nil.
+var noNodes = Alloc{}
 
 // EnforcesLimits says whether HoldOn can hold anything: false for a
 // policy without limits, so a scheduler need not build the allocations
