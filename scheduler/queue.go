@@ -36,7 +36,8 @@ func (r Record) Priority() uint32 {
 }
 
 // SlurmOrder is the order of Slurm's job queue (sort_job_queue2):
-// partition PriorityTier, then priority, then submit time, then job id.
+// partition PriorityTier, then priority, then submit time, then job id,
+// an array task's being its array's (ArrayJobID), and then task index.
 // Preemptors sort first implicitly under partition_prio, since they sit in
 // higher tiers.
 func SlurmOrder(c *sim.Cluster) func(a, b Record) int {
@@ -48,9 +49,20 @@ func SlurmOrder(c *sim.Cluster) func(a, b Record) int {
 		if c := cmp.Compare(b.Priority(), a.Priority()); c != 0 {
 			return c // higher first
 		}
-		return cmp.Or(cmp.Compare(a.Job.Submit, b.Job.Submit), cmp.Compare(a.Job.ID, b.Job.ID),
+		return cmp.Or(cmp.Compare(a.Job.Submit, b.Job.Submit), cmp.Compare(queueID(a.Job), queueID(b.Job)),
+			cmp.Compare(a.Job.ArrayTaskID, b.Job.ArrayTaskID), cmp.Compare(a.Job.ID, b.Job.ID),
 			cmp.Compare(a.Job.Idx, b.Job.Idx), cmp.Compare(a.K, b.K))
 	}
+}
+
+// queueID is the id Slurm's queue sorts a job by: its array's for an
+// array task (sort_job_queue2 reads array_job_id when array_task_id is
+// set), else its own.
+func queueID(j *sim.Job) int64 {
+	if j.ArrayJobID != 0 {
+		return j.ArrayJobID
+	}
+	return j.ID
 }
 
 // queue keeps the pending jobs' records in Slurm's order across passes.

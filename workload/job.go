@@ -38,6 +38,9 @@ type Job struct {
 	// Exclusive is sbatch --exclusive (whole nodes, shared with no other
 	// job), as SubmitLine shows it.
 	Exclusive bool
+	// ArrayTaskID is an array task's index ("123_4" gives 4); 0 outside
+	// arrays. Slurm's queue orders tasks of one array by it.
+	ArrayTaskID int32
 	// ArrayJobID is the job array a task belongs to (sacct's JobID
 	// "123_4" or a pending "123_[5-9]" gives 123, Slurm's ArrayJobID);
 	// 0 for a job outside any array. Backfill plans an array's tasks as

@@ -765,7 +765,7 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 		r.byKey[k] = len(r.jobs)
 		jj := j
 		if id.kind == jobArrayTask || id.kind == jobArrayRange {
-			jj.ArrayJobID = id.base
+			jj.ArrayJobID, jj.ArrayTaskID = id.base, int32(task)
 		}
 		if jj.CancelledPending {
 			r.stats.CancelledPending++

@@ -226,7 +226,11 @@ func TestSacctForms(t *testing.T) {
 				return out
 			}, map[string]int{"never started (PENDING)": 1}, map[string]int{"End unknown (still running?): run time so far": 1}},
 		{"array tasks with JobIDRaw", "", []row{{"JobID": "100_7", "JobIDRaw": "107"}, {"JobID": "100_7.batch", "JobIDRaw": "107.batch", "MaxRSS": "10K"}},
-			SacctOptions{}, func(j []Job) []Job { j[0].ID, j[0].ArrayJobID = 107, 100; j[0].UsedMemKB = 10; return j }, nil, nil},
+			SacctOptions{}, func(j []Job) []Job {
+				j[0].ID, j[0].ArrayJobID, j[0].ArrayTaskID = 107, 100, 7
+				j[0].UsedMemKB = 10
+				return j
+			}, nil, nil},
 		{"array tasks, heterogeneous components without JobIDRaw", strings.Replace(sacctTestHeader, "JobIDRaw|", "", 1),
 			[]row{{"JobID": "300+1"}, {"JobID": "300+0"}, {"JobID": "100_2"}, {"JobID": "100_1"}, {"JobID": "250"}},
 			SacctOptions{},
@@ -237,11 +241,11 @@ func TestSacctForms(t *testing.T) {
 				// 100_1 and 100_2 are tasks of array 100; a
 				// heterogeneous component is no array task.
 				for _, x := range []struct {
-					id, arr int64
-					line    int
-				}{{250, 0, 6}, {300, 0, 3}, {301, 100, 5}, {302, 100, 4}, {303, 0, 2}} {
+					id, arr    int64
+					task, line int
+				}{{250, 0, 0, 6}, {300, 0, 0, 3}, {301, 100, 1, 5}, {302, 100, 2, 4}, {303, 0, 0, 2}} {
 					k := j[0]
-					k.ID, k.ArrayJobID, k.Line = x.id, x.arr, x.line
+					k.ID, k.ArrayJobID, k.ArrayTaskID, k.Line = x.id, x.arr, int32(x.task), x.line
 					out = append(out, k)
 				}
 				return out
@@ -254,6 +258,7 @@ func TestSacctForms(t *testing.T) {
 				for _, id := range []int64{0, 1} {
 					k := j[0]
 					k.ID, k.ArrayJobID, k.Status, k.CancelledPending, k.Wait, k.Runtime = id, 400, 5, true, 60, 0
+					k.ArrayTaskID = int32(id + 1) // tasks 1 and 2
 					out = append(out, k)
 				}
 				return out
