@@ -751,6 +751,14 @@ func (m *Policy) Tick(now int64, running, pending []*sim.Job) {
 	}
 }
 
+// Reprice implements sim.Repricer: the priority of a job that waited on a
+// dependency or a begin time, as the calc ticks it missed would have
+// recomputed it. Fair-share moves only at ticks and its age accrues only
+// from now, so computing it now gives the last tick's figure.
+func (m *Policy) Reprice(j *sim.Job, now int64) {
+	j.Priority = m.set(j, now)
+}
+
 // buildAssocLimits reads the associations' limits from the tree (sacctmgr
 // dump GrpJobs, GrpTRES, MaxJobs, MaxTRES, MaxWall) into the tracker; a
 // tree without limits gets none, and Hold skips it.

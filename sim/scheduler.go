@@ -100,6 +100,16 @@ type Policy interface {
 	Epoch() uint64
 }
 
+// Repricer is a Policy that recomputes one job's priority on demand. A
+// job waiting on a dependency or a begin time is not in the pending list
+// the calc ticks recompute, but slurmctld recomputes every pending job of
+// non-zero priority at each tick (decay_apply_weighted_factors), held or
+// not: when such a job becomes eligible the simulator asks for the
+// priority the last tick would have given it.
+type Repricer interface {
+	Reprice(j *Job, now int64)
+}
+
 // CalcPhaser is a Policy that must hear of the calc ticks the controller
 // ran before the trace's first submission: LastCalc(t) gives the latest
 // (priority_multifactor.c _decay_thread's g_last_ran when the first job

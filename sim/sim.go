@@ -926,6 +926,9 @@ func (s *Simulator) makeEligible(j *Job) {
 		s.pendingList()
 	}
 	j.EligibleTime = s.now
+	if rp, ok := s.pol.(Repricer); ok && s.now > j.Submit && j.Preemptions == 0 && j.NodeFails == 0 {
+		rp.Reprice(j, s.now) // it waited outside the list the ticks reprice
+	}
 	j.pendIdx = len(s.pend) + s.pendOff
 	s.eligSeq++
 	j.EligSeq = s.eligSeq
