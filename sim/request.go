@@ -15,7 +15,7 @@ func RequestIn(c *Cluster, j *Job, p int) Request {
 }
 
 // memRequest is the CPUs and memory job j takes in partition part: what it
-// asked, else the partition's default (job_mgr.c _get_def_mem), with a
+// asked (per node for --mem, else per CPU), else the partition's default (job_mgr.c _get_def_mem), with a
 // per-CPU request over MaxMemPerCPU turned into more CPUs with less memory
 // each, as _valid_pn_min_mem does. A job with GPUs gets DefCPUPerGPU CPUs
 // per GPU when that is more than it asked, and, asking no memory,
@@ -33,6 +33,8 @@ func memRequest(c *Cluster, part *Partition, j *Job, gres []GresNeed, nodes int)
 		cpus = max(cpus, gpus*part.DefCPUPerGPU)
 	}
 	switch {
+	case j.MemPerNode > 0:
+		perNode = j.MemPerNode // sbatch --mem: per node as asked
 	case j.MemPerCPU != workload.Unset:
 		perCPU = j.MemPerCPU
 	case gpus > 0 && part.DefMemPerGPU > 0 && c.MemDefault == MemSlurm:

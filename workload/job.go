@@ -28,6 +28,11 @@ type Job struct {
 	// NNodes/AllocNodes), for comparison only; Unset (or 0) when unknown.
 	AllocNodes int
 	MemPerCPU  int64 // memory per CPU in MB; Unset when not given
+	// MemPerNode is memory on each node in MB (sbatch --mem, from
+	// SubmitLine), 0 when not given. Slurm checks it per node as it is,
+	// where MemPerCPU (which then still holds the total over the CPUs,
+	// for writers) would round it up per CPU and let it split.
+	MemPerNode int64
 	TimeLimit  int64 // requested wall time; Unset when not given
 	Status     int   // SWF status (StatusCompleted, ...), Unset unknown
 	// CancelledPending marks a job cancelled before it ever started (sacct

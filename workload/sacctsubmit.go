@@ -31,6 +31,10 @@ func (r *SacctReader) parseSubmitLine(l *sacctLine, j *Job, t sacctTimes) *Submi
 		j.MaxNodes = max(req.MaxNodes, j.Nodes)
 	}
 	j.Exclusive = req.Exclusive
+	if req.MemPerNode > 0 {
+		j.MemPerNode = req.MemPerNode
+		l.defs = append(l.defs, "memory per node from SubmitLine --mem")
+	}
 	if req.Dependency != "" {
 		j.Dependency = 1 + r.names.Dependencies.ID(req.Dependency)
 		deps, _, err := ParseDependency(req.Dependency)

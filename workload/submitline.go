@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"math"
 	"path"
 	"slices"
 	"strconv"
@@ -39,7 +40,14 @@ type SubmitRequest struct {
 	// GPUsPerSocket tells that --gpus-per-socket was given: its count is
 	// in Gres per node, as if each node had one socket.
 	GPUsPerSocket bool
+	// MemPerNode is --mem in MB (a size, M unless suffixed K, G or T):
+	// memory on each node. 0 when not given, and for --mem=0 (all of a
+	// node's memory, which a job asking none gets anyway).
+	MemPerNode int64
 }
+
+// maxMemPerNodeMB bounds --mem: a mebibyte short of an exbibyte per node.
+const maxMemPerNodeMB = 1 << 40
 
 // GresFor is the job's GRES request for tasks tasks: Gres, and the
 // per-task counts times tasks as per-job counts (added to a per-job count
@@ -284,6 +292,12 @@ func ParseSubmitLine(line string) (SubmitRequest, error) {
 			req.Dependency = val
 		case "begin":
 			req.Begin = val
+		case "mem":
+			kb, ok := parseSize([]byte(val), 'M')
+			if !ok || kb > maxMemPerNodeMB*1024 {
+				return fmt.Errorf("--mem %q: not a memory size", val)
+			}
+			req.MemPerNode = int64(math.Ceil(kb/1024 - 1e-9))
 		case "reservation":
 			req.Reservation = val
 		case "nodelist":
