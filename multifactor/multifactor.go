@@ -297,7 +297,7 @@ func (m *Policy) LastTick() int64 { return m.lastTick }
 // compute is job j's priority and its breakdown in partition p.
 func (m *Policy) compute(j *sim.Job, p int, now int64) (uint32, policy.Factors) {
 	part := &m.cluster.Parts[p]
-	in := policy.Job{AccrueTime: policyAccrue(j.Accrue), MinNodes: uint32(max(j.Nodes, 1)), CPUs: uint32(m.sizeCPUs(j, p)),
+	in := policy.Job{AccrueTime: policyAccrue(j.Accrue), MinNodes: uint32(max(j.Nodes, 1)), CPUs: uint32(j.CPUs),
 		PartJobFactor: uint32(part.PriorityJobFactor), TimeLimit: policy.NoVal, PartMaxTime: policy.Infinite}
 	if j.TimeLimit > 0 {
 		in.TimeLimit = uint32((j.TimeLimit + 59) / 60)
@@ -320,35 +320,6 @@ func (m *Policy) compute(j *sim.Job, p int, now int64) (uint32, policy.Factors) 
 	}
 	in.TRES, in.PartTRES = &tr, &m.partTR[p]
 	return m.cfg.Priority.Compute(&m.norm, &in, now+epoch)
-}
-
-// sizeCPUs is the CPU count the job-size factor weighs: the job's
-// total_cpus, which Slurm's select test sets (cons_common _job_test) and
-// priority_multifactor prefers to the request. For a job given whole
-// nodes (--exclusive, or OverSubscribe=EXCLUSIVE) that is every CPU of
-// the nodes it would take, here partition p's usable nodes in allocation
-// order until they hold its CPUs and node count; a running job's, its
-// allocation's. Other jobs count the CPUs they ask.
-func (m *Policy) sizeCPUs(j *sim.Job, p int) int {
-	c := m.cluster
-	if j.State == sim.Running && len(j.Alloc) > 0 {
-		return j.Alloc.Cores()
-	}
-	if c == nil || p < 0 || p >= len(c.Parts) || !(j.Job.Exclusive || c.Parts[p].Exclusive) {
-		return j.CPUs
-	}
-	cores, nodes := 0, 0
-	for _, n := range c.Parts[p].Nodes {
-		nd := &c.Nodes[n]
-		if !nd.State.Usable() || j.Req.Type >= 0 && nd.Type != j.Req.Type {
-			continue
-		}
-		cores += nd.Cores
-		if nodes++; cores >= j.CPUs && nodes >= max(j.Nodes, 1) {
-			return cores
-		}
-	}
-	return j.CPUs // no selection: the request, as before the first test
 }
 
 // epoch is where simulated second 0 lies on the policy layer's clock.
