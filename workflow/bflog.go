@@ -44,13 +44,18 @@ var (
 	bfSched   = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`_dump_job_sched: (JobId=\S+) to start at (\S+), end at (\S+) on nodes (\S+) in partition (\S+)`)
 	})
+	// bfNoResv follows a _dump_job_sched line whose start lies past
+	// bf_window: an expected start, not a reservation.
+	bfNoResv = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`BACKFILL: (JobId=\S+) StartTime set to time after current backfill window\. No reservation created`)
+	})
 )
 
 // bfKeep are the lines of slurmctld's log validate reads: the backfill
 // cycles it compares plans with, and the controller's timing (submissions,
 // completions and main passes, to the millisecond) it can replay.
 var bfKeep = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`_attempt_backfill: (beginning|no jobs to backfill)|_start_job: Started JobId|_dump_job_sched: JobId|` +
+	return regexp.MustCompile(`_attempt_backfill: (beginning|no jobs to backfill)|_start_job: Started JobId|_dump_job_sched: JobId|No reservation created|` +
 		`_slurm_rpc_submit_batch_job: JobId=|_job_complete: JobId=\S+ done|_slurm_rpc_epilog_complete: JobId=|sched: Running job scheduler|sched: Allocate JobId|priority/multifactor: _read_last_decay_ran|node_did_resp `)
 })
 
@@ -136,7 +141,7 @@ func ReadBackfillLog(r io.Reader, name string, loc *time.Location) ([]BackfillCy
 		fail := func(field, val string) error {
 			return fmt.Errorf("%s:%d: %s %q: want %s", name, n, field, val, map[string]string{
 				"time stamp": "[YYYY-MM-DDTHH:MM:SS(.mmm)] as slurmctld logs it",
-				"JobId":      "JobId=N, JobId=N_T(N) or JobId=N+C(N)",
+				"JobId":      "JobId=N, JobId=N_T(N), JobId=N_* or JobId=N+C(N)",
 				"start time": "YYYY-MM-DDTHH:MM:SS",
 				"end time":   "YYYY-MM-DDTHH:MM:SS",
 			}[field])
@@ -156,6 +161,20 @@ func ReadBackfillLog(r io.Reader, name string, loc *time.Location) ([]BackfillCy
 				continue // _start_job's other lines ("Started ... since boot")
 			}
 			kind = 2
+		case strings.Contains(line, "No reservation created"):
+			// The plan just dumped was only an expected start past
+			// bf_window: no reservation, as fairsim makes none there.
+			m := bfNoResv().FindStringSubmatch(line)
+			if m == nil || len(out) == 0 {
+				continue
+			}
+			c := &out[len(out)-1]
+			if id, ok := ctldlog.JobID(strings.TrimPrefix(m[1], "JobId=")); ok && len(c.Plans) > 0 {
+				if p := c.Plans[len(c.Plans)-1]; p.Job == id && !p.Started {
+					c.Plans = c.Plans[:len(c.Plans)-1]
+				}
+			}
+			continue
 		case strings.Contains(line, "_dump_job_sched: "):
 			if m = bfSched().FindStringSubmatch(line); m == nil {
 				return nil, fail("reservation line", line)
@@ -175,7 +194,14 @@ func ReadBackfillLog(r io.Reader, name string, loc *time.Location) ([]BackfillCy
 		if len(out) == 0 {
 			continue // the log starts within a cycle
 		}
-		id, ok := ctldlog.JobID(strings.TrimPrefix(m[1], "JobId="))
+		jid := strings.TrimPrefix(m[1], "JobId=")
+		// A pending array's own record (its tasks not yet split off)
+		// is N_*: its job id is the array's, N, which its last task
+		// keeps.
+		if base, ok := strings.CutSuffix(jid, "_*"); ok && kind == 3 {
+			jid = base
+		}
+		id, ok := ctldlog.JobID(jid)
 		if !ok {
 			return nil, fail("JobId", m[1])
 		}

@@ -19,6 +19,9 @@ const bflogSample = `[2026-11-27T11:33:05.123] Running as primary controller
 [2026-11-27T11:33:11.156] sched/backfill: _dump_job_sched: JobId=8 to start at 2026-11-27T11:36:11, end at 2026-11-27T11:39:10 on nodes n4 in partition short
 [2026-11-27T11:33:11.160] sched/backfill: _dump_job_sched: JobId=120_3(131) to start at 2026-11-27T11:37:11, end at 2026-11-27T11:40:10 on nodes n[1-2] in partition batch
 [2026-11-27T11:33:11.161] sched/backfill: _start_job: Started JobId=120_4(132) in batch on n[3-4]
+[2026-11-27T11:33:11.162] sched/backfill: _dump_job_sched: JobId=15_* to start at 2026-11-27T11:38:11, end at 2026-11-27T11:41:10 on nodes n2 in partition batch
+[2026-11-27T11:33:11.163] sched/backfill: _dump_job_sched: JobId=9 to start at 2026-11-28T11:38:11, end at 2026-11-28T11:41:10 on nodes n3 in partition batch
+[2026-11-27T11:33:11.163] sched/backfill: _attempt_backfill: BACKFILL: JobId=9 StartTime set to time after current backfill window. No reservation created
 `
 
 func TestReadBackfillLog(t *testing.T) {
@@ -40,6 +43,9 @@ func TestReadBackfillLog(t *testing.T) {
 			{Job: 8, Start: at("2026-11-27T11:36:11"), End: at("2026-11-27T11:39:10"), Nodes: "n4", Part: "short"},
 			{Job: 131, Start: at("2026-11-27T11:37:11"), End: at("2026-11-27T11:40:10"), Nodes: "n[1-2]", Part: "batch"},
 			{Job: 132, Started: true, Start: at("2026-11-27T11:33:11"), Nodes: "n[3-4]", Part: "batch"},
+			// A pending array's own record (15_*) is the array's job 15;
+			// job 9's expected start past bf_window is no reservation.
+			{Job: 15, Start: at("2026-11-27T11:38:11"), End: at("2026-11-27T11:41:10"), Nodes: "n2", Part: "batch"},
 		}},
 	}
 	if !reflect.DeepEqual(got, want) {

@@ -233,13 +233,13 @@ func TestCaptureBackfillLog(t *testing.T) {
 				t.Errorf("warnings %q: want one saying the log has no main pass", res.Warnings)
 			}
 			lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
-			if len(lines) != 9 || lines[0] != "#fairsim tz=UTC" || strings.Contains(string(got), "since boot") || !strings.HasSuffix(lines[8], "_job_complete: JobId=4 done") {
-				t.Errorf("copied log:\n%s\nwant the zone, the 7 backfill lines and the completion", got)
+			if len(lines) != 12 || lines[0] != "#fairsim tz=UTC" || strings.Contains(string(got), "since boot") || !strings.HasSuffix(lines[11], "_job_complete: JobId=4 done") {
+				t.Errorf("copied log:\n%s\nwant the zone, the 10 backfill lines (\"No reservation created\" too) and the completion", got)
 			}
 			// The zone line wins over the one the reader is given.
 			cs, err := ReadBackfillLogFile(filepath.Join(out, CaptureBackfillLog), time.FixedZone("X", 7200))
 			want, _ := ReadBackfillLog(strings.NewReader(bflogSample), "sample", time.UTC)
-			if err != nil || len(cs) != 2 || cs[1].At != want[1].At || len(cs[1].Plans) != 4 {
+			if err != nil || len(cs) != 2 || cs[1].At != want[1].At || len(cs[1].Plans) != 5 {
 				t.Errorf("read back: %v, %+v; want the sample's two cycles in UTC", err, cs)
 			}
 		})
