@@ -115,5 +115,21 @@
 //     map, completing nodes (cg_node_bitmap: start at now + 1),
 //     heterogeneous jobs and deadlines are not modelled. A CPU-typed
 //     request's node count check counts nodes of every type, as Slurm
-//     counts before its feature filter.
+//     counts before its feature filter. A differential run found a job
+//     ending in the millisecond of a cycle: Slurm had its CPUs back and
+//     reserved the node from now + 1, fairsim still counted them busy.
+//   - A job given whole nodes weighs its requested CPUs in the job-size
+//     factor; Slurm weighs the node's CPUs (total_cpus) once a select
+//     test has set them, which sprio shows differing between a job just
+//     submitted and one already tested. Counting whole nodes from the
+//     submission made a differential run worse (51 pairs in the
+//     opposite order against 3), so the request stays.
+//   - A job over several nodes spreads its CPUs evenly and takes the
+//     nodes with the fewest free cores first (sim allocNodes), and an
+//     --exclusive one the first idle nodes; cons_tres _eval_nodes takes
+//     the best-fitting run of consecutive nodes and fills them in index
+//     order, each giving all it can while leaving one CPU for each node
+//     still to come (-N4 -n8 on 8-CPU nodes: 5/1/1/1). Differential runs
+//     of multi-node and memory-bound workloads diverge from their first
+//     cycle on this.
 package scheduler
