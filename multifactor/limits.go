@@ -164,11 +164,7 @@ func addRun(u *policy.Usage, p *sim.Job, tr policy.LimitTRES) {
 // allocation undercuts, so that the request never holds a job its nodes
 // would let start.
 func (m *Policy) reqLimitTRES(j *sim.Job, part int, busy bool) policy.LimitTRES {
-	r := &j.Req
-	if part >= 0 && part != j.Part && m.cluster != nil && part < len(m.cluster.Parts) {
-		rp := sim.RequestIn(m.cluster, j, part)
-		r = &rp
-	}
+	r := m.requestIn(j, part)
 	nodes := max(r.Nodes, 1)
 	var t policy.LimitTRES
 	t[policy.LimCPU] = uint64(max(r.CPUs, 0))
@@ -205,6 +201,16 @@ func (m *Policy) reqLimitTRES(j *sim.Job, part int, busy bool) policy.LimitTRES 
 		}
 	}
 	return t
+}
+
+// requestIn is job j's request in partition part: its own in its home
+// partition (or no partition), else as sim.RequestIn makes it there.
+func (m *Policy) requestIn(j *sim.Job, part int) *sim.Request {
+	if part < 0 || part == j.Part || m.cluster == nil || part >= len(m.cluster.Parts) {
+		return &j.Req
+	}
+	r := sim.RequestIn(m.cluster, j, part)
+	return &r
 }
 
 // partMem is what the limits read of a partition's node sizes for a job

@@ -482,13 +482,8 @@ func (m *Policy) billingWithRequestGres(j *sim.Job, a sim.Alloc, part int) uint6
 	if part < 0 || part >= len(m.cfg.PartitionBilling) || m.cfg.PartitionBilling[part] == nil {
 		return 0
 	}
-	r := &j.Req
-	if part != j.Part {
-		rp := sim.RequestIn(m.cluster, j, part)
-		r = &rp
-	}
 	tr := m.cluster.AllocTRES(a)
-	asked := m.cluster.RequestTRES(r, 0, 0, uint64(len(a)))
+	asked := m.cluster.RequestTRES(m.requestIn(j, part), 0, 0, uint64(len(a)))
 	for _, o := range asked.Other {
 		i := slices.IndexFunc(tr.Other, func(x policy.TRESCount) bool { return x.Name == o.Name })
 		if i < 0 {

@@ -560,7 +560,7 @@ func (s *Simulator) busy() bool {
 	// rest of this test counts. Counting them kept a run whose last
 	// pending job can never start (a QOS MaxWall below its limit) and its
 	// dependent going forever.
-	if !s.srcDone || len(s.running) > 0 || len(s.suspended) > 0 || s.realEvents > 0 {
+	if !s.idle() {
 		return true
 	}
 	if len(s.pend) <= s.holes || s.now-s.lastProgress > s.opt.StallLimit {
@@ -585,10 +585,16 @@ func (s *Simulator) busy() bool {
 	return false
 }
 
+// idle reports whether nothing runs, is suspended or is left to arrive,
+// end or become eligible: only pending jobs can still change anything.
+func (s *Simulator) idle() bool {
+	return s.srcDone && len(s.running) == 0 && len(s.suspended) == 0 && s.realEvents == 0
+}
+
 // done reports whether every job has ended, so no site event is left to
 // change anything.
 func (s *Simulator) done() bool {
-	return s.srcDone && len(s.running) == 0 && len(s.suspended) == 0 && s.realEvents == 0 && s.waitingDeps == 0 && len(s.pend) <= s.holes
+	return s.idle() && s.waitingDeps == 0 && len(s.pend) <= s.holes
 }
 
 // push queues an event that belongs to a job (not a periodic one).
@@ -1375,7 +1381,7 @@ func (s *Simulator) result() *Result {
 	s.closeWaits()
 	r.SiteEvents = s.sitesApplied
 	r.Pending = append([]*Job(nil), s.pendingList()...)
-	if s.srcDone && len(s.running) == 0 && len(s.suspended) == 0 && s.realEvents == 0 && len(s.pend) > s.holes &&
+	if s.idle() && len(s.pend) > s.holes &&
 		(s.opt.StopAt <= 0 || s.now < s.opt.StopAt) {
 		r.Stalled, r.StalledFrom = true, s.lastProgress
 	}
