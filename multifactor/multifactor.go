@@ -297,7 +297,7 @@ func (m *Policy) LastTick() int64 { return m.lastTick }
 // compute is job j's priority and its breakdown in partition p.
 func (m *Policy) compute(j *sim.Job, p int, now int64) (uint32, policy.Factors) {
 	part := &m.cluster.Parts[p]
-	in := policy.Job{AccrueTime: policyAccrue(j.Accrue), MinNodes: uint32(max(j.Nodes, 1)), CPUs: uint32(j.CPUs),
+	in := policy.Job{AccrueTime: policyAccrue(j.Accrue), MinNodes: uint32(max(j.Nodes, 1)), CPUs: policy.JobCPUs(uint32(max(j.TotalCPUs, 0)), policy.NoVal, uint32(j.CPUs)),
 		PartJobFactor: uint32(part.PriorityJobFactor), TimeLimit: policy.NoVal, PartMaxTime: policy.Infinite}
 	if j.TimeLimit > 0 {
 		in.TimeLimit = uint32((j.TimeLimit + 59) / 60)

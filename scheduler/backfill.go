@@ -295,7 +295,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 				plan.Pend(j, why) // backfill.c: no reservation
 				continue
 			}
-			plan.Expect(j, t)
+			plan.Expect(j, t, testedCPUs(c, &x.req, b.nodes))
 			if s.Trace != nil {
 				s.Trace(BackfillEvent{Kind: Reserved, Now: now, Job: j, Part: x.part, Start: t, End: floorRes(t+tl, res, wall), Alloc: s.alloc})
 			}
@@ -929,4 +929,23 @@ func (s *Slurm) fitView(c *sim.Cluster, x *cand) []int {
 		}
 	}
 	return nil
+}
+
+// testedCPUs is the total_cpus select's will-run test sets for a job of
+// request req that it placed on nodes, a bitmap by node index
+// (cons_common/job_test.c _job_test): every CPU of the nodes for a
+// whole-node job, else 0, which leaves the job's count as it was (its
+// CPUs, one at least per node, set at submission).
+func testedCPUs(c *sim.Cluster, req *sim.Request, nodes []uint64) int {
+	if !req.Exclusive {
+		return 0
+	}
+	n := 0
+	for wi, w := range nodes {
+		for w != 0 {
+			n += c.Nodes[wi*64+bits.TrailingZeros64(w)].Cores
+			w &= w - 1
+		}
+	}
+	return n
 }

@@ -187,3 +187,40 @@ func TestBackfillKeepsWholeNodeReservation(t *testing.T) {
 		t.Errorf("job 3 ran on %v, want n1 (n2 is reserved for job 2)", j.Alloc)
 	}
 }
+
+// TestBackfillSetsTestedCPUs: a whole-node job's total_cpus is the CPUs of
+// the nodes its last select test found (sim.Job.TotalCPUs, which the
+// job-size factor reads): at submission the smallest node that holds it,
+// then the node backfill's will-run test reserves (cons_common
+// _job_test). n1 has 8 CPUs, n2 32, n3 2, in an OverSubscribe=EXCLUSIVE
+// partition:
+//
+//	t=0  job 1 (4 CPUs, limit 900) starts at 3 on n1, the best fit
+//	t=0  job 2 (16 CPUs, limit 600) starts at 3 on n2, the only fit
+//	t=10 job 3 (4 CPUs): tested at submission on n1 (8 CPUs); job 4
+//	     (1 CPU) waits behind it (Priority)
+//	t=30 backfill: n2 frees first (603), so job 3 is expected there, and
+//	     its total_cpus are n2's 32; job 4 starts on n3.
+func TestBackfillSetsTestedCPUs(t *testing.T) {
+	p := part("p")
+	p.Exclusive = true
+	n1 := sim.NodeSpec{Names: []string{"n1"}, Type: "broadwell", Cores: 8, MemMB: 8192, Weight: 1}
+	n2 := sim.NodeSpec{Names: []string{"n2"}, Type: "broadwell", Cores: 32, MemMB: 32768, Weight: 1}
+	jobs := []tjob{
+		{id: 1, submit: 0, cpus: 4, run: 2000, limit: 900},
+		{id: 2, submit: 0, cpus: 16, run: 2000, limit: 600},
+		{id: 3, submit: 10, cpus: 4, run: 100, limit: 100},
+		{id: 4, submit: 10, cpus: 1, run: 100, limit: 100},
+	}
+	n3 := sim.NodeSpec{Names: []string{"n3"}, Type: "broadwell", Cores: 2, MemMB: 2048, Weight: 1}
+	for _, tc := range []struct {
+		stop int64
+		want int32
+	}{{12, 8}, {40, 32}} {
+		c := cluster(t, []sim.NodeSpec{n1, n2, n3}, []sim.PartitionSpec{p})
+		_, by := run(t, c, NewSlurm(DefaultParams()), jobs, tc.stop, nil)
+		if j := by[3]; j.State != sim.Pending || j.TotalCPUs != tc.want || tc.stop > 30 && j.ExpectStart != 603 {
+			t.Errorf("at %d: job 3 %s, total_cpus %d, expected at %d; want PENDING, %d (and 603 after backfill)", tc.stop, j.State, j.TotalCPUs, j.ExpectStart, tc.want)
+		}
+	}
+}

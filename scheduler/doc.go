@@ -118,12 +118,14 @@
 //     counts before its feature filter. A differential run found a job
 //     ending in the millisecond of a cycle: Slurm had its CPUs back and
 //     reserved the node from now + 1, fairsim still counted them busy.
-//   - A job given whole nodes weighs its requested CPUs in the job-size
-//     factor; Slurm weighs the node's CPUs (total_cpus) once a select
-//     test has set them, which sprio shows differing between a job just
-//     submitted and one already tested. Counting whole nodes from the
-//     submission made a differential run worse (51 pairs in the
-//     opposite order against 3), so the request stays.
+//   - A whole-node job's total_cpus (sim.Job.TotalCPUs, the CPUs the
+//     job-size factor weighs from the next PriorityCalcPeriod on) is set
+//     at submission from the partition's nodes as if idle
+//     (sim.Cluster.TestedCPUs, which takes each Weight's nodes as one
+//     set of consecutive nodes) and by each reservation a cycle makes;
+//     the records a cycle does not reach (above) keep theirs, where
+//     backfill.c's will-run tests would set them again, which differs
+//     only where a partition's nodes differ in size.
 //   - A job over several nodes spreads its CPUs evenly and takes the
 //     nodes with the fewest free cores first (sim allocNodes), and an
 //     --exclusive one the first idle nodes; cons_tres _eval_nodes takes

@@ -82,7 +82,13 @@ type Job struct {
 	// reads a retired job's record again (Reusable). It fits beside
 	// StartedBy.
 	holeAt int32
-	Reason string // why it was rejected, or why it pends (for explain)
+	// TotalCPUs is Slurm's total_cpus: the CPUs of the nodes the last
+	// select test picked for it (at submission, by a backfill
+	// reservation, at its start; a whole node counts all its CPUs), 0
+	// until a test has (and again after a requeue). The job-size factor
+	// reads it once set (Cluster.TestedCPUs).
+	TotalCPUs int32
+	Reason    string // why it was rejected, or why it pends (for explain)
 	// WaitReason is the reason it pended under longest, timed from each
 	// pass that gave it to the next change, its start or the run's end.
 	WaitReason string

@@ -36,6 +36,9 @@ type Action struct {
 	// limit's name); ActExpect: the expected start.
 	Reason string
 	At     int64
+	// ActExpect: the CPUs of the nodes its will-run test found, which
+	// become its total_cpus (Job.TotalCPUs; 0 leaves it).
+	CPUs int32
 }
 
 // Plan is what a scheduler pass returns, as Nomad's schedulers return a
@@ -194,9 +197,11 @@ func (p *Plan) Pend(j *Job, reason string) {
 	p.Actions = append(p.Actions, Action{Kind: ActPend, Job: j, Reason: reason})
 }
 
-// Expect records backfill's expected start of pending job j.
-func (p *Plan) Expect(j *Job, t int64) {
-	p.Actions = append(p.Actions, Action{Kind: ActExpect, Job: j, At: t})
+// Expect records backfill's expected start t of pending job j, and cpus,
+// the CPUs its will-run test counted on the nodes it found, which become
+// its total_cpus as select's test sets it (Job.TotalCPUs; 0 leaves it).
+func (p *Plan) Expect(j *Job, t int64, cpus int) {
+	p.Actions = append(p.Actions, Action{Kind: ActExpect, Job: j, At: t, CPUs: int32(cpus)})
 }
 
 // Pass asks for an event-triggered pass at time t (not before now).

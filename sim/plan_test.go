@@ -140,7 +140,7 @@ func TestHoldPlacedSeesThePlan(t *testing.T) {
 	ask("[]")
 	start(jobs[0], 0)
 	ask("[1]")
-	p.Expect(jobs[2], 500)
+	p.Expect(jobs[2], 500, 0)
 	start(jobs[1], 1)
 	ask("[1 2]")
 	ask("[1 2]")
@@ -150,7 +150,7 @@ func TestHoldPlacedSeesThePlan(t *testing.T) {
 	ask("[2 3]")
 	v.reset(st) // the next pass: its first ask comes after as many actions
 	for range 4 {
-		p.Expect(jobs[2], 500)
+		p.Expect(jobs[2], 500, 0)
 	}
 	start(jobs[0], 0)
 	ask("[1]")

@@ -685,6 +685,10 @@ func (s *Simulator) submit(j *Job) {
 			return
 		}
 	}
+	// select_nodes' test at submission, after the initial priority
+	// (job_allocate): the job-size factor counts its CPUs from the next
+	// priority calculation on.
+	j.TotalCPUs = int32(s.c.TestedCPUs(&j.Req, j.Part))
 	if j.CancelledPending {
 		// The trace says the user gave up waiting: leave the queue then,
 		// unless the simulated schedule started it sooner.
@@ -1046,6 +1050,9 @@ func (s *Simulator) commit(p *Plan) {
 			s.pendReason(a.Job, a.Reason)
 		case ActExpect:
 			a.Job.ExpectStart = a.At
+			if a.CPUs > 0 {
+				a.Job.TotalCPUs = a.CPUs
+			}
 		}
 	}
 	if p.WantPass >= 0 {
@@ -1146,6 +1153,7 @@ func (s *Simulator) start(a *Action) {
 		s.starts = append(s.starts, startRec{j, s.now})
 	}
 	j.StartedBy = a.By
+	j.TotalCPUs = int32(j.Alloc.Cores())
 	s.closeReason(j)
 	j.Reason = ""
 	j.ExpectStart = -1

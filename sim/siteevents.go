@@ -365,6 +365,7 @@ func (s *Simulator) requeue(j *Job) {
 	j.SuspendedSecs = 0
 	j.susp = preemptState{}
 	j.StartedBy = NotStarted
+	j.TotalCPUs = 0 // _job_requeue_op clears total_cpus
 	j.Accrue = NotAccruing
 	submit := s.now
 	if submit == j.Submit {

@@ -2,20 +2,35 @@ package workflow
 
 import "testing"
 
-// TestValidateDifferentialTier replays a run recorded on the real 22.05
-// harness in a differential session (scenarios/testdata/slurm-diff/tier:
-// 6 nodes, a PriorityTier partition, two job arrays, jobs.txt and setup
-// as submitted by a copy of scripts/slurm-refrun that passes extra sbatch
-// options) with the controller's own timing: the log's pending-array
-// records (JobId=N_*) read, and every job started in the order the
-// controller started them. Array tasks queue by their array's id and task
-// index; by raw id (5_3 is job 5) the first cycle differed.
-func TestValidateDifferentialTier(t *testing.T) {
-	v, err := ValidateScenario("../scenarios/testdata/slurm-diff/tier", "", ValidateOptions{Timing: "log"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(v.Jobs) != 52 || v.NotStarted != 0 || v.Discordant != 0 || v.Tau != 1 {
-		t.Errorf("%d jobs, %d not started, %d pairs in the opposite order, tau-b %v; want 52, 0, 0, 1", len(v.Jobs), v.NotStarted, v.Discordant, v.Tau)
+// TestValidateDifferential replays runs recorded on the real 22.05 harness
+// in differential sessions (scenarios/testdata/slurm-diff, jobs.txt and
+// setup as submitted by a copy of scripts/slurm-refrun that passes extra
+// sbatch options) with the controller's own timing, and wants every job
+// started in the order the controller started them.
+//
+//   - tier: 6 nodes, a PriorityTier partition, two job arrays. The log's
+//     pending-array records (JobId=N_*) are read, and array tasks queue by
+//     their array's id and task index; by raw id (5_3 is job 5) the first
+//     cycle differed.
+//   - min-excl: one node of 16 CPUs, a 16-CPU job running, then
+//     --exclusive jobs of 1 and 4 CPUs under PriorityWeightJobSize=1000.
+//     They are submitted with the priorities of their requests (InitPrio
+//     531 and 625, so backfill plans job 3 first), but select's test at
+//     submission sets total_cpus to the node's 16 CPUs, and from the next
+//     PriorityCalcPeriod on both weigh 16 CPUs: equal priorities, job 2
+//     first by job id, as the controller planned it from 00:00:59 and
+//     started it. Counting the request all along started job 3 first.
+func TestValidateDifferential(t *testing.T) {
+	for _, tc := range []struct {
+		run  string
+		jobs int
+	}{{"tier", 52}, {"min-excl", 3}} {
+		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(v.Jobs) != tc.jobs || v.NotStarted != 0 || v.Discordant != 0 || v.Tau != 1 {
+			t.Errorf("%s: %d jobs, %d not started, %d pairs in the opposite order, tau-b %v; want %d, 0, 0, 1", tc.run, len(v.Jobs), v.NotStarted, v.Discordant, v.Tau, tc.jobs)
+		}
 	}
 }
