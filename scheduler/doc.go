@@ -33,9 +33,13 @@
 // and nodes (workflow TestReferenceTimingLog, 338 cycles over six runs).
 // What still differs, where those runs do not reach:
 //
-//   - Placement (sim.TryAlloc) follows cons_tres's _eval_nodes only for
-//     CPU-only jobs without a node count; the rest is the simulator's best
-//     fit, and there is no topology, socket or --spread-job selection.
+//   - Placement (sim.TryAlloc) follows cons_tres's _eval_nodes and
+//     choose_nodes for jobs without GRES (node counts and whole nodes
+//     included); jobs with GRES get the simulator's best fit, a -N range
+//     (-N 2-4) counts as its minimum, and there is no topology, socket or
+//     --spread-job selection. Preemption's choice of nodes and its
+//     provisional allocations (Cluster.Provisional) spread a job's CPUs
+//     evenly over its nodes.
 //   - The will-run test has no wall-clock cut-off (Slurm's stops after
 //     2 s) and no bf_window_scale (the window always doubles).
 //   - Running jobs are never in the map (bf_running_job_reserve is not
@@ -126,12 +130,4 @@
 //     the records a cycle does not reach (above) keep theirs, where
 //     backfill.c's will-run tests would set them again, which differs
 //     only where a partition's nodes differ in size.
-//   - A job over several nodes spreads its CPUs evenly and takes the
-//     nodes with the fewest free cores first (sim allocNodes), and an
-//     --exclusive one the first idle nodes; cons_tres _eval_nodes takes
-//     the best-fitting run of consecutive nodes and fills them in index
-//     order, each giving all it can while leaving one CPU for each node
-//     still to come (-N4 -n8 on 8-CPU nodes: 5/1/1/1). Differential runs
-//     of multi-node and memory-bound workloads diverge from their first
-//     cycle on this.
 package scheduler

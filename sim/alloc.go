@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // Slice is the part of an allocation on one node.
@@ -182,6 +183,10 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 		need = (req.CPUs + req.Nodes - 1) / req.Nodes
 	}
 	gres := len(req.Gres) > 0
+	// CPU-only placement (evalNodes) may give a node of -N k as little
+	// as one CPU: such a job needs k nodes whose k largest hold its CPUs.
+	spread := req.Nodes > 1 && !gres
+	usables := c.capUsable[:0]
 	for _, sh := range part.shapes {
 		if req.Type >= 0 && sh.typ != req.Type {
 			continue
@@ -201,6 +206,19 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 		if usable >= need {
 			bigNodes += sh.count
 		}
+		if spread {
+			usables = append(usables, [2]int{usable, sh.count})
+		}
+	}
+	c.capUsable = usables
+	topK := 0 // the CPUs of the req.Nodes nodes with the most usable
+	if spread {
+		slices.SortFunc(usables, func(a, b [2]int) int { return b[0] - a[0] })
+		for k, i := req.Nodes, 0; k > 0 && i < len(usables); i++ {
+			m := min(k, usables[i][1])
+			topK += m * usables[i][0]
+			k -= m
+		}
 	}
 	if len(req.Gres) > 0 {
 		if why := c.gresShort(req, p); why != "" {
@@ -216,7 +234,11 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 		return Never, fmt.Sprintf("no %s node in %s can hold a CPU with the memory asked", c.Types[req.Type].Name, part.Name)
 	case nodes == 0:
 		return Never, fmt.Sprintf("no node in %s can hold a CPU with the memory asked", part.Name)
-	case req.Nodes > 0 && bigNodes < req.Nodes:
+	case spread && nodes < req.Nodes:
+		return Never, fmt.Sprintf("%d nodes asked, partition %s has %d that can hold a CPU with the memory asked", req.Nodes, part.Name, nodes)
+	case spread && topK < req.CPUs:
+		return Never, fmt.Sprintf("%d CPUs on %d nodes asked, the %d largest nodes of partition %s can give %d", req.CPUs, req.Nodes, req.Nodes, part.Name, topK)
+	case !spread && req.Nodes > 0 && bigNodes < req.Nodes:
 		return Never, fmt.Sprintf("%d nodes with %d CPUs each asked, partition %s has %d such nodes", req.Nodes, need, part.Name, bigNodes)
 	case cores < req.CPUs:
 		return Never, fmt.Sprintf("%d CPUs asked, partition %s can give at most %d", req.CPUs, part.Name, cores)
@@ -284,12 +306,15 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	if req.Exclusive || part.Exclusive {
 		r := *req
 		r.Exclusive = true
-		return c.allocExclusive(&r, p, dst)
-	}
-	if req.Nodes > 1 {
-		return c.allocNodes(req, p, dst)
+		if len(r.Gres) > 0 {
+			return c.allocExclusive(&r, p, dst)
+		}
+		return c.evalNodes(&r, p, dst)
 	}
 	if len(req.Gres) > 0 {
+		if req.Nodes > 1 {
+			return c.allocNodes(req, p, dst)
+		}
 		return c.allocGres(req, p, dst)
 	}
 	return c.evalNodes(req, p, dst)
@@ -409,7 +434,7 @@ func (c *Cluster) Short(req *Request, p int) string {
 		return fmt.Sprintf("whole nodes for %d CPUs asked, not enough idle nodes in %s", req.CPUs, part.Name)
 	}
 	if req.Nodes > 1 {
-		return fmt.Sprintf("%d nodes with %d free CPUs each asked, not enough in %s", req.Nodes, (req.CPUs+req.Nodes-1)/req.Nodes, part.Name)
+		return fmt.Sprintf("%d CPUs on %d nodes with the memory asked not free in %s", req.CPUs, req.Nodes, part.Name)
 	}
 	if req.Type >= 0 {
 		return fmt.Sprintf("%d %s CPUs with the memory asked not free in %s", req.CPUs, c.Types[req.Type].Name, part.Name)

@@ -102,32 +102,50 @@ func TestTryAllocBestFit(t *testing.T) {
 	})
 }
 
-// TestTryAllocNodeCount: a job asking for N nodes gets exactly N, the
-// ones with the fewest free cores that still hold ceil(CPUs/N), its CPUs
-// split as evenly as possible (the first CPUs mod N nodes one more).
+// TestTryAllocNodeCount: a job asking for N nodes (sbatch -N N) is placed
+// as cons_tres _eval_nodes places it, worked by hand: the sets of
+// consecutive nodes of bestFitCluster are {n1} (Weight 2, 8 CPUs) and
+// {n2, n3, n4} (Weight 1, 20); the lowest Weight wins, and with more than
+// one node still to find its nodes are taken in order, each giving all it
+// has but one CPU for each node still to come (_cpus_to_use), and a last
+// node that cannot hold the rest is passed over. The Slurm 22.05 harness
+// placed -N 4 -n 8 on four idle 8-CPU nodes as 5/1/1/1.
 func TestTryAllocNodeCount(t *testing.T) {
 	nodes := func(cpus, n int) Request { return Request{CPUs: cpus, Nodes: n, Type: -1} }
 	runAllocCases(t, bestFitCluster, []allocCase{
-		// 6 on 2: 3 each; n2 (4 free) is the tightest, then n3 (8, first).
-		{name: "6 on 2", req: nodes(6, 2), want: "n2:3/0 n3:3/0"},
-		// 7 on 2: 4 and 3; n2 holds 4.
+		// 6 on 2: n2 gives its 4 (6 less 1 kept back is more), n3 the 2 left.
+		{name: "6 on 2", req: nodes(6, 2), want: "n2:4/0 n3:2/0"},
 		{name: "7 on 2", req: nodes(7, 2), want: "n2:4/0 n3:3/0"},
-		// 10 on 2: 5 each, only the 8-core nodes: n3, n4.
-		{name: "10 on 2", req: nodes(10, 2), want: "n3:5/0 n4:5/0"},
-		// n3 has 2 free: 6 on 3 is 2 each on n3 (2), n2 (4), n4 (8).
-		{name: "6 on 3 best fit", used: []usage{{"n3", 6, 0}}, req: nodes(6, 3), want: "n3:2/0 n2:2/0 n4:2/0"},
-		// 18 on 2 needs 9 per node: none has 9.
-		{name: "9 per node", req: nodes(18, 2), fit: NotNow},
+		{name: "10 on 2", req: nodes(10, 2), want: "n2:4/0 n3:6/0"},
+		// n3 has 2 free: n2 4 (6 less 2 kept back), n3 1 (2 less 1), n4 1.
+		{name: "6 on 3", used: []usage{{"n3", 6, 0}}, req: nodes(6, 3), want: "n2:4/0 n3:1/0 n4:1/0"},
+		// 8 on 4: no set has 4 nodes; the Weight 1 set first (4, 2, 1),
+		// then n1 the last CPU.
+		{name: "8 on 4", req: nodes(8, 4), want: "n2:4/0 n3:2/0 n4:1/0 n1:1/0"},
+		// 18 on 2: after n2's 4, no node holds the 14 left.
+		{name: "last node short", req: nodes(18, 2), fit: NotNow},
 		// One node asked, none has 6 free (5, 4, 5, 5): the job must wait
 		// for one node, not spread over two.
 		{name: "one node asked", used: []usage{{"n1", 3, 0}, {"n3", 3, 0}, {"n4", 3, 0}}, req: nodes(6, 1), fit: NotNow},
 		{name: "one node asked, idle", req: nodes(6, 1), want: "n3:6/0"},
 	})
+	runAllocCases(t, func(t *testing.T) *Cluster {
+		return newTestCluster(t, "broadwell", false, []NodeSpec{nodeGroup("broadwell", 8, 16000, 1, "n1", "n2", "n3", "n4")})
+	}, []allocCase{
+		{name: "-N 4 -n 8 as the harness placed it", req: nodes(8, 4), want: "n1:5/0 n2:1/0 n3:1/0 n4:1/0"},
+		// n1 has 2 free: it gives them, n2 its 8, n3 the 8 left.
+		{name: "-N 3 -n 18 beside a busy node", used: []usage{{"n1", 6, 0}}, req: nodes(18, 3), want: "n1:2/0 n2:8/0 n3:8/0"},
+		// n1 and n2 have 2 free: after n1's 2 no node holds the 14 left,
+		// so choose_nodes tries again without the nodes of 1, then 2
+		// free CPUs: n3 and n4 (the harness: n[3-4]).
+		{name: "-N 2 -n 16: choose_nodes' retry", used: []usage{{"n1", 6, 0}, {"n2", 6, 0}}, req: nodes(16, 2), want: "n3:8/0 n4:8/0"},
+	})
 }
 
-// TestTryAllocExclusive: whole idle nodes in partition order (Weight,
-// index: n2, n3, n4, n1) until the CPUs and the node count are covered;
-// a node with any core or MB in use is not idle. Memory is the node's.
+// TestTryAllocExclusive: whole idle nodes as _eval_nodes takes them: the
+// best set of consecutive idle nodes (lowest Weight: n2, n3, n4 before
+// n1), in order until the CPUs and the node count are covered; a node
+// with any core or MB in use is not idle. Memory is the node's.
 func TestTryAllocExclusive(t *testing.T) {
 	excl := func(cpus, n int) Request { return Request{CPUs: cpus, Nodes: n, Exclusive: true, Type: -1} }
 	runAllocCases(t, bestFitCluster, []allocCase{
@@ -139,6 +157,16 @@ func TestTryAllocExclusive(t *testing.T) {
 		// Partition x is OverSubscribe=EXCLUSIVE: a 1-CPU job takes n3.
 		{name: "exclusive partition", part: "x", req: Request{CPUs: 1, Type: -1}, want: "n3:8/16000"},
 		{name: "exclusive partition busy", part: "x", used: []usage{{"n3", 1, 0}}, req: Request{CPUs: 1, Type: -1}, want: "n4:8/16000"},
+	})
+	// _eval_nodes' sets of consecutive idle nodes, as the 22.05 harness
+	// placed --exclusive jobs on four 8-CPU nodes: with n2 busy, -n 10
+	// takes the set {n3, n4}, the one that holds it, not n1 and n3;
+	// with n3 busy, -n 1 takes n4, the tightest set that holds it.
+	runAllocCases(t, func(t *testing.T) *Cluster {
+		return newTestCluster(t, "broadwell", false, []NodeSpec{nodeGroup("broadwell", 8, 16000, 1, "n1", "n2", "n3", "n4")})
+	}, []allocCase{
+		{name: "the set that holds it", used: []usage{{"n2", 1, 1000}}, req: excl(10, 0), want: "n3:8/16000 n4:8/16000"},
+		{name: "the tightest set", used: []usage{{"n3", 1, 1000}}, req: excl(1, 0), want: "n4:8/16000"},
 	})
 }
 
@@ -289,9 +317,11 @@ func TestCapacity(t *testing.T) {
 		{"bigger than its type", c, p, Request{CPUs: 17, Type: skl}, Never, "17 CPUs asked, partition p can give at most 16"},
 		{"type not in partition", c, old, Request{CPUs: 1, Type: skl}, Never, "no skylake node in old can hold a CPU with the memory asked"},
 		// 5 nodes of a 4-node partition.
-		{"too many nodes", c, p, Request{CPUs: 5, Nodes: 5, Type: -1}, Never, "5 nodes with 1 CPUs each asked, partition p has 4 such nodes"},
-		// 20 on 2 nodes: 10 each, only s1 has 10.
-		{"nodes too small", c, p, Request{CPUs: 20, Nodes: 2, Type: -1}, Never, "2 nodes with 10 CPUs each asked, partition p has 1 such nodes"},
+		{"too many nodes", c, p, Request{CPUs: 5, Nodes: 5, Type: -1}, Never, "5 nodes asked, partition p has 4 that can hold a CPU with the memory asked"},
+		// A node of -N k may give a single CPU (5/1/1/1): the 2 largest
+		// nodes (16 + 8) hold 24 on 2, not 25.
+		{"largest nodes too small", c, p, Request{CPUs: 25, Nodes: 2, Type: -1}, Never, "25 CPUs on 2 nodes asked, the 2 largest nodes of partition p can give 24"},
+		{"uneven over the nodes", c, p, Request{CPUs: 24, Nodes: 2, Type: -1}, FitsNow, ""},
 		{"node count fits", c, p, Request{CPUs: 16, Nodes: 2, Type: -1}, FitsNow, ""},
 		// One node of 12: only s1; one of 17: none.
 		{"one node fits", c, p, Request{CPUs: 12, Nodes: 1, Type: -1}, FitsNow, ""},

@@ -130,7 +130,14 @@ type Cluster struct {
 	// evNodes, evAvail and evSets are evalNodes' scratch: the nodes a
 	// job could use with their usable CPUs, and their consecutive sets.
 	evNodes, evAvail []int
-	evSets           []consecSet
+	// evOrig, evWork, evKeep and evOrder are evalCount's: the nodes'
+	// usable CPUs as its tries leave them, a try's copy, the nodes kept,
+	// and the nodes in index order.
+	evOrig, evWork, evOrder []int
+	evKeep                  []bool
+	// capUsable is Capacity's scratch: usable CPUs and count per shape.
+	capUsable [][2]int
+	evSets    []consecSet
 	// evRem is evalDrive's count of what is left to place: a local
 	// would escape through the fill function, one allocation a test.
 	evRem evalRem

@@ -1,6 +1,9 @@
 package sim
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // consecSet is one of cons_tres's sets of consecutive nodes: nodes with
 // consecutive indices, all of one Weight, each with a CPU the job could
@@ -12,46 +15,50 @@ type consecSet struct {
 	weight      int
 }
 
-// evalNodes places a job that asks CPUs but no node count beyond -N1
-// (min_nodes 1, req_nodes 1) and no GRES, whole node or exclusivity, as
-// Slurm 22.05's select/cons_tres does it in
-// src/plugins/select/cons_tres/job_test.c _eval_nodes (the default
-// branch: no topology, LLN, pack_serial_at_end or bf_busy_nodes):
+// evalNodes places a job that asks CPUs and no GRES, as Slurm 22.05's
+// select/cons_tres does it in src/plugins/select/cons_tres/job_test.c
+// _eval_nodes (the default branch: no topology, LLN, pack_serial_at_end
+// or bf_busy_nodes):
 //
 //  1. The nodes the job could use (in the partition and in play, with at
-//     least one CPU usable with the memory asked) form sets of consecutive
-//     nodes: a set ends at a node it cannot use and where Weight changes.
+//     least one CPU usable with the memory asked; for a whole-node job,
+//     idle nodes with all their CPUs) form sets of consecutive nodes: a
+//     set ends at a node it cannot use and where Weight changes.
 //  2. The best set is the one of lowest Weight; among equal weights the
-//     first that is sufficient (its CPUs cover what is still asked), then
-//     any sufficient one with strictly fewer CPUs (the tightest fit), and
-//     while none is sufficient the one with the most CPUs.
+//     first that is sufficient (its CPUs and nodes cover what is still
+//     asked), then any sufficient one with strictly fewer CPUs (the
+//     tightest fit), and while none is sufficient the one with the most
+//     CPUs.
 //  3. While one node is still to be found (rem_nodes <= 1), the best set's
 //     single node with the fewest usable CPUs that holds the rest of the
 //     job wins (the first such in node order); its other nodes drop out.
 //  4. Otherwise the set's nodes are taken in node order, each giving all
-//     its usable CPUs up to what is still asked (_cpus_to_use caps the
-//     last), and a node that cannot be the job's last while only one more
-//     node is allowed (max_nodes == 1) is passed over.
+//     its usable CPUs but one for each node still to be found and no more
+//     than is still asked (_cpus_to_use; a whole-node job takes all), and
+//     a node that cannot be the job's last while only one more node is
+//     allowed (max_nodes == 1) is passed over.
 //  5. A set that did not finish the job is spent and the next best set is
-//     taken, until the CPUs are found.
+//     taken, until the CPUs and nodes are found.
 //
-// max_nodes is the task count (choose_nodes caps an unlimited max_nodes at
-// num_tasks), taken here as the CPU count (one CPU per task), or 1 for
-// -N1. Each node's CPUs are what _eval_nodes gave it: with the last node
-// capped, they sum to the CPUs asked, so dist_tasks_compute_c_b's cyclic
-// task layout over them hands each node exactly its count. choose_nodes'
-// retry without the nodes of few CPUs cannot succeed where this fails (a
-// CPU-only job fails here only when the sets together lack its CPUs), so
-// it is not modelled.
+// rem_nodes is the node count asked (sbatch -N k: min_nodes = req_nodes =
+// max_nodes = k), else 1; max_nodes is k, else the task count
+// (choose_nodes caps an unlimited max_nodes at num_tasks), taken here as
+// the CPU count (one CPU per task). -N4 -n8 on four idle 8-CPU nodes is
+// 5/1/1/1, as the 22.05 harness placed it. Each node's CPUs are what
+// _eval_nodes gave it: they sum to the CPUs asked (more only where a
+// node must get one), so dist_tasks_compute_c_b's cyclic task layout
+// over them hands each node exactly its count. choose_nodes' retry
+// without the nodes of few CPUs (evalCount) matters only with a node
+// count: without one, a CPU-only job fails here only when the sets
+// together lack its CPUs.
 func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	part := &c.Parts[p]
 	outs := c.mayOut()
-	if evalFast && !outs && c.freeIsUsable(req) {
+	if evalFast && !outs && req.Nodes <= 1 && c.freeIsUsable(req) {
 		return c.evalSets(req, p, dst)
 	}
 	nodes, avail, sets := c.evNodes[:0], c.evAvail[:0], c.evSets[:0]
 	defer func() { c.evNodes, c.evAvail, c.evSets = nodes[:0], avail[:0], sets[:0] }()
-	last := -2
 	typed := req.Type >= 0 && len(c.fl.typeRank) == 0
 	for wi, w := range c.freeBits {
 		w &= part.rankBits[wi] & c.playWord(wi) & c.typeWord(req, wi)
@@ -63,23 +70,55 @@ func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 				continue
 			}
 			nd := &c.Nodes[n]
-			u := req.UsableCores(nd.Cores, nd.MemMB, nd.FreeCores, nd.FreeMem)
-			if u <= 0 {
-				continue
+			var u int
+			switch {
+			case !req.Exclusive:
+				u = req.UsableCores(nd.Cores, nd.MemMB, nd.FreeCores, nd.FreeMem)
+			case nd.FreeCores == nd.Cores && nd.FreeMem == nd.MemMB:
+				u = nd.Cores // a whole-node job: idle nodes, all their CPUs
 			}
-			wt := nd.Weight
-			if k := len(sets) - 1; k < 0 || n != last+1 || sets[k].weight != wt {
-				sets = append(sets, consecSet{first: len(nodes), end: len(nodes), weight: wt})
+			if u > 0 {
+				nodes, avail = append(nodes, n), append(avail, u)
 			}
-			s := &sets[len(sets)-1]
-			nodes, avail = append(nodes, n), append(avail, u)
-			s.end++
-			s.cpus += u
-			s.nodes++
-			last = n
 		}
 	}
-	return c.evalDrive(req, dst, sets, -2, func(s *consecSet, e *evalRem, dst Alloc) Alloc {
+	if req.Nodes > 1 {
+		return c.evalCount(req, dst, nodes, avail)
+	}
+	sets = c.consecSets(sets, nodes, avail)
+	return c.evalDrive(req, dst, sets, -2, c.evalFill(req, nodes, avail, nil))
+}
+
+// consecSets appends to sets _eval_nodes' sets of consecutive nodes over
+// nodes (in allocation order) with their usable CPUs avail: a set ends at
+// a node not among them (or with no CPU usable) and where Weight changes.
+func (c *Cluster) consecSets(sets []consecSet, nodes, avail []int) []consecSet {
+	last := -2
+	for i, n := range nodes {
+		if avail[i] <= 0 {
+			continue
+		}
+		wt := c.Nodes[n].Weight
+		if k := len(sets) - 1; k < 0 || n != last+1 || sets[k].weight != wt {
+			sets = append(sets, consecSet{first: i, end: i, weight: wt})
+		}
+		s := &sets[len(sets)-1]
+		s.end = i + 1
+		s.cpus += avail[i]
+		s.nodes++
+		last = n
+	}
+	return sets
+}
+
+// evalFill is _eval_nodes' use of a set: while one node is still to be
+// found, the node of the set with the fewest usable CPUs that holds the
+// rest, alone; else its nodes in order. avail is spent as nodes are
+// taken. With capped set, a node _cpus_to_use gave fewer CPUs than it had
+// keeps that count there, as _cpus_to_use writes it into the node's
+// avail_res entry, which choose_nodes' next try reads.
+func (c *Cluster) evalFill(req *Request, nodes, avail, capped []int) func(*consecSet, *evalRem, Alloc) Alloc {
+	return func(s *consecSet, e *evalRem, dst Alloc) Alloc {
 		if e.nodes <= 1 {
 			fit := -1
 			for i := s.first; i < s.end; i++ {
@@ -100,12 +139,78 @@ func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 		}
 		for i := s.first; i < s.end && !e.full(); i++ {
 			if avail[i] > 0 {
+				cpus, left := e.cpus, e.nodes
 				dst = e.take(c, req, dst, nodes[i], avail[i])
+				if u := cpus - e.cpus; capped != nil && e.nodes < left && u < avail[i] {
+					capped[i] = u
+				}
 				avail[i] = 0
 			}
 		}
 		return dst
-	})
+	}
+}
+
+// evalCount places a job with a node count (-N k, k > 1) as
+// select/cons_tres choose_nodes does: _eval_nodes, and where it fails on
+// more nodes than asked, again without the nodes of fewest usable CPUs
+// (those with at most 1, 2, ... CPUs, removed in node order until only k
+// are left), as a node passed over for being unable to hold the rest can
+// fail a job that other nodes would hold ("to avoid a possible knapsack
+// problem"). Each try reads the CPUs the tries before left (evalFill).
+func (c *Cluster) evalCount(req *Request, dst Alloc, nodes, avail []int) (Alloc, Fit) {
+	k := len(nodes)
+	orig := append(c.evOrig[:0], avail...)
+	work := c.evWork[:0]
+	keep := append(c.evKeep[:0], make([]bool, k)...)
+	for i := range keep {
+		keep[i] = true
+	}
+	defer func() { c.evOrig, c.evWork, c.evKeep = orig[:0], work[:0], keep[:0] }()
+	try := func() (Alloc, Fit) {
+		work = work[:0]
+		for i, u := range orig {
+			if !keep[i] {
+				u = 0
+			}
+			work = append(work, u)
+		}
+		c.evSets = c.consecSets(c.evSets[:0], nodes, work)
+		return c.evalDrive(req, dst, c.evSets, -2, c.evalFill(req, nodes, work, orig))
+	}
+	a, fit := try()
+	if fit == FitsNow {
+		return a, fit
+	}
+	left := k
+	if left <= req.Nodes {
+		return try()
+	}
+	most := slices.Max(orig)
+	byIndex := append(c.evOrder[:0], make([]int, k)...)
+	for i := range byIndex {
+		byIndex[i] = i
+	}
+	slices.SortFunc(byIndex, func(a, b int) int { return nodes[a] - nodes[b] })
+	c.evOrder = byIndex
+	for count := 1; count < most; count++ {
+		change := false
+		for _, i := range byIndex {
+			if keep[i] && orig[i] > 0 && orig[i] <= count {
+				keep[i], change = false, true
+				if left--; left <= req.Nodes {
+					break
+				}
+			}
+		}
+		if !change && count != 1 {
+			continue
+		}
+		if a, fit = try(); fit == FitsNow || left <= req.Nodes {
+			break
+		}
+	}
+	return a, fit
 }
 
 // evalRem is what _eval_nodes still looks for: CPUs (rem_cpus, and
@@ -121,13 +226,17 @@ type evalRem struct {
 func (e *evalRem) full() bool { return e.maxNodes == 0 || e.nodes <= 0 && e.cpus <= 0 }
 
 // take adds node n with its u usable CPUs, unless it cannot be the last
-// node while only one more is allowed. _cpus_to_use: min_rem_nodes is at
-// most 1 here, so no CPUs are kept back for later nodes.
+// node while only one more is allowed. _cpus_to_use gives a node all it
+// can while leaving a CPU for each node still to be found (rem_nodes,
+// which is min_rem_nodes here), and at least one; a whole-node job takes
+// the node whole, with every GRES on it.
 func (e *evalRem) take(c *Cluster, req *Request, dst Alloc, n, u int) Alloc {
 	if e.maxNodes == 1 && u < e.cpus {
 		return dst
 	}
-	u = min(u, max(e.max, 1))
+	if !req.Exclusive {
+		u = min(u, max(e.max-max(e.nodes-1, 0), 1))
+	}
 	e.cpus -= u
 	e.max -= u
 	e.nodes--
@@ -135,6 +244,16 @@ func (e *evalRem) take(c *Cluster, req *Request, dst Alloc, n, u int) Alloc {
 	if e.sink != nil {
 		e.sink[n>>6] |= 1 << (n & 63)
 		return dst
+	}
+	return c.evalSlice(req, dst, n, u)
+}
+
+// evalSlice appends node n's slice of u CPUs for req: a whole-node job's
+// holds all the node's memory and GRES. Kept out of take, which the
+// compiler then inlines in the set loops.
+func (c *Cluster) evalSlice(req *Request, dst Alloc, n, u int) Alloc {
+	if req.Exclusive {
+		return append(dst, Slice{n, u, c.Nodes[n].MemMB, c.wholeTake(n)})
 	}
 	return append(dst, Slice{n, u, c.memFor(req, n, u, 0), 0})
 }
@@ -146,9 +265,9 @@ func (e *evalRem) take(c *Cluster, req *Request, dst Alloc, n, u int) Alloc {
 func (c *Cluster) evalDrive(req *Request, dst Alloc, sets []consecSet, first int, fill func(*consecSet, *evalRem, Alloc) Alloc) (Alloc, Fit) {
 	start := len(dst)
 	e := &c.evRem
-	*e = evalRem{cpus: req.CPUs, max: req.CPUs, nodes: 1, maxNodes: req.CPUs, sink: c.sink}
-	if req.Nodes == 1 {
-		e.maxNodes = 1
+	*e = evalRem{cpus: req.CPUs, max: req.CPUs, nodes: max(req.Nodes, 1), maxNodes: req.CPUs, sink: c.sink}
+	if req.Nodes >= 1 {
+		e.maxNodes = req.Nodes // sbatch -N k: min_nodes = max_nodes = k
 	}
 	done := false
 	for e.maxNodes > 0 && !done {
@@ -179,7 +298,7 @@ var evalFast = true
 // memory asked, or a core's share of it while no node's free memory is
 // short of its free cores' share; and the type asked, if any, indexed.
 func (c *Cluster) freeIsUsable(req *Request) bool {
-	if c.fl.levels == nil || req.MemPerNode > 0 || req.MemPerGPU > 0 ||
+	if c.fl.levels == nil || req.Exclusive || req.MemPerNode > 0 || req.MemPerGPU > 0 ||
 		req.Type >= 0 && len(c.fl.typeRank) == 0 {
 		return false
 	}
@@ -242,7 +361,7 @@ func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
 			r := wi*64 + b
 			if cont&(1<<b) == 0 || first < 0 {
 				if first >= 0 {
-					sets = best.add(sets, consecSet{first: first, end: end, cpus: cpus, nodes: nodes, weight: weight}, req.CPUs)
+					sets = best.add(sets, consecSet{first: first, end: end, cpus: cpus, nodes: nodes, weight: weight}, req.CPUs, max(req.Nodes, 1))
 				}
 				first, nodes, cpus, weight = r, 0, 0, c.rankWeight[r]
 			}
@@ -252,18 +371,19 @@ func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
 		}
 	}
 	if first >= 0 {
-		sets = best.add(sets, consecSet{first: first, end: end, cpus: cpus, nodes: nodes, weight: weight}, req.CPUs)
+		sets = best.add(sets, consecSet{first: first, end: end, cpus: cpus, nodes: nodes, weight: weight}, req.CPUs, max(req.Nodes, 1))
 	}
 	return c.evalDrive(req, dst, sets, best.idx-1, func(s *consecSet, e *evalRem, dst Alloc) Alloc {
 		only := -1 // the one node a job that fits on one takes
 		if e.nodes <= 1 {
 			only = c.fewestHolding(s, e.cpus, usable)
 		}
-		if only < 0 && e.sink != nil && c.rankIsIndex && req.Nodes != 1 && s.cpus <= e.cpus {
+		if only < 0 && e.sink != nil && c.rankIsIndex && req.Nodes <= 0 && s.cpus <= e.cpus {
 			// The whole set, as bits: no node's CPUs are capped, as
-			// together they are at most what is still asked, and
-			// max_nodes (the CPUs asked, less one per node taken) stays
-			// at least the CPUs still asked, so no node is passed over.
+			// together they are at most what is still asked and no
+			// node count keeps CPUs back, and max_nodes (the CPUs
+			// asked, less one per node taken) stays at least the CPUs
+			// still asked, so no node is passed over.
 			setRange(e.sink, s.first, s.end)
 			e.cpus -= s.cpus
 			e.max -= s.cpus
@@ -318,10 +438,10 @@ type firstBest struct {
 }
 
 // add appends s to sets and keeps it as the best when bestSet, asked for
-// need CPUs on at least one node, would choose it over those before.
-func (b *firstBest) add(sets []consecSet, s consecSet, need int) []consecSet {
+// need CPUs on at least nodes nodes, would choose it over those before.
+func (b *firstBest) add(sets []consecSet, s consecSet, need, nodes int) []consecSet {
 	sets = append(sets, s)
-	suff := s.cpus >= need // and s.nodes >= 1: every set has a node
+	suff := s.cpus >= need && s.nodes >= nodes
 	if b.idx == 0 || betterSet(s.weight, s.cpus, suff, b.w, b.cpus, b.suff) {
 		*b = firstBest{len(sets), suff, s.weight, s.cpus}
 	}

@@ -548,7 +548,11 @@ func (c *Cluster) WillRunNodes(req *Request, p int, avail []uint64, rel *Release
 // search where it applies (willRunMonotone), else the sequential tests,
 // whose allocation then gives the nodes.
 func (c *Cluster) willRun(req *Request, p int, avail []uint64, rel *Releases, until, by int64, dst Alloc, nodes []uint64) (Alloc, int64, Fit, bool) {
-	monotone := !wrSequential && len(req.Gres) == 0 && c.resvFrom == nil
+	// A node count (-N k) makes placement keep CPUs back for the nodes
+	// still to come and pass over a last node short of the rest
+	// (_eval_nodes), and with more free a different set may be chosen
+	// and then fall short: its fit need not grow as holders give back.
+	monotone := !wrSequential && len(req.Gres) == 0 && c.resvFrom == nil && req.Nodes <= 1
 	if monotone {
 		rel.ready(c)
 	}
@@ -560,6 +564,9 @@ func (c *Cluster) willRun(req *Request, p int, avail []uint64, rel *Releases, un
 	a, t, fit := c.willRunSequential(req, p, rel, until, dst)
 	if nodes != nil && fit == FitsNow {
 		allocNodes(nodes, a[len(dst):])
+		if t > c.Now {
+			a = a[:len(dst)] // WillRunNodes: the nodes only, for a later start
+		}
 	}
 	return a, t, fit, false
 }

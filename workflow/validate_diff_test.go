@@ -20,11 +20,17 @@ import "testing"
 //     PriorityCalcPeriod on both weigh 16 CPUs: equal priorities, job 2
 //     first by job id, as the controller planned it from 00:00:59 and
 //     started it. Counting the request all along started job 3 first.
+//   - multinode: 4 nodes of 8 CPUs, 36 jobs, 28 of them with -N 2 to 4.
+//     Placed as cons_tres _eval_nodes places them (sim.Cluster.evalNodes:
+//     -N4 -n8 is 5/1/1/1); spread evenly, 59 pairs started in the
+//     opposite order.
+//   - mem2: 4 nodes of 8 CPUs and 8000 MB, jobs with --mem and
+//     --mem-per-cpu and node counts: 47 pairs before the same change.
 func TestValidateDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		run  string
 		jobs int
-	}{{"tier", 52}, {"min-excl", 3}} {
+	}{{"tier", 52}, {"min-excl", 3}, {"multinode", 36}, {"mem2", 39}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)
