@@ -224,3 +224,44 @@ func TestBackfillSetsTestedCPUs(t *testing.T) {
 		}
 	}
 }
+
+// TestWillRunBatchEndsInJobIDOrder: _will_run_test gives running jobs
+// back in batches of close ends, sorted by end and, among equal ends, in
+// slurmctld's job list order (job ids); a batch closes when the next job
+// in that order ends past the window, a job without nodes in play being
+// skipped without that check. n1 (8 CPUs) is partition a, n2 (4) is b:
+//
+//	t=0  job 20 (a, 4 CPUs, limit 180) and job 10 (b, 4, limit 180),
+//	     in that order, start at 3 and end at 183
+//	t=1  job 40 (a, 2 CPUs, limit 600) starts at 4, ends at 604
+//	t=10 job 50 (a, 6 CPUs, limit 100) waits; job 60 (a, 1 CPU)
+//	     behind it is backfilled, so job 50 gets its reservation.
+//
+// In job id order the ends are 10, 20, then 40: job 20 closes the
+// batch (40 ends past it) and job 50 is expected at 183. In arrival
+// order (20, 10, 40), job 10 after job 20 is skipped and job 40 joined
+// the batch: 604, as a differential run showed the controller did not.
+func TestWillRunBatchEndsInJobIDOrder(t *testing.T) {
+	n1 := sim.NodeSpec{Names: []string{"n1"}, Type: "broadwell", Cores: 8, MemMB: 8192, Weight: 1}
+	n2 := sim.NodeSpec{Names: []string{"n2"}, Type: "broadwell", Cores: 4, MemMB: 4096, Weight: 1}
+	c := cluster(t, []sim.NodeSpec{n1, n2}, []sim.PartitionSpec{part("a", "n1"), part("b", "n2")})
+	jobs := []tjob{
+		{id: 20, submit: 0, part: "a", cpus: 4, run: 180, limit: 180},
+		{id: 10, submit: 0, part: "b", cpus: 4, run: 180, limit: 180},
+		{id: 40, submit: 1, part: "a", cpus: 2, run: 600, limit: 600},
+		{id: 50, submit: 10, part: "a", cpus: 6, run: 100, limit: 100},
+		{id: 60, submit: 10, part: "a", cpus: 1, run: 60, limit: 60},
+	}
+	_, by := run(t, c, NewSlurm(DefaultParams()), jobs, 60, nil)
+	for _, id := range []int64{20, 10, 40} {
+		if j := by[id]; j.State != sim.Running {
+			t.Fatalf("job %d is %s, want RUNNING", id, j.State)
+		}
+	}
+	if j := by[60]; j.StartedBy != sim.ByBackfill {
+		t.Errorf("job 60 started by %v at %d, want by backfill", j.StartedBy, j.Start)
+	}
+	if j := by[50]; j.ExpectStart != by[20].Start+180 {
+		t.Errorf("job 50 expected at %d, want %d (job 20's end); job 40 ends at %d", j.ExpectStart, by[20].Start+180, by[40].Start+600)
+	}
+}
