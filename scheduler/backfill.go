@@ -445,40 +445,41 @@ type planFail struct {
 }
 
 // byRelease is the order _will_run_test gives back running jobs in: by
-// expected end, and among equal ends in slurmctld's job list order,
-// which is job id order (records join the list as they are made, and ids
-// are handed out then, array tasks' as they are split off). It decides
-// which job closes a batch of ends: with job 3 (not on the nodes in
-// play) last among the ends at 182 of a differential run, the next job
-// in play, ending at 305, joined that batch and the start moved to 305,
-// where the controller planned 182. The index breaks ties of equal ids.
+// expected end, and among equal ends in slurmctld's job list order
+// (sim.Job.ListOrder: submission order, but an array task takes its
+// array record's place when it starts). It decides which job closes a
+// batch of ends: with job 3 (not on the nodes in play) last among the
+// ends at 182 of a differential run, the next job in play, ending at
+// 305, joined that batch and the start moved to 305, where the
+// controller planned 182. The index breaks ties of jobs not in the list.
 func byRelease(a, b sim.Holding) int {
-	return cmp.Or(cmp.Compare(a.End, b.End), cmp.Compare(a.Job.ID, b.Job.ID), cmp.Compare(a.Job.Idx, b.Job.Idx))
+	return cmp.Or(cmp.Compare(a.End, b.End), cmp.Compare(a.Job.ListOrder(), b.Job.ListOrder()), cmp.Compare(a.Job.Idx, b.Job.Idx))
 }
 
 // relKey is a holding's place in release order (byRelease) and its
 // position in the list being sorted.
 type relKey struct {
-	end, id int64
-	idx     int
-	pos     int
+	end   int64
+	order uint64
+	idx   int
+	pos   int
 }
 
 // sortByRelease sorts hs as slices.SortFunc(hs, byRelease) does, by
 // sorting small keys and moving each holding once: sorting the holdings
 // themselves moved them at every swap (a cycle sorts every running job,
-// 2.3 % of a CEA-Curie run). (End, id, job) is unique among holdings,
-// so the order is the same.
+// 2.3 % of a CEA-Curie run). (End, list order, job) is unique among
+// holdings, so the order is the same.
 func (b *backfillState) sortByRelease(hs []sim.Holding) {
 	if b.sortPacked(hs) {
 		return
 	}
 	keys := b.relKeys[:0]
 	for i := range hs {
-		keys = append(keys, relKey{hs[i].End, hs[i].Job.ID, hs[i].Job.Idx, i})
+		keys = append(keys, relKey{hs[i].End, hs[i].Job.ListOrder(), hs[i].Job.Idx, i})
 	}
 	slices.SortFunc(keys, func(x, y relKey) int {
-		return cmp.Or(cmp.Compare(x.end, y.end), cmp.Compare(x.id, y.id), cmp.Compare(x.idx, y.idx))
+		return cmp.Or(cmp.Compare(x.end, y.end), cmp.Compare(x.order, y.order), cmp.Compare(x.idx, y.idx))
 	})
 	tmp := b.relTmp[:0]
 	for _, k := range keys {
@@ -490,39 +491,40 @@ func (b *backfillState) sortByRelease(hs []sim.Holding) {
 }
 
 // sortPacked is sortByRelease for holdings whose ends (from the
-// earliest), job ids (from the lowest) and positions fit one 64-bit word
-// together: sorting the words as numbers is sorting by (End, id),
-// without a comparison call for each pair (CEA-Curie: 156,000 cycles of
-// about 120 holdings). It reports false, leaving hs as it was, when they
-// do not fit, or when two holdings share an end and an id (the job
-// index, which the words leave out, must then decide).
+// earliest), list orders (from the lowest) and positions fit one 64-bit
+// word together: sorting the words as numbers is sorting by (End, list
+// order), without a comparison call for each pair (CEA-Curie: 156,000
+// cycles of about 120 holdings). It reports false, leaving hs as it was,
+// when they do not fit, or when two holdings share an end and a list
+// order (jobs of a hand-made view: the job index must then decide).
 func (b *backfillState) sortPacked(hs []sim.Holding) bool {
 	if len(hs) < 2 {
 		return true
 	}
 	lo, hi := hs[0].End, hs[0].End
-	loID, hiID := hs[0].Job.ID, hs[0].Job.ID
+	loO, hiO := hs[0].Job.ListOrder(), hs[0].Job.ListOrder()
 	for i := range hs {
 		lo, hi = min(lo, hs[i].End), max(hi, hs[i].End)
-		loID, hiID = min(loID, hs[i].Job.ID), max(hiID, hs[i].Job.ID)
+		o := hs[i].Job.ListOrder()
+		loO, hiO = min(loO, o), max(hiO, o)
 	}
-	posBits := bits.Len(uint(len(hs) - 1))
-	if hiID-loID < 0 || hi-lo < 0 {
+	if hi-lo < 0 {
 		return false // overflowed: too far apart
 	}
-	idBits := bits.Len64(uint64(hiID - loID))
-	if bits.Len64(uint64(hi-lo))+idBits+posBits > 64 {
+	posBits := bits.Len(uint(len(hs) - 1))
+	oBits := bits.Len64(hiO - loO)
+	if bits.Len64(uint64(hi-lo))+oBits+posBits > 64 {
 		return false
 	}
 	words := b.relWords[:0]
 	for i := range hs {
-		words = append(words, uint64(hs[i].End-lo)<<(idBits+posBits)|uint64(hs[i].Job.ID-loID)<<posBits|uint64(i))
+		words = append(words, uint64(hs[i].End-lo)<<(oBits+posBits)|(hs[i].Job.ListOrder()-loO)<<posBits|uint64(i))
 	}
 	slices.Sort(words)
 	b.relWords = words
 	for k := 1; k < len(words); k++ {
 		if words[k]>>posBits == words[k-1]>>posBits {
-			return false // the same end and id: by job index instead
+			return false // the same end and list order: by job index instead
 		}
 	}
 	tmp := b.relTmp[:0]

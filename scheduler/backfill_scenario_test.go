@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"slices"
 	"testing"
 
 	"fairsim/sim"
@@ -225,43 +226,52 @@ func TestBackfillSetsTestedCPUs(t *testing.T) {
 	}
 }
 
-// TestWillRunBatchEndsInJobIDOrder: _will_run_test gives running jobs
+// TestWillRunBatchEndsInJobListOrder: _will_run_test gives running jobs
 // back in batches of close ends, sorted by end and, among equal ends, in
-// slurmctld's job list order (job ids); a batch closes when the next job
-// in that order ends past the window, a job without nodes in play being
-// skipped without that check. n1 (8 CPUs) is partition a, n2 (4) is b:
+// slurmctld's job list order; a batch closes when the next job in that
+// order ends past the window, a job without nodes in play being skipped
+// without that check. An array task takes its array record's place when
+// it starts (job_array_split makes the array's pending rest a new record
+// at the list's end). n1 (11 CPUs) is partition a, n2 (4) is b:
 //
-//	t=0  job 20 (a, 4 CPUs, limit 180) and job 10 (b, 4, limit 180),
-//	     in that order, start at 3 and end at 183
-//	t=1  job 40 (a, 2 CPUs, limit 600) starts at 4, ends at 604
-//	t=10 job 50 (a, 6 CPUs, limit 100) waits; job 60 (a, 1 CPU)
-//	     behind it is backfilled, so job 50 gets its reservation.
+//	t=0  array 7 (tasks 0 and 1: a, 4 CPUs, limit 180), then job 5 (b, 4
+//	     CPUs, limit 180): list places 1 (the array) and 2
+//	t=1  job 6 (a, 2 CPUs, limit 600): place 3
+//	t=3  all start. Task 0 takes place 1, the array's rest place 4, which
+//	     task 1, its last, then takes. Tasks 0, 1 and job 5 end at 183.
+//	t=10 job 8 (a, 6 CPUs, limit 100) waits; job 9 (a, 1 CPU) is
+//	     backfilled after it, so job 8 gets its reservation.
 //
-// In job id order the ends are 10, 20, then 40: job 20 closes the
-// batch (40 ends past it) and job 50 is expected at 183. In arrival
-// order (20, 10, 40), job 10 after job 20 is skipped and job 40 joined
-// the batch: 604, as a differential run showed the controller did not.
-func TestWillRunBatchEndsInJobIDOrder(t *testing.T) {
-	n1 := sim.NodeSpec{Names: []string{"n1"}, Type: "broadwell", Cores: 8, MemMB: 8192, Weight: 1}
+// In list order the ends at 183 are task 0, job 5, task 1: task 1 closes
+// the batch (job 6 ends at 603) and job 8 is expected at 183. In arrival
+// order (task 0, task 1, job 5), job 5 is skipped last and job 6 joins
+// the batch: 603. A differential run ("mixed") showed the controller
+// planning as the list order does.
+func TestWillRunBatchEndsInJobListOrder(t *testing.T) {
+	n1 := sim.NodeSpec{Names: []string{"n1"}, Type: "broadwell", Cores: 11, MemMB: 11264, Weight: 1}
 	n2 := sim.NodeSpec{Names: []string{"n2"}, Type: "broadwell", Cores: 4, MemMB: 4096, Weight: 1}
 	c := cluster(t, []sim.NodeSpec{n1, n2}, []sim.PartitionSpec{part("a", "n1"), part("b", "n2")})
 	jobs := []tjob{
-		{id: 20, submit: 0, part: "a", cpus: 4, run: 180, limit: 180},
-		{id: 10, submit: 0, part: "b", cpus: 4, run: 180, limit: 180},
-		{id: 40, submit: 1, part: "a", cpus: 2, run: 600, limit: 600},
-		{id: 50, submit: 10, part: "a", cpus: 6, run: 100, limit: 100},
-		{id: 60, submit: 10, part: "a", cpus: 1, run: 60, limit: 60},
+		{id: 7, submit: 0, part: "a", cpus: 4, run: 180, limit: 180, array: 7, task: 0},
+		{id: 10, submit: 0, part: "a", cpus: 4, run: 180, limit: 180, array: 7, task: 1},
+		{id: 5, submit: 0, part: "b", cpus: 4, run: 180, limit: 180},
+		{id: 6, submit: 1, part: "a", cpus: 2, run: 600, limit: 600},
+		{id: 8, submit: 10, part: "a", cpus: 6, run: 100, limit: 100},
+		{id: 9, submit: 10, part: "a", cpus: 1, run: 60, limit: 60},
 	}
 	_, by := run(t, c, NewSlurm(DefaultParams()), jobs, 60, nil)
-	for _, id := range []int64{20, 10, 40} {
-		if j := by[id]; j.State != sim.Running {
-			t.Fatalf("job %d is %s, want RUNNING", id, j.State)
+	for _, id := range []int64{7, 10, 5, 6} {
+		if j := by[id]; j.State != sim.Running || j.Start != 3 {
+			t.Fatalf("job %d is %s from %d, want RUNNING from 3", id, j.State, j.Start)
 		}
 	}
-	if j := by[60]; j.StartedBy != sim.ByBackfill {
-		t.Errorf("job 60 started by %v at %d, want by backfill", j.StartedBy, j.Start)
+	if o := []uint64{by[7].ListOrder(), by[5].ListOrder(), by[6].ListOrder(), by[10].ListOrder()}; !slices.IsSorted(o) || o[0] == o[1] || o[2] == o[3] {
+		t.Errorf("list order of task 0, job 5, job 6, task 1: %v, want increasing", o)
 	}
-	if j := by[50]; j.ExpectStart != by[20].Start+180 {
-		t.Errorf("job 50 expected at %d, want %d (job 20's end); job 40 ends at %d", j.ExpectStart, by[20].Start+180, by[40].Start+600)
+	if j := by[9]; j.StartedBy != sim.ByBackfill {
+		t.Errorf("job 9 started by %v at %d, want by backfill", j.StartedBy, j.Start)
+	}
+	if j := by[8]; j.ExpectStart != 183 {
+		t.Errorf("job 8 expected at %d, want 183 (the tasks' and job 5's end)", j.ExpectStart)
 	}
 }

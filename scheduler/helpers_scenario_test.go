@@ -48,6 +48,8 @@ type tjob struct {
 	memPerC int64  // MB per CPU; 0 = a core's share of its node
 	feature string // a CPU type the job is constrained to; "" for any
 	begin   int64  // eligible from (sbatch --begin); 0 for at submit
+	array   int64  // the job array it is a task of (ArrayJobID); 0 for none
+	task    int32  // its task index in the array
 }
 
 // newJobs interns the jobs' names and returns them as trace records.
@@ -71,6 +73,7 @@ func newJobs(tjs []tjob) ([]workload.Job, *workload.Names) {
 		if t.begin > 0 {
 			j.Eligible = t.begin
 		}
+		j.ArrayJobID, j.ArrayTaskID = t.array, t.task
 		j.Partition = names.Partitions.ID(def(t.part, "p"))
 		j.User = names.Users.ID(def(t.user, "u"))
 		j.Account = names.Accounts.ID(def(t.acct, "a"))

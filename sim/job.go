@@ -125,6 +125,7 @@ type Job struct {
 	origin  int // the trace's line
 	// planMark says what the current pass's plan did to the job (View.mark).
 	planMark uint64
+	listAt   uint64 // its place in slurmctld's job list (jobList)
 }
 
 // Reusable reports whether the record of a retired job may be filled with

@@ -122,6 +122,12 @@ func (p *Plan) Start(j *Job, part int, a Alloc, by StartKind) error {
 	}
 	c.apply(a, true)
 	j.planMark = v.mark(markPlaced)
+	if v.sim != nil {
+		// job_array_split runs as the task starts, within the pass: a
+		// will-run test later in the pass sees the task in the array
+		// record's place (Job.ListOrder).
+		v.sim.list.started(j)
+	}
 	end := v.now + 365*86400
 	if limit > 0 {
 		end = v.now + limit

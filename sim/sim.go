@@ -147,7 +147,8 @@ type Result struct {
 
 // Simulator runs one simulation. It is single-use.
 type Simulator struct {
-	allocs Alloc // keepAlloc's array
+	allocs Alloc   // keepAlloc's array
+	list   jobList // the job records' order in slurmctld's job list
 	c      *Cluster
 	sched  Scheduler
 	pol    Policy
@@ -664,6 +665,7 @@ func (s *Simulator) submit(j *Job) {
 	s.joined()
 	s.lastProgress = s.now
 	s.byID.add(j.ID, j.Idx)
+	s.list.submitted(j)
 	s.placeRequest(j)
 	if class, why := overSpan(j); class != "" {
 		s.reject(j, class, why)
@@ -1268,6 +1270,7 @@ func (s *Simulator) finish(j *Job) {
 // the jobs that depend on it (afterany).
 func (s *Simulator) ended(j *Job) {
 	s.left(j)
+	s.list.gone(j)
 	s.lastProgress = s.now
 	for _, d := range s.waiters[j.Idx] {
 		dj := s.job(int32(d))

@@ -26,11 +26,16 @@ import "testing"
 //     opposite order.
 //   - mem2: 4 nodes of 8 CPUs and 8000 MB, jobs with --mem and
 //     --mem-per-cpu and node counts: 47 pairs before the same change.
+//   - mixed: 6 nodes of 4 CPUs, a PriorityTier partition over half of
+//     them, arrays, node counts and memory. Running jobs of equal ends
+//     are given back by the will-run test in slurmctld's job list order,
+//     where an array task takes its array record's place when it starts
+//     (sim.Job.ListOrder); by arrival order, 44 pairs.
 func TestValidateDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		run  string
 		jobs int
-	}{{"tier", 52}, {"min-excl", 3}, {"multinode", 36}, {"mem2", 39}} {
+	}{{"tier", 52}, {"min-excl", 3}, {"multinode", 36}, {"mem2", 39}, {"mixed", 55}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)
