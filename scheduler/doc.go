@@ -133,7 +133,9 @@
 //     stands for the controller's delay from a job's end to its next
 //     main pass, while the harness's epilogs took about 15 ms, so a
 //     cycle falls in the window far more often than on a controller.
-//     Modelling the two apart is left for later.
+//     Freeing the resources at the end and delaying only that pass did
+//     worse still (fairshare/run2 0 to 14 pairs). Modelling the epilog
+//     and the pass delay apart is left for later.
 //   - A whole-node job's total_cpus (sim.Job.TotalCPUs, the CPUs the
 //     job-size factor weighs from the next PriorityCalcPeriod on) is set
 //     at submission from the partition's nodes as if idle
