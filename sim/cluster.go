@@ -137,7 +137,9 @@ type Cluster struct {
 	evKeep                  []bool
 	// capUsable is Capacity's scratch: usable CPUs and count per shape.
 	capUsable [][2]int
-	evSets    []consecSet
+	// tested keeps TestedCPUs' answers for whole-node request shapes.
+	tested map[testedKey]int
+	evSets []consecSet
 	// evRem is evalDrive's count of what is left to place: a local
 	// would escape through the fill function, one allocation a test.
 	evRem evalRem

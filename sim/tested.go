@@ -25,6 +25,30 @@ func (c *Cluster) TestedCPUs(req *Request, p int) int {
 	if !req.Exclusive {
 		return max(req.CPUs, req.Nodes, 1)
 	}
+	// The answer depends on the partition's hardware and the request's
+	// shape only: kept, as a walk over a large partition for every job
+	// of a whole-node site would cost its node count each.
+	k := testedKey{p, req.CPUs, req.Nodes, req.Type, req.GresID}
+	if n, ok := c.tested[k]; ok {
+		return n
+	}
+	n := c.testedCPUs(req, p)
+	if c.tested == nil {
+		c.tested = map[testedKey]int{}
+	}
+	c.tested[k] = n
+	return n
+}
+
+// testedKey is a whole-node request's shape in a partition, for
+// Cluster.tested.
+type testedKey struct {
+	part, cpus, nodes, typ int
+	gres                   int32
+}
+
+// testedCPUs is TestedCPUs of a whole-node request, walked.
+func (c *Cluster) testedCPUs(req *Request, p int) int {
 	part := &c.Parts[p]
 	usable := func(n int) bool {
 		return c.typeOK(req, n) && (len(req.Gres) == 0 || c.gresHolds(req, n))
