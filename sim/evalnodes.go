@@ -54,7 +54,7 @@ type consecSet struct {
 func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	part := &c.Parts[p]
 	outs := c.mayOut()
-	if evalFast && !outs && req.Nodes <= 1 && c.freeIsUsable(req) {
+	if evalFast && !outs && req.Nodes <= 1 && (c.freeIsUsable(req) || c.idleIsUsable(req)) {
 		return c.evalSets(req, p, dst)
 	}
 	nodes, avail, sets := c.evNodes[:0], c.evAvail[:0], c.evSets[:0]
@@ -305,7 +305,18 @@ func (c *Cluster) freeIsUsable(req *Request) bool {
 	return req.MemPerCPU == 0 || req.MemPerCPU == MemCoreShare && c.memTight == 0
 }
 
-// evalSets is evalNodes when freeIsUsable holds, with the same result:
+// idleIsUsable reports whether a whole-node request can take its nodes
+// from the free-level index: its idle nodes are those in the level of
+// their size (freeLevels.idleWord), which holds when no node's memory is
+// held beyond its cores' share (memTight: a suspended job's memory), so
+// every node with all its cores free has all its memory free.
+func (c *Cluster) idleIsUsable(req *Request) bool {
+	return req.Exclusive && c.fl.levels != nil && c.memTight == 0 && len(req.Gres) == 0 &&
+		(req.Type < 0 || len(c.fl.typeRank) > 0)
+}
+
+// evalSets is evalNodes when freeIsUsable or idleIsUsable holds, with
+// the same result:
 // the consecutive sets are runs of the usable bitmap linked by c.contig,
 // each set's CPUs are counted a free-level at a time (popcounts), and
 // only the nodes of the sets chosen are visited.
@@ -333,7 +344,14 @@ func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
 		typ = c.fl.typeRank[req.Type]
 	}
 	play, typ = play[:nw], typ[:nw]
-	usable := func(wi int) uint64 { return free[wi] & ranks[wi] & play[wi] & typ[wi] }
+	idle := req.Exclusive // whole nodes: only the idle ones, each giving all its cores
+	usable := func(wi int) uint64 {
+		u := free[wi] & ranks[wi] & play[wi] & typ[wi]
+		if idle {
+			u &= f.idleWord(wi)
+		}
+		return u
+	}
 	nz := 0 // free levels with a node
 	for _, n := range f.count[1:] {
 		if n > 0 {
@@ -348,7 +366,10 @@ func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	var best firstBest
 	for wi, fw := range free {
 		u := fw & ranks[wi] & play[wi] & typ[wi] // usable(wi), without the closure's bounds checks
-		cont := u & (u<<1 | carry) & contig[wi]  // ranks continuing the rank before's set
+		if idle {
+			u &= f.idleWord(wi)
+		}
+		cont := u & (u<<1 | carry) & contig[wi] // ranks continuing the rank before's set
 		carry = u >> 63
 		for rem := u; rem != 0; {
 			b := bits.TrailingZeros64(rem)

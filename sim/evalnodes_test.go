@@ -115,7 +115,8 @@ func TestEvalNodes(t *testing.T) {
 
 // TestEvalSetsMatchesScan places random requests on random clusters both
 // ways: through evalSets (the sets found from bitmaps and the free-level
-// index) and through evalNodes' walk over every usable node. Nodes have
+// index) and through evalNodes' walk over every usable node, whole-node
+// requests among them (idle nodes only). Nodes have
 // 1-8 cores and Weights 1-3 scattered over their indices (so sets break
 // at weight changes and index gaps), some partitions hold a subset, part
 // of the cores are busy (with their share of memory, or sometimes more,
@@ -171,6 +172,11 @@ func TestEvalSetsMatchesScan(t *testing.T) {
 			if rng.IntN(5) == 0 {
 				req.Nodes = 1
 				req.CPUs = 1 + rng.IntN(8)
+			}
+			if rng.IntN(4) == 0 {
+				// Whole nodes: the idle ones (freeLevels.idleWord).
+				req.Exclusive = true
+				req.CPUs = 1 + rng.IntN(20)
 			}
 			p := rng.IntN(2)
 			var avail []uint64

@@ -32,6 +32,20 @@ type freeLevels struct {
 	// word's nodes reads this array, where the nodes' own records are a
 	// cache miss each.
 	free []int32
+	// sizes are the nodes' core counts, each with its nodes by rank
+	// (sizeRank): a node is idle in cores when it is in the level of its
+	// size (idleWord).
+	sizes    []int
+	sizeRank [][]uint64
+}
+
+// idleWord is word wi of the ranks whose nodes have every core free.
+func (f *freeLevels) idleWord(wi int) uint64 {
+	var w uint64
+	for i, k := range f.sizes {
+		w |= f.levels[k][wi] & f.sizeRank[i][wi]
+	}
+	return w
 }
 
 // indexLevels builds the index over the nodes' current free cores, and
@@ -69,6 +83,13 @@ func (c *Cluster) indexLevels() {
 		if t := nd.Type; t >= 0 && t < len(f.typeRank) {
 			f.typeRank[t][nd.rank>>6] |= 1 << (nd.rank & 63)
 		}
+		i := slices.Index(f.sizes, nd.Cores)
+		if i < 0 {
+			i = len(f.sizes)
+			f.sizes = append(f.sizes, nd.Cores)
+			f.sizeRank = append(f.sizeRank, make([]uint64, words))
+		}
+		f.sizeRank[i][nd.rank>>6] |= 1 << (nd.rank & 63)
 	}
 }
 
@@ -156,7 +177,8 @@ func (f *freeLevels) clone() freeLevels {
 	if f.levels == nil {
 		return freeLevels{}
 	}
-	g := freeLevels{count: slices.Clone(f.count), typeRank: f.typeRank, word: slices.Clone(f.word), free: slices.Clone(f.free)}
+	g := freeLevels{count: slices.Clone(f.count), typeRank: f.typeRank, word: slices.Clone(f.word), free: slices.Clone(f.free),
+		sizes: f.sizes, sizeRank: f.sizeRank}
 	g.levels = make([][]uint64, len(f.levels))
 	for k := range f.levels {
 		g.levels[k] = slices.Clone(f.levels[k])
