@@ -183,6 +183,11 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	}()
 	var arrRej int64 // the array whose last task tried got nothing (backfill.c reject_array_job)
 	arrRejPart := -1
+	// The array whose task the record before started or reserved: its
+	// next task is backfill.c's "goto next_task", which skips the limit
+	// check before the counting (acct_policy_job_runnable_pre_select).
+	var contArr int64
+	contPart := -1
 	b.front, b.checked, b.frontAt = 0, b.gen0-1, -1
 	for i, r := range jobs {
 		if settle && b.checked != b.gen0 {
@@ -217,8 +222,22 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		if arr != 0 && b.arrResv[arr] >= max(s.P.BfMaxJobArrayResv, 1) {
 			continue // _job_runnable_now: the array has its reservations
 		}
+		cont := arr != 0 && arr == contArr && x.part == contPart
+		contArr = 0
 		if why := v.HoldFor(j, x.part); why != "" {
 			plan.Pend(j, why)
+			if cont {
+				// The next task of an array went past the counting and
+				// the will-run test to _start_job, whose limit check held
+				// it: it counts for bf_max_job_test and bf_max_job_user,
+				// and the array's tasks after it wait for the next cycle
+				// (a differential run: the third task of an array held
+				// by MaxJobsPU=2 made bf_max_job_user=3 skip its user's
+				// next job).
+				s.bfCount(x)
+				tested++
+				arrRej, arrRejPart = arr, x.part
+			}
 			continue // limit-held: no reservation, blocks nobody, not counted
 		}
 		if arr != 0 {
@@ -283,6 +302,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			s.started(v, plan, x)
 			started++
 			arrRej = 0
+			contArr, contPart = arr, x.part
 			if s.Trace != nil {
 				s.Trace(BackfillEvent{Kind: Started, Now: now, Job: j, Part: x.part, Start: now, Alloc: s.alloc})
 			}
@@ -307,6 +327,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			}
 			b.ns.add(floorRes(t, res, wall), floorRes(t+tl, res, wall), res, b.nodes)
 			arrRej = 0
+			contArr, contPart = arr, x.part
 			if arr != 0 {
 				b.arrResv[arr]++
 			}

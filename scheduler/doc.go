@@ -78,7 +78,11 @@
 //     a pending 123_[5-9]; SWF has no arrays) get at most
 //     bf_max_job_array_resv reservations a pass and, after a task got
 //     neither a start nor a reservation, its next tasks in the same
-//     partition are skipped (reject_array_job); Slurm's pend_run_tasks
+//     partition are skipped (reject_array_job). The task after one the
+//     cycle started or reserved is tried as backfill.c's goto next_task
+//     tries it, past the limit check before the counting: held by a
+//     limit there, it still counts for bf_max_job_test and
+//     bf_max_job_user, and the array's later tasks wait. Slurm's pend_run_tasks
 //     also counts running tasks, and the array throttle (%N,
 //     max_run_tasks) is not modelled.
 //   - A job of several partitions reserves in each, and its expected

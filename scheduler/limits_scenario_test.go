@@ -139,3 +139,44 @@ func TestMaxSubmitPURefusesAtSubmit(t *testing.T) {
 		t.Errorf("refusals counted %d, want 1 (%v)", n, res.Rejected)
 	}
 }
+
+// TestArrayNextTaskHeldCounts: after backfill starts a task of an array it
+// goes straight to the array's next task (backfill.c "goto next_task"),
+// past the limit check that comes before the counting: a next task that
+// _start_job then finds over a limit has counted for bf_max_job_user, and
+// the array's other tasks wait for the next cycle. The 22.05 harness did
+// this (differential run new1: "have already checked 3 jobs for user
+// 1003; skipping JobId=9" after tasks 3_0, 3_1 and a held third task).
+// Two 8-CPU nodes, bf_max_job_user=3, QOS qa with MaxJobsPU=2:
+//
+//	t=0  job 1 (ub, 8 CPUs, 1000 s) starts on a node; job 2 (ub, 16 CPUs)
+//	     waits for it and blocks the main pass
+//	t=10 array 7 (ua, qa, 4 tasks of 1 CPU, limit 100 s) and job 9 (ua,
+//	     qb, 2 CPUs, limit 100 s)
+//	first cycle: tasks 0 and 1 start, task 2 is held by MaxJobsPU and
+//	     counts as ua's third: job 9 is skipped
+//	next cycle: the held tasks come first, not after a start, and do not
+//	     count: job 9 starts.
+func TestArrayNextTaskHeldCounts(t *testing.T) {
+	qos := "Name|Priority|MaxJobsPU\nqa|0|2\nqb|0|\n"
+	jobs := []tjob{
+		{id: 1, submit: 0, cpus: 8, run: 1000, limit: 1000, acct: "b", user: "ub", qos: "qb"},
+		{id: 2, submit: 0, cpus: 16, run: 100, limit: 1000, acct: "b", user: "ub", qos: "qb"},
+		{id: 7, submit: 10, cpus: 1, run: 100, limit: 100, acct: "a", user: "ua", qos: "qa", array: 7, task: 0},
+		{id: 8, submit: 10, cpus: 1, run: 100, limit: 100, acct: "a", user: "ua", qos: "qa", array: 7, task: 1},
+		{id: 10, submit: 10, cpus: 1, run: 100, limit: 100, acct: "a", user: "ua", qos: "qa", array: 7, task: 2},
+		{id: 11, submit: 10, cpus: 1, run: 100, limit: 100, acct: "a", user: "ua", qos: "qa", array: 7, task: 3},
+		{id: 9, submit: 10, cpus: 2, run: 100, limit: 100, acct: "a", user: "ua", qos: "qb"},
+	}
+	p := DefaultParams()
+	p.BfMaxJobUser = 3
+	c := cluster(t, []sim.NodeSpec{nodes("n", 2, 8, 16000)}, []sim.PartitionSpec{part("p")})
+	_, by := run(t, c, NewSlurm(p), jobs, 200, mfPolicy(t, grpDump, qos, fairshare.Config{HalfLife: 3600}))
+	t0, t1 := by[7].Start, by[9].Start
+	if by[7].StartedBy != sim.ByBackfill || by[8].Start != t0 || by[10].Start <= t0+100 {
+		t.Fatalf("tasks 0 and 1 started at %d and %d (by %v), task 2 at %d; want the first cycle's, and task 2 after they end", t0, by[8].Start, by[7].StartedBy, by[10].Start)
+	}
+	if t1 <= t0 || t1 > t0+p.BfInterval+3 {
+		t.Errorf("job 9 started at %d; want the cycle after the tasks' (%d), within bf_interval", t1, t0)
+	}
+}
