@@ -142,10 +142,9 @@
 //     and the pass delay apart is left for later.
 //   - A whole-node job's total_cpus (sim.Job.TotalCPUs, the CPUs the
 //     job-size factor weighs from the next PriorityCalcPeriod on) is set
-//     at submission from the partition's nodes as if idle
-//     (sim.Cluster.TestedCPUs, which takes each Weight's nodes as one
-//     set of consecutive nodes) and by each reservation a cycle makes;
-//     the records a cycle does not reach (above) keep theirs, where
-//     backfill.c's will-run tests would set them again, which differs
-//     only where a partition's nodes differ in size.
+//     by each reservation a cycle makes and by its start; the records a
+//     cycle does not reach (above) keep theirs, where backfill.c's
+//     will-run tests would set them: the differential run min-excl (two
+//     --exclusive jobs behind a busy node, no record able to start)
+//     still starts them in the opposite order, one pair.
 package scheduler

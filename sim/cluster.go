@@ -137,9 +137,7 @@ type Cluster struct {
 	evKeep                  []bool
 	// capUsable is Capacity's scratch: usable CPUs and count per shape.
 	capUsable [][2]int
-	// tested keeps TestedCPUs' answers for whole-node request shapes.
-	tested map[testedKey]int
-	evSets []consecSet
+	evSets    []consecSet
 	// evRem is evalDrive's count of what is left to place: a local
 	// would escape through the fill function, one allocation a test.
 	evRem evalRem

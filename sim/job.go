@@ -83,10 +83,11 @@ type Job struct {
 	// StartedBy.
 	holeAt int32
 	// TotalCPUs is Slurm's total_cpus: the CPUs of the nodes the last
-	// select test picked for it (at submission, by a backfill
-	// reservation, at its start; a whole node counts all its CPUs), 0
-	// until a test has (and again after a requeue). The job-size factor
-	// reads it once set (Cluster.TestedCPUs).
+	// select test that found room for it picked (a backfill reservation,
+	// its start; a whole node counts all its CPUs), 0 until one has (and
+	// again after a requeue). The job-size factor reads it once set. No
+	// test at submission sets it: a 22.05 controller's sprio showed an
+	// --exclusive job's request until backfill had tested it.
 	TotalCPUs int32
 	Reason    string // why it was rejected, or why it pends (for explain)
 	// WaitReason is the reason it pended under longest, timed from each

@@ -687,10 +687,6 @@ func (s *Simulator) submit(j *Job) {
 			return
 		}
 	}
-	// select_nodes' test at submission, after the initial priority
-	// (job_allocate): the job-size factor counts its CPUs from the next
-	// priority calculation on.
-	j.TotalCPUs = int32(s.c.TestedCPUs(&j.Req, j.Part))
 	if j.CancelledPending {
 		// The trace says the user gave up waiting: leave the queue then,
 		// unless the simulated schedule started it sooner.

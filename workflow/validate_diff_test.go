@@ -12,14 +12,11 @@ import "testing"
 //     pending-array records (JobId=N_*) are read, and array tasks queue by
 //     their array's id and task index; by raw id (5_3 is job 5) the first
 //     cycle differed.
-//   - min-excl: one node of 16 CPUs, a 16-CPU job running, then
-//     --exclusive jobs of 1 and 4 CPUs under PriorityWeightJobSize=1000.
-//     They are submitted with the priorities of their requests (InitPrio
-//     531 and 625, so backfill plans job 3 first), but select's test at
-//     submission sets total_cpus to the node's 16 CPUs, and from the next
-//     PriorityCalcPeriod on both weigh 16 CPUs: equal priorities, job 2
-//     first by job id, as the controller planned it from 00:00:59 and
-//     started it. Counting the request all along started job 3 first.
+//   - exclusive: --exclusive jobs and an OverSubscribe=EXCLUSIVE
+//     partition under PriorityWeightJobSize=1000. A job's job-size
+//     factor weighs its nodes' CPUs once backfill has reserved them
+//     (total_cpus), from the next PriorityCalcPeriod on; counting the
+//     request all along, 3 pairs.
 //   - multinode: 4 nodes of 8 CPUs, 36 jobs, 28 of them with -N 2 to 4.
 //     Placed as cons_tres _eval_nodes places them (sim.Cluster.evalNodes:
 //     -N4 -n8 is 5/1/1/1); spread evenly, 59 pairs started in the
@@ -41,7 +38,7 @@ func TestValidateDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		run  string
 		jobs int
-	}{{"tier", 52}, {"min-excl", 3}, {"multinode", 36}, {"mem2", 39}, {"mixed", 55}, {"arrays-limits", 54}} {
+	}{{"tier", 52}, {"exclusive", 36}, {"multinode", 36}, {"mem2", 39}, {"mixed", 55}, {"arrays-limits", 54}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)
