@@ -149,7 +149,7 @@
 //     job-size factor weighs from the next PriorityCalcPeriod on) is set
 //     by each reservation a cycle makes and by its start; the records a
 //     cycle does not reach (above) keep theirs, where backfill.c's
-//     will-run tests would set them: the differential run min-excl (two
+//     will-run tests would set them: a differential run (two
 //     --exclusive jobs behind a busy node, no record able to start)
 //     still starts them in the opposite order, one pair.
 package scheduler
