@@ -35,7 +35,7 @@ import (
 var (
 	reSubmit = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_slurm_rpc_submit_batch_job: JobId=(\d+)`) })
 	reDone   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_job_complete: JobId=(\S+) done`) })
-	reEpilog = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_slurm_rpc_epilog_complete: JobId=(\S+) Node=`) })
+	reEpilog = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_slurm_rpc_epilog_complete: JobId=(\S+) Node=(\S+)`) })
 	reDecay  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`priority/multifactor: _read_last_decay_ran`) })
 	reAlloc  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`sched: Allocate JobId=(\S+) NodeList=(\S+)`) })
 	reStart  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_start_job: Started JobId=(\S+) in \S+ on (\S+)`) })
@@ -69,6 +69,16 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 	tl := &sim.Timeline{SubmitMs: map[int64]int16{}, EndAt: map[int64]int64{}}
 	mains, cycles, bfStarts := 0, 0, 0
 	done, epi := map[int64]int64{}, map[int64]int64{} // milliseconds
+	// Each node's own release, by job: slurmctld frees a node when it
+	// answers (node_mgr.c make_node_idle), not when the job's last does.
+	perNode := map[int64]map[string]int64{}
+	nodeDone := func(id int64, node string, at int64) {
+		epi[id] = max(epi[id], at)
+		if perNode[id] == nil {
+			perNode[id] = map[string]int64{}
+		}
+		perNode[id][node] = max(perNode[id][node], at)
+	}
 	// The nodes each job runs on, and the ended jobs whose nodes have
 	// not yet answered the controller's kill request, in order of end.
 	nodes := map[int64][]string{}
@@ -167,8 +177,9 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 					waiting = append(waiting, id)
 				}
 			default:
-				// A job's nodes each send one; the last frees it.
-				epi[id] = max(epi[id], t*1000+int64(ms))
+				// A job's nodes each send one; each frees its node, the
+				// last the job.
+				nodeDone(id, m[2], t*1000+int64(ms))
 			}
 		case 3:
 			mains++
@@ -190,8 +201,12 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 					continue
 				}
 				delete(left[id], m[1])
+				if _, sent := perNode[id][m[1]]; !sent {
+					// A node that sent its epilog complete message first
+					// was free then; this is its kill request's answer.
+					nodeDone(id, m[1], t*1000+int64(ms))
+				}
 				if len(left[id]) == 0 {
-					epi[id] = max(epi[id], t*1000+int64(ms))
 					delete(left, id)
 					waiting = append(waiting[:k], waiting[k+1:]...)
 				}
@@ -214,6 +229,18 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 				tl.EpilogMs = map[int64]int32{}
 			}
 			tl.EpilogMs[id] = int32(e - d)
+			for node, at := range perNode[id] {
+				if at == e || at < d {
+					continue // the job's last node: EpilogMs
+				}
+				if tl.NodeEpilogMs == nil {
+					tl.NodeEpilogMs = map[int64]map[string]int32{}
+				}
+				if tl.NodeEpilogMs[id] == nil {
+					tl.NodeEpilogMs[id] = map[string]int32{}
+				}
+				tl.NodeEpilogMs[id][node] = int32(at - d)
+			}
 		}
 	}
 	for i := 1; i < len(tl.Passes); i++ {

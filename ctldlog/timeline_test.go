@@ -3,6 +3,7 @@ package ctldlog
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -154,5 +155,44 @@ func TestReadTimelineKillAnswers(t *testing.T) {
 	// end), n2 at .130: 30 ms. Job 6: n1's next answer, .180: 75 ms.
 	if len(tl.EpilogMs) != 2 || tl.EpilogMs[5] != 30 || tl.EpilogMs[6] != 75 {
 		t.Errorf("epilogs %v, want 5:30 6:75", tl.EpilogMs)
+	}
+}
+
+// TestReadTimelineNodeEpilogs: each node of a job leaves COMPLETING on its
+// own (node_mgr.c make_node_idle), at its epilog complete message or, for
+// a node with no epilog left, at its answer to the kill request. The
+// lines of a recorded -N 3 job (slurm-diff/completing-nodes, job 13): n2's
+// message at .724, a main pass at .725 that places a job on n2, then the
+// agent's answers from n4, n3 and n2 at .728 (n2's is the kill request's
+// acknowledgement, not a release) and n2's answer to that job's launch at
+// .731. Job 14 ran an epilog on n5: its kill acknowledgement (.400) comes
+// before its epilog complete message (.900), which frees n5.
+func TestReadTimelineNodeEpilogs(t *testing.T) {
+	log := `[2026-11-29T08:30:00.000] debug:  sched: Running job scheduler for default depth.
+[2026-11-29T08:30:00.001] sched: Allocate JobId=13 NodeList=n[2-4] #CPUs=6 Partition=batch
+[2026-11-29T08:30:00.002] sched: Allocate JobId=14 NodeList=n[5-6] #CPUs=2 Partition=batch
+[2026-11-29T08:30:26.713] _job_complete: JobId=13 done
+[2026-11-29T08:30:26.724] debug2: _slurm_rpc_epilog_complete: JobId=13 Node=n2 
+[2026-11-29T08:30:26.725] debug:  sched: Running job scheduler for default depth.
+[2026-11-29T08:30:26.725] sched: Allocate JobId=19 NodeList=n2 #CPUs=2 Partition=batch
+[2026-11-29T08:30:26.728] debug2: node_did_resp n4
+[2026-11-29T08:30:26.728] debug2: node_did_resp n3
+[2026-11-29T08:30:26.728] debug2: node_did_resp n2
+[2026-11-29T08:30:26.731] debug2: node_did_resp n2
+[2026-11-29T08:30:30.100] _job_complete: JobId=14 done
+[2026-11-29T08:30:30.350] debug2: node_did_resp n6
+[2026-11-29T08:30:30.400] debug2: node_did_resp n5
+[2026-11-29T08:30:30.900] debug2: _slurm_rpc_epilog_complete: JobId=14 Node=n5 
+`
+	tl, err := ReadTimeline(strings.NewReader(log), "x", time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl.EpilogMs[13] != 15 || tl.EpilogMs[14] != 800 {
+		t.Errorf("epilogs %v, want 13:15 14:800", tl.EpilogMs)
+	}
+	want := map[int64]map[string]int32{13: {"n2": 11}, 14: {"n6": 250}}
+	if !reflect.DeepEqual(tl.NodeEpilogMs, want) {
+		t.Errorf("node epilogs %v, want %v (a job's last nodes are in EpilogMs)", tl.NodeEpilogMs, want)
 	}
 }

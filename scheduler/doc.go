@@ -140,11 +140,10 @@
 //     Freeing the resources at the end and delaying only that pass did
 //     worse still (fairshare/run2 0 to 14 pairs). Modelling the epilog
 //     and the pass delay apart is left for later. Replaying a
-//     controller's log, a multi-node job's resources come back when its
-//     last node answers; slurmctld frees each node as its own epilog
-//     complete message arrives (differential run cmb2: a main pass 1 ms
-//     after n2's message put a 2-CPU job on n2, fairsim on n4, and the
-//     schedules parted from there, 32 pairs).
+//     controller's log, each node of a multi-node job comes back as it
+//     leaves COMPLETING, as slurmctld frees it (sim noderelease.go;
+//     differential run completing-nodes). Under the timer model a job's
+//     nodes come back together.
 //   - A whole-node job's total_cpus (sim.Job.TotalCPUs, the CPUs the
 //     job-size factor weighs from the next PriorityCalcPeriod on) is set
 //     by each reservation a cycle makes and by its start; the records a

@@ -207,7 +207,8 @@ type Simulator struct {
 	bfEnd        int64
 	bfWaiting    bool
 	lastChange   int64
-	completing   []*Job // ended jobs whose nodes are still COMPLETING
+	completing   []*Job               // ended jobs whose nodes are still COMPLETING
+	nodeRel      map[int]*nodeRelease // completing jobs whose nodes leave one by one (noderelease.go)
 	rejected     workload.Tally
 	defaulted    workload.Tally
 	samples      []Sample
@@ -338,7 +339,7 @@ func (s *Simulator) Run() (*Result, error) {
 				s.cancelPending(j)
 			}
 		case EvRelease:
-			s.release(s.job(e.Job))
+			s.release(s.job(e.Job), e.T*1000+int64(e.Ms))
 		case EvSite:
 			s.sitesApplied++
 			s.site(&s.sites[e.Job])
@@ -1216,8 +1217,10 @@ func (s *Simulator) end(j *Job) {
 	ms := s.endMs(j, s.now)
 	if logged {
 		// The controller's log says when the job's nodes left COMPLETING.
+		endMs := ms
 		at := int64(ms) + int64(lat)
 		j.Release, ms = s.now+at/1000, int16(at%1000)
+		s.armNodeReleases(j, endMs, j.Release*1000+int64(ms))
 	}
 	if logged || s.opt.CompletingTime > 0 {
 		s.completing = append(s.completing, j)
@@ -1230,11 +1233,16 @@ func (s *Simulator) end(j *Job) {
 }
 
 // release frees an ended job's resources when its nodes finish
-// COMPLETING.
-func (s *Simulator) release(j *Job) {
+// COMPLETING (at is the event's millisecond): a node at a time where the
+// timeline says they left one by one.
+func (s *Simulator) release(j *Job, at int64) {
+	held, left := s.releaseNodes(j, at)
+	if left {
+		return
+	}
 	k := slices.Index(s.completing, j)
 	s.completing = slices.Delete(s.completing, k, k+1)
-	s.c.apply(j.Alloc, false)
+	s.c.apply(held, false)
 	s.lastProgress = s.now
 	s.changed()
 	s.resumeSuspended()

@@ -21,6 +21,13 @@ type Timeline struct {
 	// are free then, and a pass is asked for. Without it they are free at
 	// the completion.
 	EpilogMs map[int64]int32
+	// NodeEpilogMs is, by job and node name, how long after its
+	// completion a node of the job left COMPLETING before its last node
+	// did: that node's resources are free then (node_mgr.c
+	// make_node_idle), with no pass asked for (job_epilog_complete asks
+	// for one only when the job is done). Nodes not in it are free with
+	// the last, at EpilogMs.
+	NodeEpilogMs map[int64]map[string]int32
 	// CalcMs is the millisecond of the decay thread's ticks (its
 	// PriorityCalcPeriod timer runs from its start, to the microsecond),
 	// when the log shows its start (CalcPhase).

@@ -116,3 +116,37 @@ func TestTimelineCalcPhase(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelineNodeRelease: a multi-node job's nodes leave COMPLETING one
+// by one, as the controller's log says (node_mgr.c make_node_idle): job 1
+// (-N 3 on three 4-core nodes) ends at 10.000, n2 answers at 10.100 and
+// the others at 10.500. The main pass at 10.300 places job 2 (one node)
+// on n2; job 3 (-N 2) waits for the other two, free at 10.500, and starts
+// at the cycle at 12. With the job's nodes all freed at its last answer,
+// job 2 waits for 12 as well. Job 1's record keeps its three nodes.
+func TestTimelineNodeRelease(t *testing.T) {
+	for _, early := range []bool{true, false} {
+		c := newTestCluster(t, "broadwell", false, []NodeSpec{nodeGroup("broadwell", 4, 4000, 1, "n1", "n2", "n3")})
+		tl := &Timeline{
+			Passes:   []TimedPass{{T: 0, Ms: 500}, {T: 10, Ms: 300}, {T: 12, Backfill: true}},
+			SubmitMs: map[int64]int16{1: 100, 2: 800, 3: 900},
+			EndAt:    map[int64]int64{1: 10000},
+			EpilogMs: map[int64]int32{1: 500},
+		}
+		if early {
+			tl.NodeEpilogMs = map[int64]map[string]int32{1: {"n2": 100}}
+		}
+		s := &testSched{trig: &Triggers{SubmitDelay: 0, OnEnd: true}}
+		_, by := simulate(t, c, s, nil, []tj{{id: 1, cpus: 12, nodes: 3, run: 10}, {id: 2, cpus: 4, run: 5}, {id: 3, cpus: 8, nodes: 2, run: 5}}, Options{Timeline: tl})
+		want2 := map[bool]int64{true: 10, false: 12}[early]
+		if by[2].Start != want2 || by[3].Start != 12 {
+			t.Errorf("early %v: jobs 2 and 3 start at %d and %d, want %d and 12", early, by[2].Start, by[3].Start, want2)
+		}
+		if early && allocString(c, by[2].Alloc) != "n2:4/4000" {
+			t.Errorf("job 2 on %s, want n2:4/4000", allocString(c, by[2].Alloc))
+		}
+		if got := allocString(c, by[1].Alloc); got != "n1:4/4000 n2:4/4000 n3:4/4000" {
+			t.Errorf("early %v: job 1's record on %s, want all three nodes", early, got)
+		}
+	}
+}

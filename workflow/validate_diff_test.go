@@ -34,11 +34,18 @@ import "testing"
 //     past the limit check that precedes the counting (backfill.c goto
 //     next_task), so a held one counts for its user; not counting it,
 //     30 pairs.
+//   - completing-nodes: 6 nodes of 4 CPUs, node counts, memory, arrays,
+//     a PriorityTier partition and QOS lim (MaxJobsPerUser=2). A -N 3 job's nodes
+//     leave COMPLETING one by one (one sends its epilog complete message
+//     11 ms after the end, the others answer the kill request 4 ms
+//     later), and a main pass between them places a job on the first
+//     (sim noderelease.go); freeing the job's nodes at its last node's
+//     answer, 32 pairs.
 func TestValidateDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		run  string
 		jobs int
-	}{{"tier", 52}, {"exclusive", 36}, {"multinode", 36}, {"mem2", 39}, {"mixed", 55}, {"arrays-limits", 54}} {
+	}{{"tier", 52}, {"exclusive", 36}, {"multinode", 36}, {"mem2", 39}, {"mixed", 55}, {"arrays-limits", 54}, {"completing-nodes", 43}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)
