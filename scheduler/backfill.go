@@ -687,6 +687,14 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 			return -1, tried
 		}
 		t = max(t, startRes)
+		if t <= now && c.OnCompleting(s.alloc) {
+			// backfill.c: "Need to wait for in-progress
+			// completion/epilog": nodes it chose are still COMPLETING
+			// (a log replay's, sim completing.go), so it is planned for
+			// now + 1 on them, with no later try.
+			t, later = now+1, 0
+			b.nodesOf(s.alloc)
+		}
 		switch {
 		case t <= now:
 			return now, tried

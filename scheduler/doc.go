@@ -123,27 +123,24 @@
 //     map, heterogeneous jobs and deadlines are not modelled. A CPU-typed
 //     request's node count check counts nodes of every type, as Slurm
 //     counts before its feature filter.
-//   - Completing jobs. Slurm frees an ended job's resources at once
-//     (select job_fini) and keeps only its nodes COMPLETING until the
-//     epilog completes: the main pass avoids those nodes, and a backfill
-//     test that fits on them plans the job for now + 1, which reserves
-//     them. fairsim holds the ended job's resources for
-//     sim.completing_seconds and its backfill does not see them come
-//     back. Giving them back at now + 1 in the will-run test made the
-//     differential "bflimits" run (the controller's own timing) match
-//     (5 pairs in the opposite order to 0), but with the timer model it
-//     moved the reference runs both ways (steady/run1 48 to 59 pairs,
-//     steady/run3 67 to 52, main/run2 24 to 31): the default of 1 s
-//     stands for the controller's delay from a job's end to its next
-//     main pass, while the harness's epilogs took about 15 ms, so a
-//     cycle falls in the window far more often than on a controller.
-//     Freeing the resources at the end and delaying only that pass did
+//   - Completing jobs under the timer model. Slurm frees an ended job's
+//     resources at once (select job_fini) and keeps only its nodes
+//     COMPLETING until each answers: the main pass passes those nodes
+//     over, and a backfill test that fits on them plans the job for
+//     now+1, which reserves them. Replaying a controller's log (validate
+//     --timing log), where each node's answer is logged, fairsim does
+//     exactly that (sim completing.go, noderelease.go; differential runs
+//     completing and completing-nodes). Under the timer model it holds
+//     the ended job's resources for sim.completing_seconds and its
+//     backfill does not see them come back: giving them back at now + 1
+//     there moved the reference runs both ways (steady/run1 48 to 59
+//     pairs, steady/run3 67 to 52, main/run2 24 to 31), as the default
+//     of 1 s stands for the controller's delay from a job's end to its
+//     next main pass, while the harness's epilogs took about 15 ms, so a
+//     cycle falls in the window far more often than on a controller;
+//     freeing the resources at the end and delaying only that pass did
 //     worse still (fairshare/run2 0 to 14 pairs). Modelling the epilog
-//     and the pass delay apart is left for later. Replaying a
-//     controller's log, each node of a multi-node job comes back as it
-//     leaves COMPLETING, as slurmctld frees it (sim noderelease.go;
-//     differential run completing-nodes). Under the timer model a job's
-//     nodes come back together.
+//     and the pass delay apart is left for later.
 //   - A whole-node job's total_cpus (sim.Job.TotalCPUs, the CPUs the
 //     job-size factor weighs from the next PriorityCalcPeriod on) is set
 //     by each reservation a cycle makes and by its start; the records a

@@ -145,13 +145,15 @@ func (c *Cluster) playWord(wi int) uint64 {
 // mayOut reports whether out could be true for some node: placements
 // skip asking it node by node when not.
 func (c *Cluster) mayOut() bool {
-	return c.except != nil || c.exceptFn != nil || c.resvFrom != nil || c.resvWin != nil || c.allocResv != 0
+	return c.except != nil || c.exceptFn != nil || c.resvFrom != nil || c.resvWin != nil || c.allocResv != 0 ||
+		c.cgN > 0 && !c.inWillRun
 }
 
 func (c *Cluster) out(n int) bool {
 	return (c.except != nil && c.except[n]) || (c.exceptFn != nil && c.exceptFn(n)) ||
 		(c.resvFrom != nil && c.resvFrom[n] < c.allocEnd) ||
-		((c.resvWin != nil || c.allocResv != 0) && c.resvBars(n, c.allocResv, c.Now, c.allocEnd))
+		((c.resvWin != nil || c.allocResv != 0) && c.resvBars(n, c.allocResv, c.Now, c.allocEnd)) ||
+		c.cgOut(n)
 }
 
 // HasReservations reports whether a reservation may keep nodes from jobs

@@ -209,6 +209,11 @@ type Cluster struct {
 	seenGen uint32
 	fl      freeLevels  // nodes by free cores (freelevel.go)
 	sh      shadowState // for a will-run shadow (shadow.go)
+	// cg, cgN and inWillRun: the COMPLETING nodes of a log replay
+	// (completing.go).
+	cg        []int32
+	cgN       int
+	inWillRun bool
 }
 
 // NodeSpec describes a group of identical nodes for NewCluster.

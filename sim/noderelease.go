@@ -2,82 +2,68 @@ package sim
 
 import "slices"
 
-// nodeRelease is an ended job whose nodes leave COMPLETING one by one, as
-// a controller's log says (Timeline.NodeEpilogMs): slurmctld frees each
-// node when it answers (node_mgr.c make_node_idle clears it from the
-// completing nodes), so a pass that runs between two answers may place a
-// job on the first node. While some are left the job's Alloc is the part
-// still held, which the cluster's counters, the planners' Completing
-// holdings and the checks all read; full is its allocation as it ran,
-// given back to it at the last node, before the job is written.
+// nodeRelease is an ended job whose nodes leave COMPLETING at the times a
+// controller's log gives (Timeline.EpilogMs, NodeEpilogMs): its resources
+// were given back at its end, and its nodes are COMPLETING
+// (completing.go) until each answers, as slurmctld frees each node
+// (node_mgr.c make_node_idle); the pass the job asks for comes when its
+// last node has (job_epilog_complete).
 type nodeRelease struct {
-	full Alloc
-	at   []int64 // by slice of the job's Alloc: the millisecond (simulated) its node is free
+	at []int64 // by slice of the job's Alloc: the millisecond (simulated) its node leaves; 0 once it has
 }
 
-// armNodeReleases queues the early releases of ended job j's nodes from
-// the timeline's per-node times; endMs is the millisecond of its
-// completion within s.now, last the millisecond of its last node.
-func (s *Simulator) armNodeReleases(j *Job, endMs int16, last int64) {
+// completeNodes ends job j's hold on its resources at its end and keeps
+// its nodes COMPLETING: each until its time in the timeline, else until
+// last, the job's last node's (milliseconds, simulated; endMs is the end's
+// within s.now). It queues a release event for each distinct time.
+func (s *Simulator) completeNodes(j *Job, endMs int16, last int64) {
+	s.c.apply(j.Alloc, false)
 	nm := s.opt.Timeline.NodeEpilogMs[j.ID]
-	if len(nm) == 0 || len(j.Alloc) < 2 {
-		return
-	}
-	nr := &nodeRelease{full: j.Alloc, at: make([]int64, len(j.Alloc))}
-	early := false
+	nr := &nodeRelease{at: make([]int64, len(j.Alloc))}
 	for k, sl := range j.Alloc {
+		s.c.completingOn(sl.Node, 1)
 		nr.at[k] = last
-		if d, ok := nm[s.c.Nodes[sl.Node].Name]; ok && s.now*1000+int64(endMs)+int64(d) < last {
-			nr.at[k] = s.now*1000 + int64(endMs) + int64(d)
-			early = true
-			// One event per node: release frees every node due by its
-			// time, so the events of nodes freed alongside do nothing.
-			s.push(Event{T: nr.at[k] / 1000, Ms: int16(nr.at[k] % 1000), Kind: EvRelease, Job: int32(j.Idx), Gen: j.gen})
+		if d, ok := nm[s.c.Nodes[sl.Node].Name]; ok {
+			nr.at[k] = min(s.now*1000+int64(endMs)+int64(d), last)
 		}
-	}
-	if !early {
-		return
 	}
 	if s.nodeRel == nil {
 		s.nodeRel = map[int]*nodeRelease{}
 	}
-	// A copy: the job keeps the nodes still held, its record all of them.
-	j.Alloc = append(Alloc(nil), j.Alloc...)
 	s.nodeRel[j.Idx] = nr
+	times := slices.Clone(nr.at)
+	slices.Sort(times)
+	for _, at := range slices.Compact(times) {
+		s.push(Event{T: at / 1000, Ms: int16(at % 1000), Kind: EvRelease, Job: int32(j.Idx), Gen: j.gen})
+	}
 }
 
-// releaseNodes frees the nodes of completing job j that are due by
-// millisecond at, and reports true while some are left. When the last is
-// due it gives the job back its Alloc as it ran and returns what is still
-// held, for the whole release to free.
-func (s *Simulator) releaseNodes(j *Job, at int64) (Alloc, bool) {
+// releaseNodes ends COMPLETING on the nodes of job j due by millisecond
+// at, and reports true while some are left. A job not kept by
+// completeNodes has none.
+func (s *Simulator) releaseNodes(j *Job, at int64) bool {
 	nr := s.nodeRel[j.Idx]
 	if nr == nil {
-		return j.Alloc, false
+		return false
 	}
-	if slices.Max(nr.at) <= at {
-		held := j.Alloc
-		j.Alloc = nr.full
-		delete(s.nodeRel, j.Idx)
-		return held, false
-	}
-	var freed Alloc
-	kept, keptAt := j.Alloc[:0], nr.at[:0]
+	left := false
 	for k, sl := range j.Alloc {
-		if nr.at[k] <= at {
-			freed = append(freed, sl)
-		} else {
-			kept, keptAt = append(kept, sl), append(keptAt, nr.at[k])
+		switch {
+		case nr.at[k] == 0:
+		case nr.at[k] <= at:
+			s.c.completingOn(sl.Node, -1)
+			nr.at[k] = 0
+		default:
+			left = true
 		}
 	}
-	j.Alloc, nr.at = kept, keptAt
-	if len(freed) == 0 {
-		return nil, true // the event of a node freed alongside another
+	if !left {
+		delete(s.nodeRel, j.Idx)
+		return false
 	}
-	s.c.apply(freed, false)
 	// make_node_idle sets last_job_update; a pass is asked for only when
 	// the job is done (job_epilog_complete).
 	s.lastProgress = s.now
 	s.changed()
-	return nil, true
+	return true
 }

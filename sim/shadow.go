@@ -204,6 +204,7 @@ func (sh *Cluster) copyShared(c *Cluster) {
 	}
 	sh.Nodes, sh.Parts, sh.freeBits, sh.fl, sh.buckets = own.Nodes, own.Parts, own.freeBits, own.fl, own.buckets
 	sh.gleft, sh.willRunGiven, sh.except, sh.exceptFn = own.gleft, own.willRunGiven, nil, nil
+	sh.cgN = 0 // a will-run test's: COMPLETING nodes are free to it
 	sh.play, sh.playIdx, sh.playRank, sh.playT, sh.playTIdx = own.play, own.playIdx, own.playRank, own.playT, own.playTIdx
 	sh.playIdxBuf = own.playIdxBuf
 	sh.wrPts, sh.wrProbe, sh.wrBest = own.wrPts, own.wrProbe, own.wrBest

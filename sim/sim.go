@@ -207,8 +207,8 @@ type Simulator struct {
 	bfEnd        int64
 	bfWaiting    bool
 	lastChange   int64
-	completing   []*Job               // ended jobs whose nodes are still COMPLETING
-	nodeRel      map[int]*nodeRelease // completing jobs whose nodes leave one by one (noderelease.go)
+	completing   []*Job               // ended jobs whose resources are held while their nodes are COMPLETING (Options.CompletingTime)
+	nodeRel      map[int]*nodeRelease // ended jobs of a log replay whose nodes are COMPLETING, their resources free (noderelease.go)
 	rejected     workload.Tally
 	defaulted    workload.Tally
 	samples      []Sample
@@ -1220,9 +1220,10 @@ func (s *Simulator) end(j *Job) {
 		endMs := ms
 		at := int64(ms) + int64(lat)
 		j.Release, ms = s.now+at/1000, int16(at%1000)
-		s.armNodeReleases(j, endMs, j.Release*1000+int64(ms))
+		s.completeNodes(j, endMs, j.Release*1000+int64(ms))
+		return
 	}
-	if logged || s.opt.CompletingTime > 0 {
+	if s.opt.CompletingTime > 0 {
 		s.completing = append(s.completing, j)
 		s.push(Event{T: j.Release, Ms: ms, Kind: EvRelease, Job: int32(j.Idx), Gen: j.gen})
 		return
@@ -1233,16 +1234,18 @@ func (s *Simulator) end(j *Job) {
 }
 
 // release frees an ended job's resources when its nodes finish
-// COMPLETING (at is the event's millisecond): a node at a time where the
-// timeline says they left one by one.
+// COMPLETING (at is the event's millisecond); in a log replay its nodes
+// leave one by one, its resources already free (noderelease.go).
 func (s *Simulator) release(j *Job, at int64) {
-	held, left := s.releaseNodes(j, at)
-	if left {
-		return
+	if s.nodeRel[j.Idx] != nil {
+		if s.releaseNodes(j, at) {
+			return
+		}
+	} else {
+		k := slices.Index(s.completing, j)
+		s.completing = slices.Delete(s.completing, k, k+1)
+		s.c.apply(j.Alloc, false)
 	}
-	k := slices.Index(s.completing, j)
-	s.completing = slices.Delete(s.completing, k, k+1)
-	s.c.apply(held, false)
 	s.lastProgress = s.now
 	s.changed()
 	s.resumeSuspended()

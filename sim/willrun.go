@@ -557,7 +557,8 @@ func (c *Cluster) willRun(req *Request, p int, avail []uint64, rel *Releases, un
 		rel.ready(c)
 	}
 	c.setPlay(req, p, avail, rel.Cut)
-	defer func() { c.play = nil }()
+	c.inWillRun = true // COMPLETING nodes are free to it (completing.go)
+	defer func() { c.play, c.inWillRun = nil, false }()
 	if monotone {
 		return c.willRunMonotone(req, p, rel, until, by, dst, nodes)
 	}

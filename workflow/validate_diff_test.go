@@ -41,11 +41,18 @@ import "testing"
 //     later), and a main pass between them places a job on the first
 //     (sim noderelease.go); freeing the job's nodes at its last node's
 //     answer, 32 pairs.
+//   - completing: 3 nodes of 8 CPUs, QOS lim (MaxJobsPerUser=2),
+//     bf_max_job_user=2, bf_max_job_test=6. An ended job's resources are
+//     free to the will-run test at its end while its node is COMPLETING,
+//     so backfill planned a job for now + 1 on it, reserving it (sim
+//     completing.go); with the resources held until the node answered,
+//     the job was planned 80 s later and lower jobs backfilled onto its
+//     nodes, 5 pairs.
 func TestValidateDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		run  string
 		jobs int
-	}{{"tier", 52}, {"exclusive", 36}, {"multinode", 36}, {"mem2", 39}, {"mixed", 55}, {"arrays-limits", 54}, {"completing-nodes", 43}} {
+	}{{"tier", 52}, {"exclusive", 36}, {"multinode", 36}, {"mem2", 39}, {"mixed", 55}, {"arrays-limits", 54}, {"completing-nodes", 43}, {"completing", 45}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)
