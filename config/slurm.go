@@ -225,6 +225,7 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 	p.BfTestsPerSec = sc.Sim.BackfillTestsPerSecond
 	s := scheduler.NewSlurm(p)
 	s.QOS = qosPreemption{mf.QOSSet()} // canPreempt consults it only under preempt/qos
+	s.WholeNodeCPUs = pp.Weights.JobSize > 0
 	run.Scheduler = s
 	return nil
 }

@@ -128,11 +128,17 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	keyed := settle // settled reads candKeys only while settle holds
 	s.shapes.scan++
 	resv := c.HasReservations()
+	// The last whole-node record, when its test sets a total_cpus the
+	// priority weighs (WholeNodeCPUs): the cycle must reach it.
+	lastWhole := -1
 	for i := range jobs {
 		r := &jobs[i]
 		// The job and partition are what the free-core check, preemption
 		// and the planned limit read; the request only scanFits builds.
 		x := cand{j: r.Job, part: r.Part()}
+		if s.WholeNodeCPUs && (x.j.Req.Exclusive || c.Parts[x.part].Exclusive) {
+			lastWhole = i
+		}
 		fits := c.Parts[x.part].FreeCores >= x.j.CPUs && s.scanFits(c, r, resv)
 		if fits || s.bfMayPreempt(v, plan, &x) {
 			last = i
@@ -148,6 +154,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	if planAll || s.Trace != nil {
 		last = len(jobs) - 1
 	}
+	last = max(last, lastWhole)
 	if s.Trace != nil {
 		s.Trace(BackfillEvent{Kind: CycleBegins, Now: v.Now()})
 	}
@@ -190,7 +197,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	contPart := -1
 	b.front, b.checked, b.frontAt = 0, b.gen0-1, -1
 	for i, r := range jobs {
-		if settle && b.checked != b.gen0 {
+		if settle && b.checked != b.gen0 && i > lastWhole {
 			// Every start and reservation may be the one that leaves no
 			// later record a start now.
 			b.checked = b.gen0

@@ -47,7 +47,8 @@
 //     rounded down, when preemption is off (_bf_reserve_running).
 //   - Reservations are made only up to the last record that could start
 //     now at all, or that a limit holds (it gets its pending reason as in
-//     Slurm, whose cycle reaches it); records after it get no estimate
+//     Slurm, whose cycle reaches it), or that asks whole nodes where the
+//     priority weighs total_cpus; records after it get no estimate
 //     (Slurm estimates every record it tests). The schedule is the same:
 //     records after it can only reserve, and starts come before them. Every reservation up to
 //     it is made over bf_window, however far past the limits of the
@@ -143,9 +144,8 @@
 //     and the pass delay apart is left for later.
 //   - A whole-node job's total_cpus (sim.Job.TotalCPUs, the CPUs the
 //     job-size factor weighs from the next PriorityCalcPeriod on) is set
-//     by each reservation a cycle makes and by its start; the records a
-//     cycle does not reach (above) keep theirs, where backfill.c's
-//     will-run tests would set them: a differential run (two
-//     --exclusive jobs behind a busy node, no record able to start)
-//     still starts them in the opposite order, one pair.
+//     by each reservation a cycle makes and by its start. Where the
+//     priority weighs it (Slurm.WholeNodeCPUs), a cycle reaches every
+//     whole-node record, as backfill.c tests each, past the last record
+//     that could start now (differential run total-cpus).
 package scheduler

@@ -44,6 +44,12 @@ type Slurm struct {
 	// expected start of each record it tests (explain reads them); off,
 	// a cycle ends once no record left can start in it (settled).
 	Estimates bool
+	// WholeNodeCPUs says the priority weighs a job's total_cpus
+	// (PriorityWeightJobSize > 0), which select's will-run test sets for a
+	// whole-node job to its nodes' CPUs: a cycle then reaches every
+	// whole-node record, as backfill.c tests each, and not only those up
+	// to the last record that could start now.
+	WholeNodeCPUs bool
 	// Trace, when set, is told each backfill cycle's beginning, starts
 	// and reservations, the lines slurmctld logs with
 	// DebugFlags=Backfill; its cycles then plan every record to their

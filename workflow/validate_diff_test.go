@@ -48,11 +48,17 @@ import "testing"
 //     completing.go); with the resources held until the node answered,
 //     the job was planned 80 s later and lower jobs backfilled onto its
 //     nodes, 5 pairs.
+//   - total-cpus: one node of 16 CPUs busy, then two --exclusive jobs
+//     (-n 1, then -n 4) under PriorityWeightJobSize=1000. No record can
+//     start, yet backfill.c tests both, which sets each total_cpus to 16
+//     and makes their priorities equal: the first submitted starts
+//     first. A cycle that stopped after the last record able to start
+//     now reached neither, and the -n 4 job went first, 1 pair.
 func TestValidateDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		run  string
 		jobs int
-	}{{"tier", 52}, {"exclusive", 36}, {"multinode", 36}, {"mem2", 39}, {"mixed", 55}, {"arrays-limits", 54}, {"completing-nodes", 43}, {"completing", 45}} {
+	}{{"tier", 52}, {"exclusive", 36}, {"multinode", 36}, {"mem2", 39}, {"mixed", 55}, {"arrays-limits", 54}, {"completing-nodes", 43}, {"completing", 45}, {"total-cpus", 3}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)
