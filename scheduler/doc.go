@@ -34,8 +34,13 @@
 // What still differs, where those runs do not reach:
 //
 //   - Placement (sim.TryAlloc) follows cons_tres's _eval_nodes and
-//     choose_nodes for jobs without GRES (node counts and whole nodes
-//     included); jobs with GRES get the simulator's best fit, a -N range
+//     choose_nodes for jobs without GRES and jobs asking GRES per node
+//     (--gres, --gpus-per-node: on the nodes that have them free; node
+//     counts and whole nodes included); jobs asking GRES over the job
+//     (--gpus) or memory per GPU, and whole-node jobs with GRES, get the
+//     simulator's best fit (differential run gpu-per-node: a will-run
+//     test still put one GPU job's reservation on another node than the
+//     controller, two jobs 9 s early), a -N range
 //     (-N 2-4) counts as its minimum, and there is no topology, socket or
 //     --spread-job selection. Preemption's choice of nodes and its
 //     provisional allocations (Cluster.Provisional) spread a job's CPUs

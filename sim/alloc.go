@@ -313,13 +313,30 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 		}
 		return c.evalNodes(&r, p, dst)
 	}
-	if len(req.Gres) > 0 {
+	if len(req.Gres) > 0 && !req.perNodeGres() {
 		if req.Nodes > 1 {
 			return c.allocNodes(req, p, dst)
 		}
 		return c.allocGres(req, p, dst)
 	}
 	return c.evalNodes(req, p, dst)
+}
+
+// perNodeGres reports whether every GRES of the request is a count per
+// node (--gres, --gpus-per-node) and its memory does not follow the GRES
+// taken: cons_tres places it as a job without GRES on the nodes that have
+// them free (_select_cores leaves a node lacking them no CPU), which
+// evalNodes does.
+func (r *Request) perNodeGres() bool {
+	if r.MemPerGPU > 0 {
+		return false
+	}
+	for i := range r.Gres {
+		if r.Gres[i].PerJob > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // allocGres is TryAllocExcept's single-node and spread placement for a

@@ -15,7 +15,9 @@ type consecSet struct {
 	weight      int
 }
 
-// evalNodes places a job that asks CPUs and no GRES, as Slurm 22.05's
+// evalNodes places a job that asks CPUs and no GRES or GRES per node
+// (Request.perNodeGres: on the nodes that have them free, as
+// _select_cores gives a node without them no CPU), as Slurm 22.05's
 // select/cons_tres does it in src/plugins/select/cons_tres/job_test.c
 // _eval_nodes (the default branch: no topology, LLN, pack_serial_at_end
 // or bf_busy_nodes):
@@ -54,7 +56,8 @@ type consecSet struct {
 func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	part := &c.Parts[p]
 	outs := c.mayOut()
-	if evalFast && !outs && req.Nodes <= 1 && (c.freeIsUsable(req) || c.idleIsUsable(req)) {
+	gres := len(req.Gres) > 0
+	if evalFast && !outs && !gres && req.Nodes <= 1 && (c.freeIsUsable(req) || c.idleIsUsable(req)) {
 		return c.evalSets(req, p, dst)
 	}
 	nodes, avail, sets := c.evNodes[:0], c.evAvail[:0], c.evSets[:0]
@@ -66,8 +69,8 @@ func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 			b := bits.TrailingZeros64(w)
 			w &= w - 1
 			n := c.byRank[wi*64+b]
-			if typed && !c.typeOK(req, n) || outs && c.out(n) {
-				continue
+			if typed && !c.typeOK(req, n) || outs && c.out(n) || gres && !c.gresOK(req, n, false) {
+				continue // gres: _select_cores gives a node without them free no CPU
 			}
 			nd := &c.Nodes[n]
 			var u int
@@ -255,7 +258,11 @@ func (c *Cluster) evalSlice(req *Request, dst Alloc, n, u int) Alloc {
 	if req.Exclusive {
 		return append(dst, Slice{n, u, c.Nodes[n].MemMB, c.wholeTake(n)})
 	}
-	return append(dst, Slice{n, u, c.memFor(req, n, u, 0), 0})
+	var t GresTake
+	if len(req.Gres) > 0 {
+		t, _ = c.gresTake(req, n, nil)
+	}
+	return append(dst, Slice{n, u, c.memFor(req, n, u, t), t})
 }
 
 // evalDrive is _eval_nodes' loop over the sets: the best set left

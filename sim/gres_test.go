@@ -92,9 +92,12 @@ func TestGresAlloc(t *testing.T) {
 		// for the fifth GPU, its first kind in node order: a V100.
 		{name: "spread for GPUs", part: "p",
 			req: Request{CPUs: 4, MemPerCPU: 1000, Type: -1, Gres: need(0, gpu("", 5, workload.GresPerJob))}, want: "g1:4/4000+gpu:a100=4 g2:1/1000+gpu:v100=1", fit: FitsNow},
-		// Per node over two nodes: 1 A100 each on g1 and g2 (c1 has none).
+		// Per node over two nodes: 1 A100 each on g1 and g2 (c1 has none),
+		// placed as a CPU-only job (_eval_nodes, _cpus_to_use keeping a
+		// CPU for the node still to come): 7 and 1, as the 22.05 harness
+		// placed -N 2 -n 8 --gres=gpu:1 on idle 8-CPU nodes.
 		{name: "per node on two nodes", part: "p",
-			req: Request{CPUs: 8, Nodes: 2, MemPerCPU: 1000, Type: -1, Gres: need(2, gpu("a100", 1, workload.GresPerNode))}, want: "g1:4/4000+gpu:a100=1 g2:4/4000+gpu:a100=1", fit: FitsNow},
+			req: Request{CPUs: 8, Nodes: 2, MemPerCPU: 1000, Type: -1, Gres: need(2, gpu("a100", 1, workload.GresPerNode))}, want: "g1:7/7000+gpu:a100=1 g2:1/1000+gpu:a100=1", fit: FitsNow},
 		// A GPU is never shared: after 4 A100 on g1 and 1 on g2 are taken,
 		// an A100 request waits.
 		{name: "no A100 left", part: "p",
@@ -215,6 +218,33 @@ func TestRequestTRES(t *testing.T) {
 		tr := c.RequestTRES(&Request{Gres: tc.gres}, 8, 1000, 2)
 		if got := tr.SacctString(); got != tc.want {
 			t.Errorf("tracking %q, asking %+v: %s, want %s", tc.track, tc.gres, got, tc.want)
+		}
+	}
+}
+
+// TestGresPerNodeSets: a job asking GRES per node is placed as a job
+// without GRES on the nodes that have them free (cons_tres _eval_nodes:
+// _select_cores leaves a node without them no CPU), so the best of the
+// consecutive sets decides, as the 22.05 harness placed it (differential
+// run gpu-per-node): four idle 8-CPU nodes with 2 GPUs each, n3 holding 6
+// CPUs and 6000 MB. 2 CPUs, a GPU and 12000 MB cannot use n3, which splits
+// the nodes into the sets n[1-2] and n4: the tightest sufficient set is
+// n4. With 2000 MB, n3 joins one set n[1-4], whose single node of fewest
+// usable CPUs that holds the job is n3.
+func TestGresPerNodeSets(t *testing.T) {
+	for _, tc := range []struct {
+		mem  int64
+		want string
+	}{{12000, "n4:2/12000+gpu=1"}, {2000, "n3:2/2000+gpu=1"}} {
+		ns := nodeGroup("broadwell", 8, 16000, 1, "n1", "n2", "n3", "n4")
+		ns.Gres = []GresCount{{"gpu", "", 2}}
+		c := newTestCluster(t, "broadwell", false, []NodeSpec{ns})
+		use(t, c, "n3", 6, 6000)
+		req := Request{CPUs: 2, MemPerNode: tc.mem, Type: -1,
+			Gres: c.Needs([]workload.GresReq{{Name: "gpu", Count: 1, Per: workload.GresPerNode}}, 1)}
+		got, fit := c.TryAlloc(&req, 0, nil)
+		if fit != FitsNow || gresString(c, got) != tc.want {
+			t.Errorf("--mem=%d: got %q (%s), want %q", tc.mem, gresString(c, got), fit, tc.want)
 		}
 	}
 }
