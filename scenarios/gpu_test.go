@@ -86,10 +86,11 @@ func tresValue(t *testing.T, k, v string) float64 {
 	return f * mult
 }
 
-// gpuPeaks replays GPU holdings per node from jobs.csv alone (GPUs split
-// evenly over a job's nodes, as per-node requests are) and returns the
-// largest count each node ever held.
-func gpuPeaks(jobs []gpuJob) map[string]int {
+// gpuPeaks replays GPU holdings per node from jobs.csv alone and returns
+// the largest count each node ever held. With perNode the jobs asked GPUs
+// per node, split evenly over their nodes; else over the job, whose split
+// jobs.csv does not give, so only one-node jobs count.
+func gpuPeaks(jobs []gpuJob, perNode bool) map[string]int {
 	type edge struct {
 		t    int64
 		d    int
@@ -98,6 +99,12 @@ func gpuPeaks(jobs []gpuJob) map[string]int {
 	var ev []edge
 	for _, j := range jobs {
 		if j.gpus == 0 {
+			continue
+		}
+		if !perNode && len(j.nodes) != 1 {
+			// GPUs over the job need not fall evenly (cons_tres gives
+			// each later node at least one, an early node may get none);
+			// the run's own --check verifies every node.
 			continue
 		}
 		per := j.gpus / len(j.nodes)
@@ -176,7 +183,7 @@ generate:
 	if share := float64(gpuJobs) / float64(len(jobs)); math.Abs(share-0.3) > 0.015 {
 		t.Errorf("GPU job share %.3f, want 0.30", share)
 	}
-	for n, p := range gpuPeaks(jobs) {
+	for n, p := range gpuPeaks(jobs, false) {
 		if p > 4 {
 			t.Errorf("node %s held %d GPUs, it has 4", n, p)
 		}
@@ -248,7 +255,7 @@ func TestGPUInvariantsKestrel(t *testing.T) {
 	if share := float64(gpuJobs) / float64(len(jobs)); math.Abs(share-0.3) > 0.015 {
 		t.Errorf("GPU job share %.3f, want 0.30", share)
 	}
-	for n, p := range gpuPeaks(jobs) {
+	for n, p := range gpuPeaks(jobs, true) {
 		if p > 4 {
 			t.Errorf("node %s held %d GPUs, it has 4", n, p)
 		}

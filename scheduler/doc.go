@@ -34,14 +34,18 @@
 // What still differs, where those runs do not reach:
 //
 //   - Placement (sim.TryAlloc) follows cons_tres's _eval_nodes and
-//     choose_nodes for jobs without GRES and jobs asking GRES per node
+//     choose_nodes for jobs without GRES, jobs asking GRES per node
 //     (--gres, --gpus-per-node: on the nodes that have them free; node
-//     counts and whole nodes included); jobs asking GRES over the job
-//     (--gpus) or memory per GPU, and whole-node jobs with GRES, get the
-//     simulator's best fit (differential run gpu-per-node: a will-run
-//     test still put one GPU job's reservation on another node than the
-//     controller, two jobs 9 s early; two more GPU runs, with --gpus
-//     jobs, still differ by 34 and 40 pairs). cons_tres also lowers the
+//     counts and whole nodes included) and jobs asking one GRES over the
+//     job without a node count (--gpus: sim evalPerJob, GPUs given node
+//     by node keeping one for each node after, tasks laid out
+//     cyclically); memory per GPU, several GRES over the job, --gpus
+//     with -N, and whole-node jobs with GRES get the simulator's best
+//     fit. Differential runs gpu-per-node and gpu-per-job start every
+//     job in the controller's order; a third GPU run (gpu3) still
+//     differs by 34 pairs from a will-run test that reserved a GPU job
+//     on n2 where the controller chose n1, and in gpu-per-node such a
+//     choice starts two jobs 9 s early. cons_tres also lowers the
 //     low byte of a node's scheduling weight by the GPUs a GPU job could
 //     use there (can_job_run_on_node: "favor nodes with more co-located
 //     GPUs"), and only select_nodes resets it (at submission, in main

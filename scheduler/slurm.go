@@ -20,9 +20,9 @@ import (
 //     priority) per partition and starts in the first that can run it;
 //     jobs have one QOS, so there are no per-QOS records.
 //   - Node selection is cons_tres's _eval_nodes (sim.TryAlloc) for jobs
-//     without GRES or with GRES per node; jobs with GRES over the job keep
-//     the simulator's documented best fit (see the package doc), and there
-//     is no topology-aware selection.
+//     without GRES, with GRES per node, or with one GRES over the job;
+//     the other GRES jobs keep the simulator's documented best fit (see
+//     the package doc), and there is no topology-aware selection.
 //   - Backfill plans with backfill.c's node_space map of whole-node
 //     reservations and a node-level will-run test; the differences that
 //     remain from backfill.c are listed in the package doc.

@@ -313,7 +313,7 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 		}
 		return c.evalNodes(&r, p, dst)
 	}
-	if len(req.Gres) > 0 && !req.perNodeGres() {
+	if len(req.Gres) > 0 && !req.perNodeGres() && !req.perJobGres() {
 		if req.Nodes > 1 {
 			return c.allocNodes(req, p, dst)
 		}

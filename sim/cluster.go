@@ -138,6 +138,10 @@ type Cluster struct {
 	// capUsable is Capacity's scratch: usable CPUs and count per shape.
 	capUsable [][2]int
 	evSets    []consecSet
+	// evGPU, evSetGPU, evChosen, evUse and evCPUs are evalPerJob's: the
+	// nodes' free GRES, the sets' GRES, the nodes taken with their usable
+	// CPUs, and the CPUs the tasks give each.
+	evGPU, evSetGPU, evChosen, evUse, evCPUs []int
 	// evRem is evalDrive's count of what is left to place: a local
 	// would escape through the fill function, one allocation a test.
 	evRem evalRem

@@ -85,6 +85,9 @@ func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 			}
 		}
 	}
+	if gres && req.perJobGres() {
+		return c.evalPerJob(req, dst, nodes, avail)
+	}
 	if req.Nodes > 1 {
 		return c.evalCount(req, dst, nodes, avail)
 	}

@@ -86,12 +86,14 @@ func TestGresAlloc(t *testing.T) {
 		// allowed (no node count), but only 2 V100 exist at all.
 		{name: "more of a type than there is", part: "p",
 			req: Request{CPUs: 2, MemPerCPU: 1000, Type: -1, Gres: need(0, gpu("v100", 3, workload.GresPerJob))}, want: "", fit: NotNow},
-		// Five GPUs, no node count: no node has 5; spread by most free
-		// cores (g1, g2 tie at 32, allocation order): g1 gives 4 cores and
-		// its 4 A100s... cores run out first (4 asked), so g2 gets one core
-		// for the fifth GPU, its first kind in node order: a V100.
+		// Five GPUs, no node count: no node has 5 (c1 has none, so it is
+		// no use). g1 and g2 form one set; g1 gives its 4 CPUs and 4
+		// A100s, g2 one CPU (_cpus_to_use gives each node one at least)
+		// and the fifth GPU, its first kind in node order: a V100. The 4
+		// tasks go round the nodes (dist_tasks), 3 and 1, as the 22.05
+		// harness laid out --gpus=3 -n 3 as 2 and 1 (evalPerJob).
 		{name: "spread for GPUs", part: "p",
-			req: Request{CPUs: 4, MemPerCPU: 1000, Type: -1, Gres: need(0, gpu("", 5, workload.GresPerJob))}, want: "g1:4/4000+gpu:a100=4 g2:1/1000+gpu:v100=1", fit: FitsNow},
+			req: Request{CPUs: 4, MemPerCPU: 1000, Type: -1, Gres: need(0, gpu("", 5, workload.GresPerJob))}, want: "g1:3/3000+gpu:a100=4 g2:1/1000+gpu:v100=1", fit: FitsNow},
 		// Per node over two nodes: 1 A100 each on g1 and g2 (c1 has none),
 		// placed as a CPU-only job (_eval_nodes, _cpus_to_use keeping a
 		// CPU for the node still to come): 7 and 1, as the 22.05 harness
@@ -245,6 +247,44 @@ func TestGresPerNodeSets(t *testing.T) {
 		got, fit := c.TryAlloc(&req, 0, nil)
 		if fit != FitsNow || gresString(c, got) != tc.want {
 			t.Errorf("--mem=%d: got %q (%s), want %q", tc.mem, gresString(c, got), fit, tc.want)
+		}
+	}
+}
+
+// TestGresPerJobPlacement: GPUs asked over the job (--gpus) placed as
+// cons_tres places them, as the 22.05 harness did on three nodes of 8
+// CPUs and 2 GPUs (scontrol show job -d): only nodes with a GPU free are
+// usable; nodes are taken until the CPUs and GPUs are found; each node
+// gets at most the GPUs still lacking less one per node after it, so an
+// early node may get none; the tasks go round the nodes.
+func TestGresPerJobPlacement(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		cpus, gpus int
+		want       string
+	}{
+		// n1 holds a job with both its GPUs: --gpus=1 -n 12 takes n2
+		// whole for CPUs and the GPU on n3.
+		{"one GPU, many CPUs", 12, 1, "n2:8/8000 n3:4/4000+gpu=1"},
+		// --gpus=3 -n 3: n2's two GPUs and n3's one, the tasks 2 and 1.
+		{"three GPUs", 3, 3, "n2:2/2000+gpu=2 n3:1/1000+gpu=1"},
+	} {
+		ns := nodeGroup("broadwell", 8, 16000, 1, "n1", "n2", "n3")
+		ns.Gres = []GresCount{{"gpu", "", 2}}
+		c := newTestCluster(t, "broadwell", false, []NodeSpec{ns})
+		// A job holding one CPU and both GPUs of n1.
+		hold := Request{CPUs: 1, MemPerCPU: 1000, Type: -1,
+			Gres: c.Needs([]workload.GresReq{{Name: "gpu", Count: 2, Per: workload.GresPerNode}}, 1)}
+		a, fit := c.TryAlloc(&hold, 0, nil)
+		if fit != FitsNow || gresString(c, a) != "n1:1/1000+gpu=2" {
+			t.Fatalf("holder on %q (%s)", gresString(c, a), fit)
+		}
+		c.apply(a, true)
+		req := Request{CPUs: tc.cpus, MemPerCPU: 1000, Type: -1,
+			Gres: c.Needs([]workload.GresReq{{Name: "gpu", Count: int64(tc.gpus), Per: workload.GresPerJob}}, 0)}
+		got, fit := c.TryAlloc(&req, 0, nil)
+		if fit != FitsNow || gresString(c, got) != tc.want {
+			t.Errorf("%s: got %q (%s), want %q", tc.name, gresString(c, got), fit, tc.want)
 		}
 	}
 }

@@ -729,12 +729,14 @@ func (s *Simulator) placeRequest(j *Job) {
 		j.Part = c.DefaultPartition()
 	}
 	j.Req = Request{Nodes: j.Nodes, Exclusive: c.Parts[j.Part].Exclusive || j.Job.Exclusive, Type: -1}
-	if j.Nodes == 1 && j.MaxNodes != 1 && j.Gres == 0 {
+	if j.Nodes == 1 && j.MaxNodes != 1 {
 		// A minimum of one node (sacct's ReqNodes) says nothing: the
-		// allocator chooses, as for a job that gives no count. A GPU job
-		// the trace puts on one node stays on one: its GPUs spread over
-		// nodes would make another job (and cons_tres keeps a job's
-		// --gpus on as few nodes as hold them).
+		// allocator chooses, as for a job that gives no count; a GPU job
+		// too when cons_tres's rules for GPUs over the job place it
+		// (evalPerJob: the 22.05 harness ran -n 2 --gpus=2, ReqNodes 1,
+		// on two nodes). Other GPU jobs the trace puts on one node stay
+		// on one (the simulator's spread of GPUs over nodes is not
+		// Slurm's).
 		j.Req.Nodes = 0
 	}
 	if j.ReqNodeList > 0 || j.ExcNodeList > 0 {
@@ -748,6 +750,12 @@ func (s *Simulator) placeRequest(j *Job) {
 		j.Req.Gres, j.Req.GresID = c.Needs(reqs, j.Req.Nodes), j.Gres
 	}
 	j.Req.CPUs, j.Req.MemPerCPU, j.Req.MemPerNode, j.Req.MemPerGPU = memRequest(c, &c.Parts[j.Part], j, j.Req.Gres, j.Req.Nodes)
+	if j.Gres > 0 && j.Nodes == 1 && j.Req.Nodes == 0 && !j.Req.perJobGres() && !j.Req.perNodeGres() {
+		reqs, _ := names.GresOf(&j.Job)
+		j.Req.Nodes = 1
+		j.Req.Gres = c.Needs(reqs, 1)
+		j.Req.CPUs, j.Req.MemPerCPU, j.Req.MemPerNode, j.Req.MemPerGPU = memRequest(c, &c.Parts[j.Part], j, j.Req.Gres, 1)
+	}
 	if f := names.Features.Name(j.Feature); f != "" {
 		if t, err := LookupCPUType(f); err == nil {
 			for i := range c.Types {

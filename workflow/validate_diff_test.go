@@ -64,13 +64,17 @@ import "testing"
 //     1-CPU GPU job's reservation on n4 where the controller put it on
 //     n2, which left n2 to a later job; their pair ties in one record
 //     only (tied).
+//   - gpu-per-job: the same cluster and mix under bf_max_job_test=8 and
+//     bf_max_job_user=4. A -n 2 --gpus=2 job (sacct ReqNodes 1) ran on
+//     two nodes: --gpus without -N is placed by _eval_nodes' rules for
+//     GRES over the job (sim evalPerJob); kept on one node, 40 pairs.
 func TestValidateDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		run  string
 		jobs int
 		tied int64 // pairs started in the same second in one record only
 	}{{"tier", 52, 0}, {"exclusive", 36, 0}, {"multinode", 36, 0}, {"mem2", 39, 0}, {"mixed", 55, 0}, {"arrays-limits", 54, 0},
-		{"completing-nodes", 43, 0}, {"completing", 45, 0}, {"total-cpus", 3, 0}, {"gpu-per-node", 42, 2}} {
+		{"completing-nodes", 43, 0}, {"completing", 45, 0}, {"total-cpus", 3, 0}, {"gpu-per-node", 42, 2}, {"gpu-per-job", 42, 0}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)
