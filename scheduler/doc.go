@@ -53,9 +53,10 @@
 //     that split the next job's sets, with GPUs or not (a
 //     DebugFlags=SelectType run: a 6-CPU job took n4 at weight 510 over
 //     a tighter n1 at 511). A first model of it, set by the tests fairsim
-//     makes and reset by main passes and backfill starts, moved no run
-//     closer (one from 1 pair to 3): fairsim skips tests Slurm makes and
-//     has no submission test, so it is not modelled. A -N range
+//     makes and reset by main passes and backfill starts, moved every
+//     GPU run away (gpu-per-job 0 to 26 pairs, gpu1s 0 to 3): fairsim
+//     skips tests Slurm makes and has no submission test, so it is not
+//     modelled. A -N range
 //     (-N 2-4) counts as its minimum, and there is no topology, socket or
 //     --spread-job selection. Preemption's choice of nodes and its
 //     provisional allocations (Cluster.Provisional) spread a job's CPUs
