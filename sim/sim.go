@@ -729,14 +729,15 @@ func (s *Simulator) placeRequest(j *Job) {
 		j.Part = c.DefaultPartition()
 	}
 	j.Req = Request{Nodes: j.Nodes, Exclusive: c.Parts[j.Part].Exclusive || j.Job.Exclusive, Type: -1}
-	if j.Nodes == 1 && j.MaxNodes != 1 {
+	if j.Nodes == 1 && j.MaxNodes != 1 && (j.Gres == 0 || j.AllocNodes > 1) {
 		// A minimum of one node (sacct's ReqNodes) says nothing: the
-		// allocator chooses, as for a job that gives no count; a GPU job
-		// too when cons_tres's rules for GPUs over the job place it
-		// (evalPerJob: the 22.05 harness ran -n 2 --gpus=2, ReqNodes 1,
-		// on two nodes). Other GPU jobs the trace puts on one node stay
-		// on one (the simulator's spread of GPUs over nodes is not
-		// Slurm's).
+		// allocator chooses, as for a job that gives no count. A GPU job
+		// too where the trace shows the controller spread it (the 22.05
+		// harness ran -n 2 --gpus=2, ReqNodes 1, on two nodes), when
+		// cons_tres's rules for GPUs over the job place it (evalPerJob).
+		// A GPU job the trace puts on one node stays on one: a count of
+		// GPUs the trace gives only as a total may have been asked per
+		// node, and the simulator's other spread is not Slurm's.
 		j.Req.Nodes = 0
 	}
 	if j.ReqNodeList > 0 || j.ExcNodeList > 0 {

@@ -25,7 +25,9 @@ type Job struct {
 	// Job) when the request gave no range. Never below Nodes when set.
 	MaxNodes int
 	// AllocNodes is the node count the trace says the job got (sacct
-	// NNodes/AllocNodes), for comparison only; Unset (or 0) when unknown.
+	// NNodes/AllocNodes), for comparison, and to let a GPU job the
+	// controller spread over nodes spread in the simulation too; Unset
+	// (or 0) when unknown.
 	AllocNodes int
 	MemPerCPU  int64 // memory per CPU in MB; Unset when not given
 	// MemPerNode is memory on each node in MB (sbatch --mem, from
