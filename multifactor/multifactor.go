@@ -465,7 +465,8 @@ func (m *Policy) HoldPlaced(j *sim.Job, part int, now int64, placed []sim.Placed
 			}
 		}
 		m.placedA = pl
-		if why := m.assocs.Hold(j.Assoc, &lj.TRES, lj.Wall, pl); why != "" {
+		set := m.limits.SetBy(lj.QOS)
+		if why := m.assocs.Hold(j.Assoc, &lj.TRES, lj.Wall, pl, &set); why != "" {
 			return why
 		}
 	}

@@ -147,10 +147,17 @@ type Placed struct {
 
 // Hold returns the reason job j (of association a, asking tr, with time
 // limit wall seconds, <= 0 for none) waits at its chain's limits, counting
-// the pass's placed jobs as running; "" when none holds it.
-func (t *AssocTracker) Hold(a int, tr *LimitTRES, wall int64, placed []Placed) string {
+// the pass's placed jobs as running; "" when none holds it. A limit the
+// job's QOS sets (q, nil for none) replaces the association's of the same
+// kind and TRES at every level (acct_policy.c checks an association's
+// limit only where qos_rec left it INFINITE): a QOS GrpTRES=cpu=12 lets
+// its jobs past an account's GrpTRES=cpu=16.
+func (t *AssocTracker) Hold(a int, tr *LimitTRES, wall int64, placed []Placed, q *QOSSetLimits) string {
 	if a < 0 || a >= len(t.parent) {
 		return ""
+	}
+	if q == nil {
+		q = &QOSSetLimits{}
 	}
 	chain := append([]int(nil), t.up(a)...)
 	var maxJobs, maxWall = -1, int64(-1)
@@ -179,14 +186,14 @@ func (t *AssocTracker) Hold(a int, tr *LimitTRES, wall int64, placed []Placed) s
 			own++
 		}
 	}
-	if maxJobs >= 0 && own >= maxJobs {
+	if maxJobs >= 0 && !q.MaxJobs && own >= maxJobs {
 		return "AssocMaxJobsLimit"
 	}
-	if maxWall >= 0 && wall > maxWall {
+	if maxWall >= 0 && !q.MaxWall && wall > maxWall {
 		return "AssocMaxWallDurationPerJobLimit"
 	}
 	for _, c := range maxTRES {
-		if k, ok := limTRESIndex(c.Name); ok && tr[k] > c.Count {
+		if k, ok := limTRESIndex(c.Name); ok && !q.MaxTRES[k] && tr[k] > c.Count {
 			return reasonAssocPJ[k]
 		}
 	}
@@ -194,7 +201,7 @@ func (t *AssocTracker) Hold(a int, tr *LimitTRES, wall int64, placed []Placed) s
 	// called with max_tres_pn_ctld and the node count as divisor.
 	for _, c := range maxPN {
 		k, ok := limTRESIndex(c.Name)
-		if !ok {
+		if !ok || q.MaxTRESPN[k] {
 			continue
 		}
 		per := tr[k]
@@ -219,11 +226,11 @@ func (t *AssocTracker) Hold(a int, tr *LimitTRES, wall int64, placed []Placed) s
 				}
 			}
 		}
-		if l.GrpJobs >= 0 && jobs >= l.GrpJobs {
+		if l.GrpJobs >= 0 && !q.GrpJobs && jobs >= l.GrpJobs {
 			return "AssocGrpJobsLimit"
 		}
 		for _, c := range l.GrpTRES {
-			if k, ok := limTRESIndex(c.Name); ok && used[k]+tr[k] > c.Count {
+			if k, ok := limTRESIndex(c.Name); ok && !q.GrpTRES[k] && used[k]+tr[k] > c.Count {
 				return reasonAssocGrp[k]
 			}
 		}

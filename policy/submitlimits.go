@@ -157,8 +157,9 @@ func (t *LimitTracker) SubmitRefusal(j *LimitJob) string {
 // after the QOS pass): an association's limit of the same kind is then not
 // consulted, the QOS trumping the association.
 type QOSSetLimits struct {
-	GrpSubmit, MaxSubmit, GrpWall, MaxWall        bool
-	GrpTRES, MaxTRES, GrpTRESMins, GrpTRESRunMins [numLimTRES]bool
+	GrpSubmit, MaxSubmit, GrpWall, MaxWall                   bool
+	GrpJobs, MaxJobs                                         bool // MaxJobs: the QOS's MaxJobsPU, which replaces the association's MaxJobs
+	GrpTRES, MaxTRES, MaxTRESPN, GrpTRESMins, GrpTRESRunMins [numLimTRES]bool
 }
 
 // SetBy returns the limits the QOS of order set.
@@ -181,8 +182,11 @@ func (t *LimitTracker) SetBy(order [2]int) QOSSetLimits {
 		s.MaxSubmit = s.MaxSubmit || l.MaxSubmitPA != Unset || l.MaxSubmitPU != Unset
 		s.GrpWall = s.GrpWall || l.GrpWall != Unset
 		s.MaxWall = s.MaxWall || l.MaxWall != Unset
+		s.GrpJobs = s.GrpJobs || l.GrpJobs != Unset
+		s.MaxJobs = s.MaxJobs || l.MaxJobsPU != Unset
 		mark(&s.GrpTRES, l.GrpTRES)
 		mark(&s.MaxTRES, l.MaxTRES)
+		mark(&s.MaxTRESPN, l.MaxTRESPN)
 		mark(&s.GrpTRESMins, qq.GrpTRESMins)
 		mark(&s.GrpTRESRunMins, l.GrpTRESRunMins)
 	}

@@ -68,13 +68,22 @@ import "testing"
 //     bf_max_job_user=4. A -n 2 --gpus=2 job (sacct ReqNodes 1) ran on
 //     two nodes: --gpus without -N is placed by _eval_nodes' rules for
 //     GRES over the job (sim evalPerJob); kept on one node, 40 pairs.
+//   - qos-over-assoc: QOS grp (GrpTRES=cpu=12) and lim
+//     (MaxTRESPerUser=cpu=6), account a2 GrpTRES=cpu=16,
+//     bf_max_job_user=4. A limit the job's QOS sets replaces the
+//     association's of the same kind and TRES (acct_policy.c's qos_rec):
+//     the controller started a 4-CPU job of QOS grp while a2 ran 16
+//     CPUs; holding it at a2's limit, 11 pairs.
+//   - dependencies: --dependency=afterany on jobs of the same and the
+//     previous wave, --begin=now+20 and +45, recorded to pin them.
 func TestValidateDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		run  string
 		jobs int
 		tied int64 // pairs started in the same second in one record only
 	}{{"tier", 52, 0}, {"exclusive", 36, 0}, {"multinode", 36, 0}, {"mem2", 39, 0}, {"mixed", 55, 0}, {"arrays-limits", 54, 0},
-		{"completing-nodes", 43, 0}, {"completing", 45, 0}, {"total-cpus", 3, 0}, {"gpu-per-node", 42, 2}, {"gpu-per-job", 42, 0}} {
+		{"completing-nodes", 43, 0}, {"completing", 45, 0}, {"total-cpus", 3, 0}, {"gpu-per-node", 42, 2}, {"gpu-per-job", 42, 0},
+		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)
