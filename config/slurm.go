@@ -103,6 +103,8 @@ func schedParams(c *slurmconf.Config) scheduler.Params {
 	p.BfMaxJobUser = int(sp.BfMaxJobUser)
 	p.BfMaxJobAssoc = int(sp.BfMaxJobAssoc)
 	p.BfMaxJobPart = int(sp.BfMaxJobPart)
+	p.BfMaxJobUserPart = int(sp.BfMaxJobUserPart)
+	p.BfMaxJobArrayResv = int(sp.BfMaxJobArrayResv)
 	p.BfMinAgeReserve = sp.BfMinAgeReserveSec
 	p.BfMinPrioReserve = uint32(max(sp.BfMinPrioReserve, 0))
 	p.PreemptType = c.PreemptType

@@ -38,7 +38,7 @@ func TestTimingKeys(t *testing.T) {
 		}
 	}
 
-	conf, err := slurmconf.ParseIn("slurm.conf", []byte("SchedulerParameters=defer_batch,sched_min_interval=2000000,bf_max_time=90,bf_yield_interval=1000000,bf_yield_sleep=250000,bf_continue\n"), "")
+	conf, err := slurmconf.ParseIn("slurm.conf", []byte("SchedulerParameters=defer_batch,sched_min_interval=2000000,bf_max_time=90,bf_yield_interval=1000000,bf_yield_sleep=250000,bf_continue,bf_max_job_array_resv=2,bf_max_job_user_part=3\n"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,6 +46,10 @@ func TestTimingKeys(t *testing.T) {
 	want := scheduler.DefaultParams()
 	// defer_batch contains "defer", which Slurm tests as a substring.
 	want.Defer, want.SchedMinInterval, want.BfMaxTime, want.BfYieldInterval, want.BfYieldSleep, want.BfContinue = true, 2000000, 90, 1000000, 250000, true
+	// Both were read and then dropped before the scheduler until a
+	// differential run (bf_max_job_array_resv=2) showed backfill planning
+	// four tasks of one array where the controller planned two.
+	want.BfMaxJobArrayResv, want.BfMaxJobUserPart = 2, 3
 	if p != want {
 		t.Errorf("params %+v\nwant %+v", p, want)
 	}
