@@ -141,6 +141,15 @@
 //     --exclusive job that cannot start now, the main pass counts the
 //     partition's first usable whole nodes that would hold it, where
 //     Slurm counts its test-only selection.
+//   - A partition's MaxNodes (and MinNodes) is read but not enforced:
+//     Slurm holds a job asking more nodes (PartitionNodeLimit) and caps a
+//     job's nodes at it when placing, fairsim does neither (differential
+//     run h49pq, prio with MaxNodes=1: 17 pairs; with the two -N 2 jobs
+//     left out and -N 1 given, 0).
+//   - A task of a throttled array (--array=0-7%2) takes its eligible time
+//     from sacct's Eligible, the time the throttle released it, where
+//     Slurm ages it from its array's: its age factor is lower than the
+//     controller's (differential run h49arr: 26 pairs).
 //   - Licenses, node features and reboots, advance reservations in the
 //     map, heterogeneous jobs and deadlines are not modelled. A CPU-typed
 //     request's node count check counts nodes of every type, as Slurm
