@@ -150,8 +150,8 @@ func (c *Cluster) evalPerJob(req *Request, dst Alloc, nodes, avail []int) (Alloc
 		want := min(gfree[i], need-(len(chosen)-k-1))
 		var t GresTake
 		if want > 0 {
-			left := []int{want}
-			t, _ = c.gresTake(req, n, left)
+			c.gleft = append(c.gleft[:0], want)
+			t, _ = c.gresTake(req, n, c.gleft)
 			need -= want
 		}
 		dst = append(dst, Slice{n, max(cpus[k], 1), c.memFor(req, n, max(cpus[k], 1), t), t})

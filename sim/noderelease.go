@@ -12,12 +12,11 @@ type nodeRelease struct {
 	at []int64 // by slice of the job's Alloc: the millisecond (simulated) its node leaves; 0 once it has
 }
 
-// completeNodes ends job j's hold on its resources at its end and keeps
-// its nodes COMPLETING: each until its time in the timeline, else until
-// last, the job's last node's (milliseconds, simulated; endMs is the end's
+// completeNodes keeps the nodes of job j, whose resources its end gave
+// back, COMPLETING: each until its time in the timeline, else until last,
+// the job's last node's (milliseconds, simulated; endMs is the end's
 // within s.now). It queues a release event for each distinct time.
 func (s *Simulator) completeNodes(j *Job, endMs int16, last int64) {
-	s.c.apply(j.Alloc, false)
 	nm := s.opt.Timeline.NodeEpilogMs[j.ID]
 	nr := &nodeRelease{at: make([]int64, len(j.Alloc))}
 	for k, sl := range j.Alloc {

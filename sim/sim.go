@@ -743,16 +743,18 @@ func (s *Simulator) placeRequest(j *Job) {
 	if j.ReqNodeList > 0 || j.ExcNodeList > 0 {
 		s.defaulted.Add("node list asked (-w/-x): not simulated, any node of the partition")
 	}
+	var reqs []workload.GresReq
 	if j.Gres > 0 {
-		reqs, err := names.GresOf(&j.Job)
-		if err != nil {
+		var err error
+		if reqs, err = names.GresOf(&j.Job); err != nil {
 			s.defaulted.Add("GRES request unreadable: ignored")
 		}
 		j.Req.Gres, j.Req.GresID = c.Needs(reqs, j.Req.Nodes), j.Gres
 	}
 	j.Req.CPUs, j.Req.MemPerCPU, j.Req.MemPerNode, j.Req.MemPerGPU = memRequest(c, &c.Parts[j.Part], j, j.Req.Gres, j.Req.Nodes)
 	if j.Gres > 0 && j.Nodes == 1 && j.Req.Nodes == 0 && !j.Req.perJobGres() && !j.Req.perNodeGres() {
-		reqs, _ := names.GresOf(&j.Job)
+		// Spread in the trace, but not a request evalPerJob places: on
+		// one node, as before.
 		j.Req.Nodes = 1
 		j.Req.Gres = c.Needs(reqs, 1)
 		j.Req.CPUs, j.Req.MemPerCPU, j.Req.MemPerNode, j.Req.MemPerGPU = memRequest(c, &c.Parts[j.Part], j, j.Req.Gres, 1)
@@ -1205,7 +1207,9 @@ func (s *Simulator) removeRunning(j *Job, free bool) {
 // a pass asked for, then.
 func (s *Simulator) end(j *Job) {
 	lat, logged := s.epilog(j)
-	s.removeRunning(j, s.opt.CompletingTime == 0 && !logged)
+	// A log replay frees the resources at the end and keeps only the
+	// nodes COMPLETING (noderelease.go); the timer model holds them.
+	s.removeRunning(j, s.opt.CompletingTime == 0 || logged)
 	switch {
 	case j.Limit > 0 && j.AllocRuntime > j.Limit:
 		j.State = Timeout
