@@ -664,6 +664,10 @@ func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 		if p.DefaultTime, err = limit(ps.DefaultTime); err != nil {
 			return nil, fmt.Errorf("partitions[%d] %s: DefaultTime: %w", i, ps.PartitionName, err)
 		}
+		if ps.MaxNodes < 0 || ps.MaxNodes > 1<<24 {
+			return nil, fmt.Errorf("partitions[%d] %s: MaxNodes %d: want a count of nodes from 1 (absent: UNLIMITED)", i, ps.PartitionName, ps.MaxNodes)
+		}
+		p.MaxNodes = ps.MaxNodes
 		switch strings.ToUpper(strings.SplitN(ps.OverSubscribe, ":", 2)[0]) {
 		case "EXCLUSIVE":
 			p.Exclusive = true

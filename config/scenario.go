@@ -178,6 +178,7 @@ type PartitionSpec struct {
 	PriorityTier       int    `yaml:"PriorityTier,omitempty"`
 	PriorityJobFactor  int    `yaml:"PriorityJobFactor,omitempty"`
 	MaxTime            string `yaml:"MaxTime,omitempty"`
+	MaxNodes           int    `yaml:"MaxNodes,omitempty"` // nodes per job; absent: UNLIMITED
 	DefaultTime        string `yaml:"DefaultTime,omitempty"`
 	OverSubscribe      string `yaml:"OverSubscribe,omitempty"`
 	PreemptMode        string `yaml:"PreemptMode,omitempty"`

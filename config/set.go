@@ -221,6 +221,16 @@ func (sc *Scenario) applyPartitionSet(c *sim.Cluster) error {
 				} else {
 					p.DefaultTime = t
 				}
+			case "maxnodes":
+				if strings.EqualFold(v, "UNLIMITED") || strings.EqualFold(v, "INFINITE") {
+					p.MaxNodes = 0
+					break
+				}
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 1 || n > 1<<24 {
+					return bad(fmt.Errorf("want a count of nodes from 1, or UNLIMITED"))
+				}
+				p.MaxNodes = n
 			case "preemptmode":
 				m, err := slurmconf.ParsePreemptMode(v)
 				if err != nil {
@@ -230,7 +240,7 @@ func (sc *Scenario) applyPartitionSet(c *sim.Cluster) error {
 			case "tresbillingweights":
 				p.BillingWeights = v
 			default:
-				return bad(fmt.Errorf("not a partition attribute fairsim can set (PriorityTier, PriorityJobFactor, MaxTime, DefaultTime, PreemptMode, TRESBillingWeights)"))
+				return bad(fmt.Errorf("not a partition attribute fairsim can set (PriorityTier, PriorityJobFactor, MaxTime, MaxNodes, DefaultTime, PreemptMode, TRESBillingWeights)"))
 			}
 		}
 	}

@@ -188,6 +188,7 @@ func TestSetPartitionAndQOS(t *testing.T) {
 		[2]string{"partition.big.DefaultTime", "30"},
 		[2]string{"partition.all.PriorityJobFactor", "9"},
 		[2]string{"partition.big.PreemptMode", "requeue"},
+		[2]string{"partition.big.MaxNodes", "2"},
 		[2]string{"qos.high.Priority", "900"},
 		[2]string{"qos.normal.usagefactor", "0.5"})
 	if err != nil {
@@ -200,8 +201,11 @@ func TestSetPartitionAndQOS(t *testing.T) {
 	if p := c.Parts[mid]; p.PriorityTier != 5 || p.MaxTime != 3600 {
 		t.Errorf("mid: tier %d MaxTime %d, want 5, 3600", p.PriorityTier, p.MaxTime)
 	}
-	if p := c.Parts[big]; p.DefaultTime != 1800 || p.PreemptMode != policy.PreemptRequeue || p.PriorityTier != 3 {
-		t.Errorf("big: DefaultTime %d PreemptMode %v tier %d, want 1800, REQUEUE, 3 (file)", p.DefaultTime, p.PreemptMode, p.PriorityTier)
+	if p := c.Parts[big]; p.DefaultTime != 1800 || p.PreemptMode != policy.PreemptRequeue || p.PriorityTier != 3 || p.MaxNodes != 2 {
+		t.Errorf("big: DefaultTime %d PreemptMode %v tier %d MaxNodes %d, want 1800, REQUEUE, 3 (file), 2", p.DefaultTime, p.PreemptMode, p.PriorityTier, p.MaxNodes)
+	}
+	if p := c.Parts[mid]; p.MaxNodes != 0 {
+		t.Errorf("mid: MaxNodes %d, want 0 (UNLIMITED)", p.MaxNodes)
 	}
 	if p := c.Parts[all]; p.PriorityJobFactor != 9 {
 		t.Errorf("all: PriorityJobFactor %d, want 9", p.PriorityJobFactor)
@@ -223,6 +227,7 @@ func TestSetPartitionAndQOS(t *testing.T) {
 		{"", "partition.mid.Nodes", "old1", "partition.mid.Nodes=old1: not a partition attribute"},
 		{"", "partition.mid.PriorityTier", "high", "partition.mid.PriorityTier=high: want a whole number"},
 		{"", "partition.mid.MaxTime", "soon", "partition.mid.MaxTime=soon"},
+		{"", "partition.mid.MaxNodes", "0", "partition.mid.MaxNodes=0: want a count of nodes from 1, or UNLIMITED"},
 		{"", "qos.nope.Priority", "1", "qos.nope: no such QOS"},
 		{"", "qos.normal.Colour", "red", "qos.normal.Colour: not a QOS column"},
 		{"", "qos.normal.Priority", "lots", "qos_set"},

@@ -391,6 +391,9 @@ func (sc *Scenario) buildClusterFromSlurm(run *Run, conf *slurmconf.Config) (*si
 		if p.MaxTime != slurmtime.Infinite {
 			sp.MaxTime = p.MaxTime * 60
 		}
+		if p.MaxNodes != slurmconf.Infinite32 {
+			sp.MaxNodes = int(min(p.MaxNodes, 1<<24)) // more than any cluster fairsim simulates
+		}
 		switch {
 		case p.DefaultTime >= 0:
 			sp.DefaultTime = p.DefaultTime * 60

@@ -141,11 +141,15 @@
 //     --exclusive job that cannot start now, the main pass counts the
 //     partition's first usable whole nodes that would hold it, where
 //     Slurm counts its test-only selection.
-//   - A partition's MaxNodes (and MinNodes) is read but not enforced:
-//     Slurm holds a job asking more nodes (PartitionNodeLimit) and caps a
-//     job's nodes at it when placing, fairsim does neither (differential
-//     run h49pq, prio with MaxNodes=1: 17 pairs; with the two -N 2 jobs
-//     left out and -N 1 given, 0).
+//   - A partition's MaxNodes is applied as get_node_cnts applies it: a
+//     job asking more nodes (-N) is refused, where slurmctld keeps it
+//     PENDING (PartitionNodeLimit) while the partition stays so; one
+//     without -N is placed on at most MaxNodes nodes (its will-run test
+//     then tests time by time, as for -N k); one whose CPUs cannot fit on
+//     that many nodes is refused, as sbatch is ("Requested node
+//     configuration is not available"). A QOS with Flags=PartitionMaxNodes
+//     (or PartitionTimeLimit) does not lift the partition's limit, and
+//     MinNodes and MaxCPUsPerNode are not simulated (listed ignored).
 //   - A task of a throttled array (--array=0-7%2) takes its eligible time
 //     from sacct's Eligible, the time the throttle released it, where
 //     Slurm ages it from its array's: its age factor is lower than the

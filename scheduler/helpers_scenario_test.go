@@ -50,6 +50,8 @@ type tjob struct {
 	begin   int64  // eligible from (sbatch --begin); 0 for at submit
 	array   int64  // the job array it is a task of (ArrayJobID); 0 for none
 	task    int32  // its task index in the array
+	nodes   int    // sbatch -N: exact node count; 0 for none
+	plist   string // sbatch -p a,b: the partitions it may run in; "" for part alone
 }
 
 // newJobs interns the jobs' names and returns them as trace records.
@@ -74,6 +76,15 @@ func newJobs(tjs []tjob) ([]workload.Job, *workload.Names) {
 			j.Eligible = t.begin
 		}
 		j.ArrayJobID, j.ArrayTaskID = t.array, t.task
+		if t.nodes > 0 {
+			j.Nodes, j.MaxNodes = t.nodes, t.nodes
+		}
+		if t.plist != "" {
+			j.PartitionList = 1 + names.PartitionLists.ID(t.plist)
+			for _, p := range strings.Split(t.plist, ",") {
+				names.Partitions.ID(p)
+			}
+		}
 		j.Partition = names.Partitions.ID(def(t.part, "p"))
 		j.User = names.Users.ID(def(t.user, "u"))
 		j.Account = names.Accounts.ID(def(t.acct, "a"))

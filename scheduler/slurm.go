@@ -110,6 +110,7 @@ func (m *fitMemo) reset() {
 
 func keyOf(x *cand) shapeKey {
 	r := &x.req
+	// MaxNodes is the partition's (sim.RequestIn), which part keys.
 	k := shapeKey{x.part, r.CPUs, r.Nodes, r.Type, r.MemPerCPU, r.MemPerNode, r.MemPerGPU, 0, r.GresID, r.Exclusive, r.Resv}
 	if x.resv {
 		k.limit = r.Limit

@@ -214,5 +214,5 @@ func (m *wrMemo) sweep(cycle uint64) {
 func sameRequest(a, b *sim.Request) bool {
 	return len(a.Gres) == 0 && len(b.Gres) == 0 && a.CPUs == b.CPUs && a.Nodes == b.Nodes &&
 		a.MemPerCPU == b.MemPerCPU && a.MemPerNode == b.MemPerNode && a.Exclusive == b.Exclusive &&
-		a.Type == b.Type && a.GresID == b.GresID && a.Limit == b.Limit && a.MemPerGPU == b.MemPerGPU && a.Resv == b.Resv
+		a.Type == b.Type && a.GresID == b.GresID && a.Limit == b.Limit && a.MemPerGPU == b.MemPerGPU && a.Resv == b.Resv && a.MaxNodes == b.MaxNodes
 }

@@ -93,14 +93,19 @@ func TestWillRunMemoChangesNothing(t *testing.T) {
 // TestSameRequestCoversRequest: sameRequest compares sim.Request field by
 // field; a new field must be added to it.
 func TestSameRequestCoversRequest(t *testing.T) {
-	if n := reflect.TypeOf(sim.Request{}).NumField(); n != 11 {
-		t.Errorf("sim.Request has %d fields, sameRequest compares 11 (with Gres): update it", n)
+	if n := reflect.TypeOf(sim.Request{}).NumField(); n != 12 {
+		t.Errorf("sim.Request has %d fields, sameRequest compares 12 (with Gres): update it", n)
 	}
 	a := sim.Request{CPUs: 2, Type: -1}
 	b := a
 	b.Limit = 60
 	if sameRequest(&a, &b) || !sameRequest(&a, &a) {
 		t.Error("sameRequest does not tell requests apart by Limit")
+	}
+	b = a
+	b.MaxNodes = 1
+	if sameRequest(&a, &b) {
+		t.Error("sameRequest does not tell requests apart by MaxNodes")
 	}
 }
 

@@ -37,8 +37,11 @@ func (a Alloc) MemMB() int64 {
 
 // Request is what a job needs from one partition.
 type Request struct {
-	CPUs      int
-	Nodes     int   // minimum node count; 0 or less lets the allocator choose
+	CPUs  int
+	Nodes int // minimum node count; 0 or less lets the allocator choose
+	// MaxNodes caps the nodes the allocator may choose when Nodes is 0
+	// (the partition's MaxNodes, get_node_cnts' max_nodes); 0: no cap.
+	MaxNodes  int
 	MemPerCPU int64 // MB per CPU; or MemCoreShare, MemWholeNode, or 0 for none
 	// MemPerNode is MB on each node (--mem, DefMemPerNode); when set it
 	// takes the place of MemPerCPU.
@@ -188,6 +191,8 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 	// CPU-only placement (evalNodes) may give a node of -N k as little
 	// as one CPU: such a job needs k nodes whose k largest hold its CPUs.
 	spread := req.Nodes > 1 && !gres
+	// A partition's MaxNodes: the job's CPUs must fit on that many nodes.
+	capped := req.capped()
 	usables := c.capUsable[:0]
 	for _, sh := range part.shapes {
 		if req.Type >= 0 && sh.typ != req.Type {
@@ -208,15 +213,19 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 		if usable >= need {
 			bigNodes += sh.count
 		}
-		if spread {
+		if spread || capped {
 			usables = append(usables, [2]int{usable, sh.count})
 		}
 	}
 	c.capUsable = usables
-	topK := 0 // the CPUs of the req.Nodes nodes with the most usable
-	if spread {
+	topK := 0 // the CPUs of the req.Nodes (or MaxNodes) nodes with the most usable
+	if spread || capped {
+		k := req.Nodes
+		if capped {
+			k = req.MaxNodes
+		}
 		slices.SortFunc(usables, func(a, b [2]int) int { return b[0] - a[0] })
-		for k, i := req.Nodes, 0; k > 0 && i < len(usables); i++ {
+		for i := 0; k > 0 && i < len(usables); i++ {
 			m := min(k, usables[i][1])
 			topK += m * usables[i][0]
 			k -= m
@@ -240,6 +249,11 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 		return Never, fmt.Sprintf("%d nodes asked, partition %s has %d that can hold a CPU with the memory asked", req.Nodes, part.Name, nodes)
 	case spread && topK < req.CPUs:
 		return Never, fmt.Sprintf("%d CPUs on %d nodes asked, the %d largest nodes of partition %s can give %d", req.CPUs, req.Nodes, req.Nodes, part.Name, topK)
+	case capped && topK < req.CPUs:
+		// job_mgr.c refuses it at submission (select_nodes' test of
+		// the partition's nodes with max_nodes capped): "Requested
+		// node configuration is not available".
+		return Never, fmt.Sprintf("%d CPUs asked, partition %s gives a job at most %d nodes (MaxNodes), whose largest can give %d", req.CPUs, part.Name, req.MaxNodes, topK)
 	case !spread && req.Nodes > 0 && bigNodes < req.Nodes:
 		return Never, fmt.Sprintf("%d nodes with %d CPUs each asked, partition %s has %d such nodes", req.Nodes, need, part.Name, bigNodes)
 	case cores < req.CPUs:
@@ -321,6 +335,24 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 	}
 	return c.evalNodes(req, p, dst)
 }
+
+// maxNodes is _eval_nodes' max_nodes: the node count asked (sbatch -N k:
+// min_nodes = max_nodes = k), else the task count (choose_nodes caps an
+// unlimited max_nodes at num_tasks; one CPU per task here), capped by the
+// partition's MaxNodes (get_node_cnts).
+func (r *Request) maxNodes() int {
+	switch {
+	case r.Nodes >= 1:
+		return r.Nodes
+	case r.MaxNodes > 0:
+		return min(r.CPUs, r.MaxNodes)
+	}
+	return r.CPUs
+}
+
+// capped reports whether a partition's MaxNodes may keep a job without a
+// node count from taking as many nodes as it has CPUs.
+func (r *Request) capped() bool { return r.Nodes < 1 && r.MaxNodes > 0 && r.MaxNodes < r.CPUs }
 
 // perNodeGres reports whether every GRES of the request is a count per
 // node (--gres, --gpus-per-node) and its memory does not follow the GRES
@@ -569,6 +601,9 @@ func (c *Cluster) allocExclusive(req *Request, p int, dst Alloc) (Alloc, Fit) {
 		nodes++
 		if cores >= req.CPUs && nodes >= max(req.Nodes, 1) && !anyLeft(gleft) {
 			return dst, FitsNow
+		}
+		if nodes == req.MaxNodes {
+			break // the partition's MaxNodes
 		}
 	}
 	return dst[:start], NotNow

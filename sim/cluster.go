@@ -46,9 +46,14 @@ type Partition struct {
 	PriorityTier      int   // queue order and partition_prio preemption (default 1)
 	PriorityJobFactor int   // the partition priority factor (default 1)
 	MaxTime           int64 // seconds, Unlimited when not set
-	DefaultTime       int64 // seconds, Unlimited when not set
-	Exclusive         bool  // OverSubscribe=EXCLUSIVE: jobs get whole nodes
-	PreemptMode       policy.PreemptMode
+	// MaxNodes is the most nodes one job may take here (slurm.conf
+	// MaxNodes), 0 when unlimited (Slurm's default): a job asking more
+	// can never run in the partition (PartitionNodeLimit), and one that
+	// gives no node count is placed on at most this many.
+	MaxNodes    int
+	DefaultTime int64 // seconds, Unlimited when not set
+	Exclusive   bool  // OverSubscribe=EXCLUSIVE: jobs get whole nodes
+	PreemptMode policy.PreemptMode
 	// GraceTime is the seconds a job this partition's preemption
 	// (preempt/partition_prio) stops runs on first.
 	GraceTime int64

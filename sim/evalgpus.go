@@ -56,10 +56,7 @@ func (c *Cluster) evalPerJob(req *Request, dst Alloc, nodes, avail []int) (Alloc
 	c.evSetGPU = setGPUs
 	remCPUs, remMax, remGPUs := req.CPUs, req.CPUs, g.PerJob
 	remNodes, minRem := 1, max(req.Nodes, 1)
-	maxNodes := req.CPUs
-	if req.Nodes >= 1 {
-		maxNodes = req.Nodes
-	}
+	maxNodes := req.maxNodes()
 	chosen, use := c.evChosen[:0], c.evUse[:0]
 	done := func() bool { return remNodes <= 0 && remCPUs <= 0 && remGPUs <= 0 }
 	for maxNodes > 0 && !done() {

@@ -275,10 +275,7 @@ func (c *Cluster) evalSlice(req *Request, dst Alloc, n, u int) Alloc {
 func (c *Cluster) evalDrive(req *Request, dst Alloc, sets []consecSet, first int, fill func(*consecSet, *evalRem, Alloc) Alloc) (Alloc, Fit) {
 	start := len(dst)
 	e := &c.evRem
-	*e = evalRem{cpus: req.CPUs, max: req.CPUs, nodes: max(req.Nodes, 1), maxNodes: req.CPUs, sink: c.sink}
-	if req.Nodes >= 1 {
-		e.maxNodes = req.Nodes // sbatch -N k: min_nodes = max_nodes = k
-	}
+	*e = evalRem{cpus: req.CPUs, max: req.CPUs, nodes: max(req.Nodes, 1), maxNodes: req.maxNodes(), sink: c.sink}
 	done := false
 	for e.maxNodes > 0 && !done {
 		best := first
@@ -409,12 +406,13 @@ func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
 		if e.nodes <= 1 {
 			only = c.fewestHolding(s, e.cpus, usable)
 		}
-		if only < 0 && e.sink != nil && c.rankIsIndex && req.Nodes <= 0 && s.cpus <= e.cpus {
+		if only < 0 && e.sink != nil && c.rankIsIndex && req.Nodes <= 0 && s.cpus <= e.cpus && e.maxNodes >= e.cpus {
 			// The whole set, as bits: no node's CPUs are capped, as
 			// together they are at most what is still asked and no
 			// node count keeps CPUs back, and max_nodes (the CPUs
-			// asked, less one per node taken) stays at least the CPUs
-			// still asked, so no node is passed over.
+			// asked, less one per node taken, unless a partition's
+			// MaxNodes caps it) stays at least the CPUs still asked,
+			// so no node is passed over.
 			setRange(e.sink, s.first, s.end)
 			e.cpus -= s.cpus
 			e.max -= s.cpus

@@ -3,11 +3,12 @@ package sim
 import "fairsim/workload"
 
 // RequestIn is job j's request as tried in partition p: its own, with the
-// partition's exclusivity (OverSubscribe=EXCLUSIVE gives whole nodes) and
-// memory rules (DefMemPerCPU, MaxMemPerCPU, ... of p).
+// partition's exclusivity (OverSubscribe=EXCLUSIVE gives whole nodes),
+// MaxNodes and memory rules (DefMemPerCPU, MaxMemPerCPU, ... of p).
 func RequestIn(c *Cluster, j *Job, p int) Request {
 	r := j.Req
 	r.Exclusive = c.Parts[p].Exclusive || j.Job.Exclusive
+	r.MaxNodes = c.Parts[p].MaxNodes
 	if p != j.Part {
 		r.CPUs, r.MemPerCPU, r.MemPerNode, r.MemPerGPU = memRequest(c, &c.Parts[p], j, r.Gres, r.Nodes)
 	}

@@ -728,7 +728,7 @@ func (s *Simulator) placeRequest(j *Job) {
 	if j.Part < 0 {
 		j.Part = c.DefaultPartition()
 	}
-	j.Req = Request{Nodes: j.Nodes, Exclusive: c.Parts[j.Part].Exclusive || j.Job.Exclusive, Type: -1}
+	j.Req = Request{Nodes: j.Nodes, MaxNodes: c.Parts[j.Part].MaxNodes, Exclusive: c.Parts[j.Part].Exclusive || j.Job.Exclusive, Type: -1}
 	if j.Nodes == 1 && j.MaxNodes != 1 && (j.Gres == 0 || j.AllocNodes > 1) {
 		// A minimum of one node (sacct's ReqNodes) says nothing: the
 		// allocator chooses, as for a job that gives no count. A GPU job
@@ -829,6 +829,14 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 			if class == "" {
 				class, why = "bigger than its partition", fmt.Sprintf("partition %s has no nodes", pt.Name)
 			}
+		case pt.MaxNodes > 0 && req.Nodes > pt.MaxNodes:
+			// get_node_cnts: min_nodes over max_nodes. With
+			// EnforcePartLimits=NO (the default) slurmctld keeps it
+			// pending (PartitionNodeLimit) for as long as the
+			// partition stays so; a replay counts it refused.
+			if class == "" {
+				class, why = "nodes over partition MaxNodes", fmt.Sprintf("%d nodes asked, MaxNodes %d of %s", req.Nodes, pt.MaxNodes, pt.Name)
+			}
 		case pt.MaxTime != Unlimited && j.TimeLimit > pt.MaxTime:
 			if class == "" {
 				class, why = "time limit over partition MaxTime", fmt.Sprintf("time limit %ds over MaxTime %ds of %s", j.TimeLimit, pt.MaxTime, pt.Name)
@@ -845,6 +853,7 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 	if len(keep) > 0 {
 		j.Part = keep[0]
 		j.Req.Exclusive = c.Parts[j.Part].Exclusive || j.Job.Exclusive
+		j.Req.MaxNodes = c.Parts[j.Part].MaxNodes
 	}
 	return class, why
 }
@@ -1152,6 +1161,7 @@ func (s *Simulator) start(a *Action) {
 		}
 		j.Part = a.Part
 		j.Req.Exclusive = c.Parts[a.Part].Exclusive || j.Job.Exclusive
+		j.Req.MaxNodes = c.Parts[a.Part].MaxNodes
 	}
 	// A run's allocation is never written after its start, not even by
 	// a requeued job's next run: Releases keep referring to it across

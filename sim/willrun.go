@@ -552,7 +552,9 @@ func (c *Cluster) willRun(req *Request, p int, avail []uint64, rel *Releases, un
 	// still to come and pass over a last node short of the rest
 	// (_eval_nodes), and with more free a different set may be chosen
 	// and then fall short: its fit need not grow as holders give back.
-	monotone := !wrSequential && len(req.Gres) == 0 && c.resvFrom == nil && req.Nodes <= 1
+	// A partition's MaxNodes below the CPUs asked does the same: more
+	// free may offer a set whose first nodes are too small.
+	monotone := !wrSequential && len(req.Gres) == 0 && c.resvFrom == nil && req.Nodes <= 1 && !req.capped()
 	if monotone {
 		rel.ready(c)
 	}

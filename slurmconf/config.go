@@ -198,12 +198,13 @@ type Partition struct {
 
 	// Attributes kept so nothing is lost; the simulation does not apply
 	// them yet (they are listed in Config.Ignored when given).
-	Hidden         bool
-	RootOnly       bool
-	ReqResv        bool
-	ExclusiveUser  bool   // read from the partition's own line only, as Slurm does
-	MinNodes       uint32 // default 0
-	MaxNodes       uint32 // Infinite32 (the default) means unlimited
+	Hidden        bool
+	RootOnly      bool
+	ReqResv       bool
+	ExclusiveUser bool   // read from the partition's own line only, as Slurm does
+	MinNodes      uint32 // default 0
+	// MaxNodes is simulated: the most nodes one job may take.
+	MaxNodes       uint32 // Infinite32 (the default) means unlimited; never 0
 	MaxCPUsPerNode uint32 // Infinite32 (the default) means unlimited
 }
 

@@ -251,5 +251,10 @@ func (p *parser) partAccess(l *attrLine, key string, part *Partition) {
 	}
 	u32("MinNodes", &part.MinNodes)
 	u32("MaxNodes", &part.MaxNodes)
+	if e, ok := get("MaxNodes"); ok && part.MaxNodes == 0 {
+		// get_node_cnts would cap every job at 0 nodes, below its
+		// minimum: the partition could run nothing.
+		p.errorf(e.pos, key, "%s=0: no job could run in partition %s; give UNLIMITED or a count", e.key, part.Name)
+	}
 	u32("MaxCPUsPerNode", &part.MaxCPUsPerNode)
 }

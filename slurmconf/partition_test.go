@@ -147,6 +147,7 @@ func TestPartitionErrors(t *testing.T) {
 		{"PartitionName=p OverSubscribe=SOMETIMES", []string{`t.conf:3: PartitionName=p: OverSubscribe: bad value "SOMETIMES" (want NO, YES[:N], FORCE[:N] or EXCLUSIVE)`}},
 		{"PartitionName=p State=OPEN", []string{`t.conf:3: PartitionName=p: State: bad value "OPEN" (want UP, DOWN, DRAIN or INACTIVE)`}},
 		{"PartitionName=p Default=sure", []string{`t.conf:3: PartitionName=p: Default: "sure" is not a boolean (want YES or NO)`}},
+		{"PartitionName=p MaxNodes=0", []string{`t.conf:3: PartitionName=p: MaxNodes=0: no job could run in partition p; give UNLIMITED or a count`}},
 		{"PartitionName=p PriorityTier=65536", []string{`t.conf:3: PartitionName=p: PriorityTier: "65536" is greater than 65535`}},
 		{"PartitionName=p PreemptMode=GANG,WITHIN", []string{`t.conf:3: PartitionName=p: PreemptMode: "GANG,WITHIN": GANG and WITHIN cannot be combined`}},
 		{"PartitionName=DEFAULT MaxTime=x\nPartitionName=p", []string{`t.conf:3: PartitionName=p: MaxTime: invalid Slurm time "x": unexpected character 'x' at offset 0 (only digits, '-' and ':' are allowed)`}},

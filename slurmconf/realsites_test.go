@@ -117,6 +117,17 @@ func TestRealSites(t *testing.T) {
 			t.Errorf("diku: lower-case sockets= not read: %+v", g)
 		}
 	}
+	if c := confs["hpc-toolset.slurm.conf"]; c != nil {
+		// MaxNodes=2 on both partitions is simulated, not listed ignored.
+		for _, name := range []string{"compute", "debug"} {
+			if p, _ := c.Partition(name); p == nil || p.MaxNodes != 2 {
+				t.Errorf("hpc-toolset: partition %s %+v, want MaxNodes 2", name, p)
+			}
+		}
+		if slices.ContainsFunc(c.Ignored, func(s string) bool { return strings.HasPrefix(s, "PartitionName.MaxNodes (") }) {
+			t.Errorf("hpc-toolset: MaxNodes listed as ignored: %q", c.Ignored)
+		}
+	}
 	if c := confs["docker-cluster-25.11.slurm.conf"]; c != nil {
 		if len(c.Nodes) != 0 || len(c.NodeSets) != 2 || len(c.Partitions) != 2 || len(c.Partitions[0].Hosts) != 0 {
 			t.Errorf("docker-cluster: nodes %v, sets %v, partitions %v", c.Nodes, c.NodeSets, c.Partitions)

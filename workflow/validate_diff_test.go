@@ -76,6 +76,12 @@ import "testing"
 //     CPUs; holding it at a2's limit, 11 pairs.
 //   - dependencies: --dependency=afterany on jobs of the same and the
 //     previous wave, --begin=now+20 and +45, recorded to pin them.
+//   - partition-maxnodes: a PriorityTier partition over n[3-4] with
+//     MaxNodes=1 and a partition QOS (GrpTRES=cpu=10, MaxTRESPerUser=cpu=6,
+//     MaxJobsPerUser=2). A job without -N is placed on one node there
+//     (get_node_cnts caps max_nodes); two -N 2 jobs stay PENDING
+//     (PartitionNodeLimit) until the recorder cancels them, refused by
+//     fairsim. Spreading -n 4 over n3 and n4, 17 pairs.
 func TestValidateDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		run  string
@@ -83,7 +89,7 @@ func TestValidateDifferential(t *testing.T) {
 		tied int64 // pairs started in the same second in one record only
 	}{{"tier", 52, 0}, {"exclusive", 36, 0}, {"multinode", 36, 0}, {"mem2", 39, 0}, {"mixed", 55, 0}, {"arrays-limits", 54, 0},
 		{"completing-nodes", 43, 0}, {"completing", 45, 0}, {"total-cpus", 3, 0}, {"gpu-per-node", 42, 2}, {"gpu-per-job", 42, 0},
-		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}} {
+		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}, {"partition-maxnodes", 37, 0}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)

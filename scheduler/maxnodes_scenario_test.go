@@ -1,0 +1,73 @@
+package scheduler
+
+import (
+	"testing"
+
+	"fairsim/sim"
+)
+
+// TestPartitionMaxNodes: a partition's MaxNodes as slurmctld applies it
+// (node_scheduler.c get_node_cnts: a job's max_nodes is capped at the
+// partition's; min_nodes above it is ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE,
+// reason PartitionNodeLimit), checked on the 22.05 harness with the same
+// nodes and partitions: 4 nodes x 8 CPUs; batch over n1-n4, prio over
+// n3-n4 with MaxNodes=1, two over n1-n4 with MaxNodes=2. All submitted
+// at 0, the first main pass at 3:
+//
+//	job 1 prio -n 12: 12 CPUs on one 8-CPU node never fit; sbatch says
+//	      "Requested node configuration is not available": refused.
+//	job 2 prio -N 2: PartitionNodeLimit for good: refused (counted).
+//	job 3 prio -n 6 (100 s): n3, the first of the tightest nodes.
+//	job 4 prio -n 6 (200 s): n4 (n3 has 2 CPUs left).
+//	job 5 prio -n 4: n3 and n4 have 2 free each; uncapped it would
+//	      start on both at 3, capped at one node it waits for job 3's
+//	      end at 103 and starts on n3 (the harness: Reason=Resources,
+//	      StartTime at job 9's end).
+//	job 6 prio,batch -N 2: prio cannot take it, batch starts it at 3 on
+//	      n1-n2 (the harness ran it in batch on n[1-2]).
+//	job 7 two -n 20: two nodes give at most 16 CPUs: refused.
+//	job 8 two -n 16: at most two nodes, so two idle ones: n1-n2 hold
+//	      job 6 until 53 and n3-n4 are busy; it starts at 53 on n1-n2
+//	      (the harness: Reason=Resources).
+func TestPartitionMaxNodes(t *testing.T) {
+	prio, two := part("prio", "n3", "n4"), part("two")
+	prio.MaxNodes, two.MaxNodes = 1, 2
+	c := cluster(t, []sim.NodeSpec{nodes("n", 4, 8, 16000)}, []sim.PartitionSpec{part("batch"), prio, two})
+	res, by := run(t, c, NewSlurm(DefaultParams()), []tjob{
+		{id: 1, part: "prio", cpus: 12, run: 50, limit: 60},
+		{id: 2, part: "prio", cpus: 2, nodes: 2, run: 50, limit: 60},
+		{id: 3, part: "prio", cpus: 6, run: 100, limit: 120},
+		{id: 4, part: "prio", cpus: 6, run: 200, limit: 240},
+		{id: 5, part: "prio", cpus: 4, run: 50, limit: 120},
+		{id: 6, part: "prio", plist: "prio,batch", cpus: 2, nodes: 2, run: 50, limit: 60},
+		{id: 7, part: "two", cpus: 20, run: 50, limit: 60},
+		{id: 8, part: "two", cpus: 16, run: 50, limit: 60},
+	}, 0, nil)
+	for id, class := range map[int64]string{1: "bigger than its partition", 2: "nodes over partition MaxNodes", 7: "bigger than its partition"} {
+		if j := by[id]; j.State != sim.Rejected || j.Start != -1 {
+			t.Errorf("job %d: state %v start %d, want refused (%s)", id, j.State, j.Start, class)
+		}
+	}
+	if res.Rejected["nodes over partition MaxNodes"] != 1 || res.Rejected["bigger than its partition"] != 2 {
+		t.Errorf("refusals %v, want 1 nodes over partition MaxNodes and 2 bigger than its partition", res.Rejected)
+	}
+	names := func(j *sim.Job) (s string) {
+		for _, sl := range j.Alloc {
+			s += c.Nodes[sl.Node].Name
+		}
+		return s
+	}
+	for _, w := range []struct {
+		id          int64
+		start       int64
+		part, nodes string
+	}{
+		{3, 3, "prio", "n3"}, {4, 3, "prio", "n4"}, {5, 103, "prio", "n3"},
+		{6, 3, "batch", "n1n2"}, {8, 53, "two", "n1n2"},
+	} {
+		j := by[w.id]
+		if j.Start != w.start || c.Parts[j.Part].Name != w.part || names(j) != w.nodes {
+			t.Errorf("job %d started at %d in %s on %s, want %d in %s on %s", w.id, j.Start, c.Parts[j.Part].Name, names(j), w.start, w.part, w.nodes)
+		}
+	}
+}
