@@ -195,6 +195,13 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	// check before the counting (acct_policy_job_runnable_pre_select).
 	var contArr int64
 	contPart := -1
+	// contResv is the task that record reserved for (nil when it
+	// started), with its expected start and CPUs: slurmctld keeps an
+	// array's pending tasks in one record, so the task a next test starts
+	// is the array's first pending one, this one (arrayFirst).
+	var contResv *sim.Job
+	var contResvAt int64
+	var contResvCPUs int
 	b.front, b.checked, b.frontAt = 0, b.gen0-1, -1
 	for i, r := range jobs {
 		if settle && b.checked != b.gen0 && i > lastWhole {
@@ -231,9 +238,21 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		}
 		cont := arr != 0 && arr == contArr && x.part == contPart
 		contArr = 0
+		prevResv := contResv
+		contResv = nil
+		if !cont {
+			prevResv = nil
+		}
 		if why := v.HoldFor(j, x.part); why != "" {
 			plan.Pend(j, why)
-			if cont {
+			if cont && why == sim.ReasonArrayTaskLimit {
+				// The array reached its throttle with the task this
+				// cycle started: goto next_task counted the record
+				// (job_test_count), then job_array_start_test refused it
+				// before any other count.
+				tested++
+				arrRej, arrRejPart = arr, x.part
+			} else if cont {
 				// The next task of an array went past the counting and
 				// the will-run test to _start_job, whose limit check held
 				// it: it counts for bf_max_job_test and bf_max_job_user,
@@ -303,7 +322,15 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		case t < 0:
 			continue
 		case t <= now:
-			if err := plan.Start(j, x.part, s.alloc, sim.ByBackfill); err != nil {
+			sj := j
+			if prevResv != nil && arrayFirst(c, prevResv, x, tl, s.bfLimit) {
+				// The array's record got its reservation in the test
+				// before and starts now: as its first pending task,
+				// which the reservation then leaves to this one.
+				sj = prevResv
+				plan.Expect(j, contResvAt, contResvCPUs)
+			}
+			if err := plan.Start(sj, x.part, s.alloc, sim.ByBackfill); err != nil {
 				panic("slurm backfill: " + err.Error())
 			}
 			s.started(v, plan, x)
@@ -311,7 +338,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			arrRej = 0
 			contArr, contPart = arr, x.part
 			if s.Trace != nil {
-				s.Trace(BackfillEvent{Kind: Started, Now: now, Job: j, Part: x.part, Start: now, Alloc: s.alloc})
+				s.Trace(BackfillEvent{Kind: Started, Now: now, Job: sj, Part: x.part, Start: now, Alloc: s.alloc})
 			}
 		default:
 			if !b.nodesSet {
@@ -322,7 +349,11 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 				plan.Pend(j, why) // backfill.c: no reservation
 				continue
 			}
-			plan.Expect(j, t, testedCPUs(c, &x.req, b.nodes))
+			cpus := testedCPUs(c, &x.req, b.nodes)
+			plan.Expect(j, t, cpus)
+			if arr != 0 {
+				contResv, contResvAt, contResvCPUs = j, t, cpus
+			}
 			if s.Trace != nil {
 				s.Trace(BackfillEvent{Kind: Reserved, Now: now, Job: j, Part: x.part, Start: t, End: floorRes(t+tl, res, wall), Alloc: s.alloc})
 			}
@@ -743,6 +774,19 @@ func (s *Slurm) started(v *sim.View, plan *sim.Plan, x *cand) {
 		b.nodesOf(a.Alloc)
 		b.ns.add(0, floorRes(a.ExpectedEnd, res, v.Cluster().Wall()), res, b.nodes)
 	}
+}
+
+// arrayFirst reports whether task p, which the record before x reserved
+// for, is the same array's earlier task with x's request and limit in
+// x's partition, still pending: the one slurmctld's array record would
+// start.
+func arrayFirst(c *sim.Cluster, p *sim.Job, x *cand, tl int64, limit func(*sim.Cluster, *cand) int64) bool {
+	if p.ArrayJobID != x.j.ArrayJobID || p.ArrayTaskID >= x.j.ArrayTaskID || p.State != sim.Pending ||
+		!slices.Contains(p.Parts, x.part) && (len(p.Parts) > 0 || p.Part != x.part) {
+		return false
+	}
+	px := cand{j: p, part: x.part, req: sim.RequestIn(c, p, x.part)}
+	return sameRequest(&px.req, &x.req) && limit(c, &px) == tl
 }
 
 // nodeSpaceSize is bf_node_space_size: records a cycle's map may make,

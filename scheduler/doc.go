@@ -104,9 +104,20 @@
 //     cycle started or reserved is tried as backfill.c's goto next_task
 //     tries it, past the limit check before the counting: held by a
 //     limit there, it still counts for bf_max_job_test and
-//     bf_max_job_user, and the array's later tasks wait. Slurm's pend_run_tasks
-//     also counts running tasks, and the array throttle (%N,
-//     max_run_tasks) is not modelled.
+//     bf_max_job_user, and the array's later tasks wait. The array
+//     throttle (--array=...%N, max_run_tasks) holds an array running N
+//     tasks (sim.ReasonArrayTaskLimit): out of the queue when the pass
+//     or cycle begins (job_independent), and, once a task this pass
+//     started fills it, its next record counts for bf_max_job_test only
+//     (goto next_task, then job_array_start_test). A held task ages
+//     from its array's eligible time; sacct's Eligible is its release.
+//     A task the plan preempts still counts until the plan is committed.
+//     When the record after a task's reservation is the same array's
+//     next task and can start now, the earlier task starts (slurmctld's
+//     one array record starts its first pending task; job_array_split)
+//     and the later one keeps the reservation's expected start: in
+//     fairsim each task has its own runtime, so the wrong one would end
+//     at the wrong time (differential run array-throttle: 1 pair).
 //   - A job of several partitions reserves in each, and its expected
 //     start is the last record's, not the earliest (no
 //     bf_one_resv_per_job, bf_job_part_count_reserve).
@@ -150,10 +161,6 @@
 //     configuration is not available"). A QOS with Flags=PartitionMaxNodes
 //     (or PartitionTimeLimit) does not lift the partition's limit, and
 //     MinNodes and MaxCPUsPerNode are not simulated (listed ignored).
-//   - A task of a throttled array (--array=0-7%2) takes its eligible time
-//     from sacct's Eligible, the time the throttle released it, where
-//     Slurm ages it from its array's: its age factor is lower than the
-//     controller's (differential run h49arr: 26 pairs).
 //   - Licenses, node features and reboots, advance reservations in the
 //     map, heterogeneous jobs and deadlines are not modelled. A CPU-typed
 //     request's node count check counts nodes of every type, as Slurm

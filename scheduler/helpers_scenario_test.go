@@ -50,6 +50,7 @@ type tjob struct {
 	begin   int64  // eligible from (sbatch --begin); 0 for at submit
 	array   int64  // the job array it is a task of (ArrayJobID); 0 for none
 	task    int32  // its task index in the array
+	maxRun  int32  // the array's throttle (--array=...%N); 0 for none
 	nodes   int    // sbatch -N: exact node count; 0 for none
 	plist   string // sbatch -p a,b: the partitions it may run in; "" for part alone
 }
@@ -75,7 +76,7 @@ func newJobs(tjs []tjob) ([]workload.Job, *workload.Names) {
 		if t.begin > 0 {
 			j.Eligible = t.begin
 		}
-		j.ArrayJobID, j.ArrayTaskID = t.array, t.task
+		j.ArrayJobID, j.ArrayTaskID, j.ArrayMaxRun = t.array, t.task, t.maxRun
 		if t.nodes > 0 {
 			j.Nodes, j.MaxNodes = t.nodes, t.nodes
 		}

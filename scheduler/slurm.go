@@ -218,6 +218,10 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 		}
 		x := candOf(c, r)
 		j, p := x.j, x.part
+		if v.ArrayThrottled(j) {
+			plan.Pend(j, sim.ReasonArrayTaskLimit)
+			continue // not in slurmctld's queue: no depth counts it
+		}
 		if s.P.PartitionJobDepth > 0 {
 			s.partCnt[p]++
 			if s.partCnt[p] > s.P.PartitionJobDepth {
@@ -241,7 +245,7 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 		}
 		if why := v.HoldFor(j, p); why != "" {
 			plan.Pend(j, why)
-			if !s.P.AssocLimitStop {
+			if !s.P.AssocLimitStop || why == sim.ReasonArrayTaskLimit {
 				continue // limit-held jobs do not block their partition
 			}
 		} else {

@@ -182,7 +182,12 @@ type Simulator struct {
 	// suspended are the jobs a SUSPEND preemption stopped, until their
 	// cores are free again.
 	suspended []*Job
-	version   uint64
+	// arrayRun counts the running (and suspended) tasks of each
+	// throttled array (workload.Job.ArrayMaxRun), job_mgr.c's
+	// tot_run_tasks: View.HoldFor holds the array's next task at the
+	// throttle.
+	arrayRun map[int64]int32
+	version  uint64
 	// churn counts the changes of version other than a job joining the
 	// pending list (View.Churn).
 	churn uint64
@@ -1169,6 +1174,7 @@ func (s *Simulator) start(a *Action) {
 	j.Alloc = s.keepAlloc(a.Alloc)
 	j.State = Running
 	j.Start = s.now
+	s.arrayRunning(j, 1)
 	if s.opt.Check != nil {
 		s.starts = append(s.starts, startRec{j, s.now})
 	}
@@ -1207,8 +1213,26 @@ func (s *Simulator) removeRunning(j *Job, free bool) {
 	last.runIdx = j.runIdx
 	s.running = s.running[:len(s.running)-1]
 	j.runIdx = -1
+	s.arrayRunning(j, -1)
 	if free {
 		s.c.apply(j.Alloc, false)
+	}
+}
+
+// arrayRunning counts a task of a throttled array in or out of its
+// array's running tasks (job_array_start and _job_array_comp keep
+// tot_run_tasks).
+func (s *Simulator) arrayRunning(j *Job, d int32) {
+	if j.ArrayMaxRun <= 0 || j.ArrayJobID == 0 {
+		return
+	}
+	if s.arrayRun == nil {
+		s.arrayRun = map[int64]int32{}
+	}
+	if n := s.arrayRun[j.ArrayJobID] + d; n > 0 {
+		s.arrayRun[j.ArrayJobID] = n
+	} else {
+		delete(s.arrayRun, j.ArrayJobID)
 	}
 }
 

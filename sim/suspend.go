@@ -65,6 +65,7 @@ func (s *Simulator) suspend(j *Job) {
 		return
 	}
 	s.removeRunning(j, false)
+	s.arrayRunning(j, 1) // a suspended task still counts against its array's throttle
 	j.State = Suspended
 	j.gen++
 	j.Preemptions++

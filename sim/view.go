@@ -275,6 +275,9 @@ var noNodes = Alloc{}
 func (v *View) EnforcesLimits() bool { return v.limits && v.holdIn != nil }
 
 func (v *View) holdFor(j *Job, part int, a Alloc) string {
+	if j.ArrayMaxRun > 0 && v.arrayFull(j) {
+		return ReasonArrayTaskLimit
+	}
 	if a == nil && j.Req.Resv != 0 {
 		if why := v.c.resvWait(j.Req.Resv, v.now); why != "" {
 			return why
@@ -300,6 +303,35 @@ func (v *View) holdFor(j *Job, part int, a Alloc) string {
 		return ""
 	}
 	return v.hold(j, v.now)
+}
+
+// ReasonArrayTaskLimit is the pending reason of a task its array's
+// throttle holds (sbatch --array=...%N): job_array_start_test's
+// WAIT_ARRAY_TASK_LIMIT. slurmctld leaves such an array out of the
+// queues it builds (job_independent), so a scheduler neither counts nor
+// reserves for it.
+const ReasonArrayTaskLimit = "JobArrayTaskLimit"
+
+// ArrayThrottled reports whether task j's array ran as many tasks as its
+// throttle allows when the pass began: slurmctld's queue then leaves the
+// array out (job_independent), so no queue depth counts it.
+func (v *View) ArrayThrottled(j *Job) bool {
+	return j.ArrayMaxRun > 0 && v.sim != nil && j.ArrayJobID != 0 && v.sim.arrayRun[j.ArrayJobID] >= j.ArrayMaxRun
+}
+
+// arrayFull reports whether task j's array runs as many tasks as its
+// throttle allows, counting those the pass's plan starts.
+func (v *View) arrayFull(j *Job) bool {
+	if v.sim == nil || j.ArrayJobID == 0 {
+		return false
+	}
+	n := v.sim.arrayRun[j.ArrayJobID]
+	for i := range v.plan.Actions {
+		if act := &v.plan.Actions[i]; act.Kind == ActStart && act.Job.ArrayJobID == j.ArrayJobID && v.Placed(act.Job) {
+			n++
+		}
+	}
+	return n >= j.ArrayMaxRun
 }
 
 // Plan is the pass's plan, empty when the pass begins. A View has one

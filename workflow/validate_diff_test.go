@@ -82,6 +82,13 @@ import "testing"
 //     (get_node_cnts caps max_nodes); two -N 2 jobs stay PENDING
 //     (PartitionNodeLimit) until the recorder cancels them, refused by
 //     fairsim. Spreading -n 4 over n3 and n4, 17 pairs.
+//   - array-throttle: six arrays of 8 tasks with --array=0-7%2 (one
+//     with -N 2) beside plain jobs, bf_max_job_array_resv=2,
+//     bf_max_job_test=10. At most two tasks of an array run at once
+//     (job_array_start_test), and a held task ages from its array's
+//     eligible time, where sacct's Eligible is its release by the
+//     throttle; aging from that, 26 pairs (49 before
+//     bf_max_job_array_resv reached the scheduler).
 func TestValidateDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		run  string
@@ -89,7 +96,7 @@ func TestValidateDifferential(t *testing.T) {
 		tied int64 // pairs started in the same second in one record only
 	}{{"tier", 52, 0}, {"exclusive", 36, 0}, {"multinode", 36, 0}, {"mem2", 39, 0}, {"mixed", 55, 0}, {"arrays-limits", 54, 0},
 		{"completing-nodes", 43, 0}, {"completing", 45, 0}, {"total-cpus", 3, 0}, {"gpu-per-node", 42, 2}, {"gpu-per-job", 42, 0},
-		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}, {"partition-maxnodes", 37, 0}} {
+		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}, {"partition-maxnodes", 37, 0}, {"array-throttle", 111, 0}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)

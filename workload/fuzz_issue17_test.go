@@ -27,7 +27,9 @@ func FuzzSubmitLine(f *testing.F) {
 		"salloc -HN1 -w 'cn[1-4]' --begin=now+1hour", "srun -W 30 -N 1-2 hostname", "sbatch --nodes=1,2,4:2 --res=x",
 		`sbatch --wrap="echo \"hi\"" -x cn5`, "sbatch --gres=gpu:a100:2,shard:1 -N 2 x", "sbatch -G a100:2,v100:1 -n 4 x",
 		"sbatch --gpus-per-node=4 --gpus-per-task=1 --ntasks-per-node=4 x", "srun --gpus-per-socket=2 -c 8 x",
-		"sbatch --tres-per-task=cpu=2,gres/gpu:1 x", "sbatch --gres=none --gres=gpu:1k x"} {
+		"sbatch --tres-per-task=cpu=2,gres/gpu:1 x", "sbatch --gres=none --gres=gpu:1k x",
+		// a throttled array, as the 22.05 harness recorded it (slurm-diff/array-throttle)
+		"sbatch --uid=fsu4 --gid=users --account=a2 --partition=batch --qos=normal -n 3 -t 5 --array=0-7%2 --mem=3000 --chdir=/tmp -o /dev/null -J ref1 --wrap sleep 37"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
@@ -37,6 +39,9 @@ func FuzzSubmitLine(f *testing.F) {
 		}
 		if (req.MinNodes == Unset) != (req.MaxNodes == Unset) || req.MaxNodes < req.MinNodes {
 			t.Fatalf("%q: nodes %d-%d", line, req.MinNodes, req.MaxNodes)
+		}
+		if req.ArrayThrottle < 0 || req.ArrayThrottle > 1<<31-1 {
+			t.Fatalf("%q: array throttle %d", line, req.ArrayThrottle)
 		}
 		for _, g := range append(append([]GresReq(nil), req.Gres...), req.GresPerTask...) {
 			if g.Count < 1 || g.Count > MaxGresCount {

@@ -196,6 +196,10 @@ func FuzzSacct(f *testing.F) {
 	addSeeds(f, "*.psv", uint8(0))
 	addSeeds(f, "*.sacct", uint8(6))
 	addRealSiteSeeds(f, uint8(0))
+	// Throttled arrays (--array=0-7%2) recorded on the 22.05 harness.
+	if b, err := os.ReadFile("../scenarios/testdata/slurm-diff/array-throttle/sacct.txt"); err == nil {
+		f.Add(b, uint8(0))
+	}
 	f.Add([]byte("JobIDRaw|Submit|Start|End|Elapsed|State|NCPUS|ReqNodes|ReqGRES|AllocGRES|AllocTRES|SubmitLine|NTasks\n"+
 		"5|2019-01-01T00:00:00|2019-01-01T00:01:00|2019-01-01T00:02:00|00:01:00|COMPLETED|4|2|gpu:k80:4|gpu:4|cpu=4,gres/gpu=4|sbatch -N 2 --gres=gpu:k80:2 x|\n"+
 		"6|2019-01-01T00:00:00|2019-01-01T00:01:00|2019-01-01T00:02:00|00:01:00|COMPLETED|4|1||gpu:2|cpu=4,gres/gpu:p100=2,gres/gpu=2|sbatch --gpus-per-task=1 x|2\n"), uint8(0))

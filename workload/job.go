@@ -90,6 +90,11 @@ type Job struct {
 	// request in canonical form (FormatGres: "gpu:a100:2/job"); 0 for
 	// none. Read it with Names.GresOf.
 	Gres int32
+	// ArrayMaxRun is the array's throttle (sbatch --array=0-7%2 gives
+	// 2, max_run_tasks): at most this many of its tasks run at once. 0
+	// for none. sacct's Eligible of a task the throttle held is the time
+	// it let the task go, not the array's.
+	ArrayMaxRun int32 // beside Gres: fills the padding before Queue
 
 	Queue      int     // SWF queue number (field 15); Unset when none
 	Executable int     // SWF application number (field 14); Unset when none

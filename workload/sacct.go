@@ -1346,6 +1346,42 @@ func (r *SacctReader) intern(f sacctField, t *Intern, b []byte) int32 {
 	return id
 }
 
+// throttledEligible gives each task of a throttled array (--array=...%N)
+// its array's eligible time, the earliest of its tasks': sacct's Eligible
+// of a task the throttle held is the time it let the task go
+// (job_array_start_test zeroes begin_time, job_independent sets it
+// then), while the task aged from its array's accrue time all along.
+func (r *SacctReader) throttledEligible() {
+	elig := func(j *Job) int64 {
+		if j.Eligible == Unset || j.Eligible < j.Submit {
+			return j.Submit
+		}
+		return j.Eligible
+	}
+	var first map[int64]int64
+	for i := range r.jobs {
+		if j := &r.jobs[i]; j.ArrayMaxRun > 0 && j.ArrayJobID != 0 {
+			if first == nil {
+				first = map[int64]int64{}
+			}
+			if e, ok := first[j.ArrayJobID]; !ok || elig(j) < e {
+				first[j.ArrayJobID] = elig(j)
+			}
+		}
+	}
+	for i := range r.jobs {
+		if j := &r.jobs[i]; j.ArrayMaxRun > 0 && j.ArrayJobID != 0 {
+			if e := first[j.ArrayJobID]; elig(j) > e {
+				j.Eligible = e
+				if e <= j.Submit {
+					j.Eligible = Unset // eligible at submit, as the reader keeps it
+				}
+				r.stats.Defaulted.Add("eligible of a throttled array's task: its array's (sacct's is its release by the throttle)")
+			}
+		}
+	}
+}
+
 // finish folds the steps into their jobs, numbers the jobs that have no
 // id of their own, fixes the epoch and sorts by submit time.
 func (r *SacctReader) finish() {
@@ -1371,6 +1407,7 @@ func (r *SacctReader) finish() {
 		next++
 	}
 	r.noRaw = nil
+	r.throttledEligible()
 
 	minSubmit := int64(math.MaxInt64)
 	for i := range r.jobs {

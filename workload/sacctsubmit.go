@@ -31,6 +31,7 @@ func (r *SacctReader) parseSubmitLine(l *sacctLine, j *Job, t sacctTimes) *Submi
 		j.MaxNodes = max(req.MaxNodes, j.Nodes)
 	}
 	j.Exclusive = req.Exclusive
+	j.ArrayMaxRun = int32(req.ArrayThrottle)
 	if req.MemPerNode > 0 {
 		j.MemPerNode = req.MemPerNode
 		l.defs = append(l.defs, "memory per node from SubmitLine --mem")

@@ -44,6 +44,10 @@ type SubmitRequest struct {
 	// memory on each node. 0 when not given, and for --mem=0 (all of a
 	// node's memory, which a job asking none gets anyway).
 	MemPerNode int64
+	// ArrayThrottle is the %N of -a/--array (0-7%2 gives 2): at most N
+	// tasks of the array run at once. 0 when not given (or %0, which
+	// job_mgr.c ignores).
+	ArrayThrottle int
 }
 
 // maxMemPerNodeMB bounds --mem: a mebibyte short of an exbibyte per node.
@@ -298,6 +302,15 @@ func ParseSubmitLine(line string) (SubmitRequest, error) {
 				return fmt.Errorf("--mem %q: not a memory size", val)
 			}
 			req.MemPerNode = int64(math.Ceil(kb/1024 - 1e-9))
+		case "array":
+			req.ArrayThrottle = 0 // the last --array is the one sbatch keeps
+			if _, n, ok := strings.Cut(val, "%"); ok {
+				k, ok := parseCount([]byte(n))
+				if !ok || k < 0 || k > 1<<31-1 {
+					return fmt.Errorf("--array %q: the throttle after %% is not a count", val)
+				}
+				req.ArrayThrottle = int(k)
+			}
 		case "reservation":
 			req.Reservation = val
 		case "nodelist":
