@@ -226,17 +226,39 @@ func (m *Policy) Submit(j *sim.Job, now int64) {
 			m.Unmapped.Add(acct + "/" + user) // refused at submit otherwise
 		}
 	}
-	j.QOSIdx = m.defQOS
-	if q := m.names.QOS.Name(j.Job.QOS); q != "" {
-		if i, ok := m.cfg.QOS.Index(strings.ToLower(q)); ok {
-			j.QOSIdx = i
-		} else if m.defQOS >= 0 {
-			m.UnknownQOS.Add(q + " (run under " + m.cfg.QOS.QOS(m.defQOS).Name + ")")
-		} else {
-			m.UnknownQOS.Add(q + " (run without a QOS)")
-		}
-	}
+	j.QOSIdx = m.jobQOS(j, true)
 	j.Priority = m.set(j, now)
+}
+
+// jobQOS is the QOS job j runs under: the one the trace names, else the
+// default; note counts a name the QOS table lacks.
+func (m *Policy) jobQOS(j *sim.Job, note bool) int {
+	q := m.names.QOS.Name(j.Job.QOS)
+	if q == "" {
+		return m.defQOS
+	}
+	if i, ok := m.cfg.QOS.Index(strings.ToLower(q)); ok {
+		return i
+	}
+	switch {
+	case !note:
+	case m.defQOS >= 0:
+		m.UnknownQOS.Add(q + " (run under " + m.cfg.QOS.QOS(m.defQOS).Name + ")")
+	default:
+		m.UnknownQOS.Add(q + " (run without a QOS)")
+	}
+	return m.defQOS
+}
+
+// LiftsPartLimits implements sim.PartLimitLifter: the QOS flags
+// PartitionMaxNodes and PartitionTimeLimit of the job's QOS.
+func (m *Policy) LiftsPartLimits(j *sim.Job) (maxNodes, maxTime bool) {
+	q := m.jobQOS(j, false)
+	if q < 0 || m.cfg.QOS == nil {
+		return false, false
+	}
+	f := m.cfg.QOS.QOS(q).Flags
+	return f&policy.QOSPartitionMaxNodes != 0, f&policy.QOSPartitionTimeLimit != 0
 }
 
 // set computes a job's priority and keeps its breakdown for sprio. A job

@@ -159,8 +159,9 @@
 //     then tests time by time, as for -N k); one whose CPUs cannot fit on
 //     that many nodes is refused, as sbatch is ("Requested node
 //     configuration is not available"). A QOS with Flags=PartitionMaxNodes
-//     (or PartitionTimeLimit) does not lift the partition's limit, and
-//     MinNodes and MaxCPUsPerNode are not simulated (listed ignored).
+//     (or PartitionTimeLimit) lifts the partition's limit for its jobs
+//     (sim.PartLimitLifter); MinNodes, MaxCPUsPerNode and the flag
+//     PartitionMinNodes are not simulated (MinNodes listed ignored).
 //   - Licenses, node features and reboots, advance reservations in the
 //     map, heterogeneous jobs and deadlines are not modelled. A CPU-typed
 //     request's node count check counts nodes of every type, as Slurm

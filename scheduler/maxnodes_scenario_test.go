@@ -3,6 +3,7 @@ package scheduler
 import (
 	"testing"
 
+	"fairsim/policy/fairshare"
 	"fairsim/sim"
 )
 
@@ -68,6 +69,50 @@ func TestPartitionMaxNodes(t *testing.T) {
 		j := by[w.id]
 		if j.Start != w.start || c.Parts[j.Part].Name != w.part || names(j) != w.nodes {
 			t.Errorf("job %d started at %d in %s on %s, want %d in %s on %s", w.id, j.Start, c.Parts[j.Part].Name, names(j), w.start, w.part, w.nodes)
+		}
+	}
+}
+
+// TestQOSLiftsPartitionLimits: a QOS with Flags=PartitionMaxNodes lets
+// its jobs past a partition's MaxNodes (get_node_cnts keeps the job's own
+// max_nodes; job_limits_check lets it queue), and one with
+// Flags=PartitionTimeLimit past its MaxTime. prio is n3-n4 with
+// MaxNodes=1 and MaxTime=5:00 (300 s); QOS long has both flags, normal
+// none. All submitted at 0, first pass at 3:
+//
+//	job 1 long, -N 2, 2 CPUs: runs at 3 on n3 and n4.
+//	job 2 normal, -N 2: refused (nodes over partition MaxNodes).
+//	job 3 long, 16 CPUs, no -N, limit 600 s (over MaxTime): its CPUs need
+//	      both nodes whole, which it may take (under normal sbatch would
+//	      refuse it); it starts when job 1 ends, at 53, with its 600 s
+//	      limit.
+//	job 4 normal, limit 600 s: refused (time limit over partition MaxTime).
+func TestQOSLiftsPartitionLimits(t *testing.T) {
+	prio := part("prio", "n3", "n4")
+	prio.MaxNodes, prio.MaxTime = 1, 300
+	c := cluster(t, []sim.NodeSpec{nodes("n", 4, 8, 16000)}, []sim.PartitionSpec{part("batch"), prio})
+	const dump = "Cluster - 'c':Fairshare=1\nParent - 'root'\nAccount - 'a':Fairshare=1\nParent - 'a'\nUser - 'u':Fairshare=1\n"
+	const qos = "Name|Priority|Flags\nnormal|0|\nlong|0|PartitionMaxNodes,PartitionTimeLimit\n"
+	res, by := run(t, c, NewSlurm(DefaultParams()), []tjob{
+		{id: 1, part: "prio", qos: "long", cpus: 2, nodes: 2, run: 50, limit: 60},
+		{id: 2, part: "prio", qos: "normal", cpus: 2, nodes: 2, run: 50, limit: 60},
+		{id: 3, part: "prio", qos: "long", cpus: 16, run: 100, limit: 600},
+		{id: 4, part: "prio", qos: "normal", cpus: 1, run: 100, limit: 600},
+	}, 0, mfPolicy(t, dump, qos, fairshare.Config{HalfLife: 86400}))
+	if res.Rejected["nodes over partition MaxNodes"] != 1 || res.Rejected["time limit over partition MaxTime"] != 1 {
+		t.Errorf("refusals %v, want one over MaxNodes (job 2) and one over MaxTime (job 4)", res.Rejected)
+	}
+	for id, w := range map[int64]struct {
+		start int64
+		nodes int
+	}{1: {3, 2}, 3: {53, 2}} {
+		if j := by[id]; j.Start != w.start || len(j.Alloc) != w.nodes || c.Parts[j.Part].Name != "prio" || id == 3 && j.TimeLimit != 600 {
+			t.Errorf("job %d started at %d on %d nodes in %s, want %d on %d in prio", id, j.Start, len(j.Alloc), c.Parts[j.Part].Name, w.start, w.nodes)
+		}
+	}
+	for _, id := range []int64{2, 4} {
+		if j := by[id]; j.State != sim.Rejected {
+			t.Errorf("job %d: %v, want refused", id, j.State)
 		}
 	}
 }

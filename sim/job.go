@@ -9,6 +9,23 @@ import (
 // JobState is a job's state, named as sacct names them.
 type JobState uint8
 
+// partLifts says which partition limits a job's QOS lifts.
+type partLifts uint8
+
+const (
+	liftMaxNodes partLifts = 1 << iota // QOS Flags=PartitionMaxNodes
+	liftMaxTime                        // QOS Flags=PartitionTimeLimit
+)
+
+// maxNodesIn is the node cap of partition p for job j: the partition's
+// MaxNodes unless the job's QOS lifts it (get_node_cnts).
+func (c *Cluster) maxNodesIn(j *Job, p int) int {
+	if j.lifts&liftMaxNodes != 0 {
+		return 0
+	}
+	return c.Parts[p].MaxNodes
+}
+
 // NotAccruing is Job.Accrue of a job whose age does not accrue. Slurm
 // marks that with accrue_time 0, an instant no job can have; the
 // simulated clock starts at 0, so a job submitted then does accrue.
@@ -61,6 +78,9 @@ type Job struct {
 	PartPrio []uint32
 	Req      Request // what it asks of the partition
 	State    JobState
+	// lifts are the partition limits the job's QOS lifts (QOS
+	// Flags=PartitionMaxNodes, PartitionTimeLimit), set at submission.
+	lifts partLifts
 	// EligibleTime is when it became eligible to start: its submit, its
 	// begin time (the trace's Eligible), or when its dependency ended.
 	EligibleTime int64

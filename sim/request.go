@@ -8,7 +8,7 @@ import "fairsim/workload"
 func RequestIn(c *Cluster, j *Job, p int) Request {
 	r := j.Req
 	r.Exclusive = c.Parts[p].Exclusive || j.Job.Exclusive
-	r.MaxNodes = c.Parts[p].MaxNodes
+	r.MaxNodes = c.maxNodesIn(j, p)
 	if p != j.Part {
 		r.CPUs, r.MemPerCPU, r.MemPerNode, r.MemPerGPU = memRequest(c, &c.Parts[p], j, r.Gres, r.Nodes)
 	}

@@ -110,6 +110,15 @@ type Repricer interface {
 	Reprice(j *Job, now int64)
 }
 
+// PartLimitLifter is a Policy whose QOS may lift partition limits: at
+// submission, before Submit, it says whether job j's QOS has
+// Flags=PartitionMaxNodes (the partition's MaxNodes neither holds nor
+// caps it; get_node_cnts, job_limits_check) and PartitionTimeLimit (a
+// limit over the partition's MaxTime is allowed).
+type PartLimitLifter interface {
+	LiftsPartLimits(j *Job) (maxNodes, maxTime bool)
+}
+
 // CalcPhaser is a Policy that must hear of the calc ticks the controller
 // ran before the trace's first submission: LastCalc(t) gives the latest
 // (priority_multifactor.c _decay_thread's g_last_ran when the first job

@@ -672,6 +672,12 @@ func (s *Simulator) submit(j *Job) {
 	s.lastProgress = s.now
 	s.byID.add(j.ID, j.Idx)
 	s.list.submitted(j)
+	j.lifts = 0
+	if pl, ok := s.pol.(PartLimitLifter); ok {
+		if n, t := pl.LiftsPartLimits(j); n || t {
+			j.lifts = liftsOf(n, t)
+		}
+	}
 	s.placeRequest(j)
 	if class, why := overSpan(j); class != "" {
 		s.reject(j, class, why)
@@ -699,6 +705,18 @@ func (s *Simulator) submit(j *Job) {
 		s.push(Event{T: j.Submit + max(j.Job.Wait, 0), Kind: EvJobEnd, Job: int32(j.Idx), Gen: j.gen})
 	}
 	s.await(j)
+}
+
+// liftsOf packs the partition limits a QOS lifts.
+func liftsOf(maxNodes, maxTime bool) partLifts {
+	var l partLifts
+	if maxNodes {
+		l |= liftMaxNodes
+	}
+	if maxTime {
+		l |= liftMaxTime
+	}
+	return l
 }
 
 // overSpan tells why a job's times cannot be simulated: a run time, a
@@ -733,7 +751,7 @@ func (s *Simulator) placeRequest(j *Job) {
 	if j.Part < 0 {
 		j.Part = c.DefaultPartition()
 	}
-	j.Req = Request{Nodes: j.Nodes, MaxNodes: c.Parts[j.Part].MaxNodes, Exclusive: c.Parts[j.Part].Exclusive || j.Job.Exclusive, Type: -1}
+	j.Req = Request{Nodes: j.Nodes, MaxNodes: c.maxNodesIn(j, j.Part), Exclusive: c.Parts[j.Part].Exclusive || j.Job.Exclusive, Type: -1}
 	if j.Nodes == 1 && j.MaxNodes != 1 && (j.Gres == 0 || j.AllocNodes > 1) {
 		// A minimum of one node (sacct's ReqNodes) says nothing: the
 		// allocator chooses, as for a job that gives no count. A GPU job
@@ -834,15 +852,15 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 			if class == "" {
 				class, why = "bigger than its partition", fmt.Sprintf("partition %s has no nodes", pt.Name)
 			}
-		case pt.MaxNodes > 0 && req.Nodes > pt.MaxNodes:
+		case req.MaxNodes > 0 && req.Nodes > req.MaxNodes:
 			// get_node_cnts: min_nodes over max_nodes. With
 			// EnforcePartLimits=NO (the default) slurmctld keeps it
 			// pending (PartitionNodeLimit) for as long as the
 			// partition stays so; a replay counts it refused.
 			if class == "" {
-				class, why = "nodes over partition MaxNodes", fmt.Sprintf("%d nodes asked, MaxNodes %d of %s", req.Nodes, pt.MaxNodes, pt.Name)
+				class, why = "nodes over partition MaxNodes", fmt.Sprintf("%d nodes asked, MaxNodes %d of %s", req.Nodes, req.MaxNodes, pt.Name)
 			}
-		case pt.MaxTime != Unlimited && j.TimeLimit > pt.MaxTime:
+		case pt.MaxTime != Unlimited && j.TimeLimit > pt.MaxTime && j.lifts&liftMaxTime == 0:
 			if class == "" {
 				class, why = "time limit over partition MaxTime", fmt.Sprintf("time limit %ds over MaxTime %ds of %s", j.TimeLimit, pt.MaxTime, pt.Name)
 			}
@@ -858,7 +876,7 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 	if len(keep) > 0 {
 		j.Part = keep[0]
 		j.Req.Exclusive = c.Parts[j.Part].Exclusive || j.Job.Exclusive
-		j.Req.MaxNodes = c.Parts[j.Part].MaxNodes
+		j.Req.MaxNodes = c.maxNodesIn(j, j.Part)
 	}
 	return class, why
 }
@@ -1166,7 +1184,7 @@ func (s *Simulator) start(a *Action) {
 		}
 		j.Part = a.Part
 		j.Req.Exclusive = c.Parts[a.Part].Exclusive || j.Job.Exclusive
-		j.Req.MaxNodes = c.Parts[a.Part].MaxNodes
+		j.Req.MaxNodes = c.maxNodesIn(j, a.Part)
 	}
 	// A run's allocation is never written after its start, not even by
 	// a requeued job's next run: Releases keep referring to it across
