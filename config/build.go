@@ -352,6 +352,17 @@ func (sc *Scenario) Build() (*Run, error) {
 	default:
 		return fail(fmt.Errorf("%s: JobRequeue %q: want 0 or 1", conf.Where("JobRequeue"), v))
 	}
+	// EnforcePartLimits=ALL refuses a job that breaks the limits of any
+	// partition it names (job_mgr.c _select_nodes_parts_resvs); NO and
+	// ANY let it run in one whose limits it keeps
+	// (slurm_protocol_defs.c parse_part_enforce_type; default NO).
+	switch v := strings.ToLower(conf.Extra["EnforcePartLimits"]); v {
+	case "", "no", "down", "false", "0", "yes", "up", "true", "1", "any":
+	case "all":
+		run.Options.EnforcePartLimitsAll = true
+	default:
+		return fail(fmt.Errorf("%s: EnforcePartLimits %q: want NO, ANY (YES) or ALL", conf.Where("EnforcePartLimits"), conf.Extra["EnforcePartLimits"]))
+	}
 	if sc.Events != "" {
 		if run.Options.Events, err = sc.siteEvents(run.Cluster, run.Source.Header()); err != nil {
 			return fail(err)

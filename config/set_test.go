@@ -302,3 +302,28 @@ func TestInlineOverridesFile(t *testing.T) {
 }
 
 func writeFile(path, text string) error { return os.WriteFile(path, []byte(text), 0o644) }
+
+// TestEnforcePartLimits: EnforcePartLimits=ALL (any letter case) makes the
+// simulator refuse a job that breaks any of its partitions' limits; NO,
+// ANY and Slurm's other spellings (YES, 1, ...) keep the default; a value
+// Slurm refuses is an error naming it.
+func TestEnforcePartLimits(t *testing.T) {
+	for _, tc := range []struct {
+		val  string
+		all  bool
+		fail string
+	}{{"all", true, ""}, {"ALL", true, ""}, {"NO", false, ""}, {"any", false, ""}, {"Yes", false, ""}, {"1", false, ""},
+		{"sometimes", false, `EnforcePartLimits "sometimes": want NO, ANY (YES) or ALL`}} {
+		run, err := buildScenario(t, fromSlurm, [2]string{"EnforcePartLimits", tc.val})
+		switch {
+		case tc.fail != "":
+			if err == nil || !strings.Contains(err.Error(), tc.fail) {
+				t.Errorf("%s: err %v, want %q", tc.val, err, tc.fail)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", tc.val, err)
+		case run.Options.EnforcePartLimitsAll != tc.all:
+			t.Errorf("%s: EnforcePartLimitsAll %v, want %v", tc.val, run.Options.EnforcePartLimitsAll, tc.all)
+		}
+	}
+}

@@ -116,3 +116,27 @@ func TestQOSLiftsPartitionLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestEnforcePartLimitsAll: sbatch -p a,b with a 600 s limit, where a has
+// MaxTime=300 s and b none (one 4-CPU node each). Under the default
+// (EnforcePartLimits=NO, and ANY) the job runs in b, the partition whose
+// limits it keeps, at the first pass (3); under ALL, slurmctld refuses it
+// at submission, as it breaks a's limit (job_mgr.c
+// _select_nodes_parts_resvs: ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE).
+func TestEnforcePartLimitsAll(t *testing.T) {
+	for _, all := range []bool{false, true} {
+		a, b := part("a", "n1"), part("b", "n2")
+		a.MaxTime = 300
+		c := cluster(t, []sim.NodeSpec{nodes("n", 2, 4, 16000)}, []sim.PartitionSpec{a, b})
+		res, by := runWith(t, c, NewSlurm(DefaultParams()), []tjob{
+			{id: 1, part: "a", plist: "a,b", cpus: 2, run: 100, limit: 600},
+		}, sim.Options{EnforcePartLimitsAll: all}, nil)
+		j := by[1]
+		switch {
+		case !all && (j.Start != 3 || c.Parts[j.Part].Name != "b"):
+			t.Errorf("EnforcePartLimits=NO: job started at %d in %s (%v), want 3 in b", j.Start, c.Parts[j.Part].Name, j.State)
+		case all && (j.State != sim.Rejected || res.Rejected["time limit over partition MaxTime"] != 1):
+			t.Errorf("EnforcePartLimits=ALL: job %v, refusals %v; want refused over a's MaxTime", j.State, res.Rejected)
+		}
+	}
+}

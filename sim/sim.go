@@ -59,6 +59,11 @@ type Options struct {
 	// live started, which orders the events it may apply. The caller
 	// closes it with the result.
 	Check *InvariantStream
+	// EnforcePartLimitsAll is EnforcePartLimits=ALL: a job that breaks a
+	// limit (MaxTime, MaxNodes, MaxMemPerNode, an access list, a State
+	// that takes no jobs) of any partition it names is refused, though
+	// another could run it.
+	EnforcePartLimitsAll bool
 	// NoRequeue is JobRequeue=0: a job killed by a node failure ends
 	// NODE_FAIL instead of going back to the queue.
 	NoRequeue bool
@@ -836,41 +841,45 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 		}
 	}
 	keep := j.Parts[:0]
+	var limitClass, limitWhy string // the first partition limit the job breaks
+	refused := func(c2, w string, limit bool) {
+		if class == "" {
+			class, why = c2, w
+		}
+		if limit && limitClass == "" {
+			limitClass, limitWhy = c2, w
+		}
+	}
 	for _, p := range j.Parts {
 		pt := &c.Parts[p]
 		req := RequestIn(c, j, p)
 		if c2, w := s.refuses(j, pt, &req); c2 != "" {
-			if class == "" {
-				class, why = c2, w
-			}
+			refused(c2, w, true)
 			continue
 		}
 		switch fit, short := c.Capacity(&req, p); {
 		case len(pt.Nodes) == 0:
 			// A placeholder partition (Nodes= empty, as slurm.conf
 			// allows): job_mgr.c refuses too many CPUs for its 0.
-			if class == "" {
-				class, why = "bigger than its partition", fmt.Sprintf("partition %s has no nodes", pt.Name)
-			}
+			refused("bigger than its partition", fmt.Sprintf("partition %s has no nodes", pt.Name), false)
 		case req.MaxNodes > 0 && req.Nodes > req.MaxNodes:
 			// get_node_cnts: min_nodes over max_nodes. With
 			// EnforcePartLimits=NO (the default) slurmctld keeps it
 			// pending (PartitionNodeLimit) for as long as the
 			// partition stays so; a replay counts it refused.
-			if class == "" {
-				class, why = "nodes over partition MaxNodes", fmt.Sprintf("%d nodes asked, MaxNodes %d of %s", req.Nodes, req.MaxNodes, pt.Name)
-			}
+			refused("nodes over partition MaxNodes", fmt.Sprintf("%d nodes asked, MaxNodes %d of %s", req.Nodes, req.MaxNodes, pt.Name), true)
 		case pt.MaxTime != Unlimited && j.TimeLimit > pt.MaxTime && j.lifts&liftMaxTime == 0:
-			if class == "" {
-				class, why = "time limit over partition MaxTime", fmt.Sprintf("time limit %ds over MaxTime %ds of %s", j.TimeLimit, pt.MaxTime, pt.Name)
-			}
+			refused("time limit over partition MaxTime", fmt.Sprintf("time limit %ds over MaxTime %ds of %s", j.TimeLimit, pt.MaxTime, pt.Name), true)
 		case fit == Never:
-			if class == "" {
-				class, why = "bigger than its partition", short
-			}
+			refused("bigger than its partition", short, false)
 		default:
 			keep = append(keep, p)
 		}
+	}
+	if s.opt.EnforcePartLimitsAll && limitClass != "" {
+		// EnforcePartLimits=ALL: the limits of every partition named.
+		keep = keep[:0]
+		class, why = limitClass, limitWhy
 	}
 	j.Parts = keep
 	if len(keep) > 0 {

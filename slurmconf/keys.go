@@ -142,10 +142,10 @@ func set(names ...string) map[string]bool {
 // simulatedTop are the top-level keys whose values the simulation uses;
 // every other key given in a file is listed in Config.Ignored. (Modelled
 // keys that are parsed for later use are listed too.) They are the keys
-// Config has fields for, the kinds of line, and JobRequeue (read, kept in
-// Config.Extra).
+// Config has fields for, the kinds of line, and JobRequeue and
+// EnforcePartLimits (read, kept in Config.Extra).
 var simulatedTop = sync.OnceValue(func() map[string]bool {
-	return set(slices.Concat(modelledNames, []string{"NodeName", "PartitionName", "NodeSet", "DownNodes", "JobRequeue"})...)
+	return set(slices.Concat(modelledNames, []string{"NodeName", "PartitionName", "NodeSet", "DownNodes", "JobRequeue", "EnforcePartLimits"})...)
 })
 
 // simulatedAttrs are, per kind of line, the attributes the simulation

@@ -101,6 +101,10 @@ func TestRealSites(t *testing.T) {
 		if slices.ContainsFunc(c.Ignored, func(s string) bool { return strings.HasPrefix(s, "NodeName.Gres (") }) {
 			t.Errorf("slac: Gres listed as ignored: %q", c.Ignored)
 		}
+		// EnforcePartLimits=ALL is simulated (config reads it from Extra).
+		if c.Extra["EnforcePartLimits"] != "ALL" || slices.ContainsFunc(c.Ignored, func(s string) bool { return strings.HasPrefix(s, "EnforcePartLimits (") }) {
+			t.Errorf("slac: EnforcePartLimits %q, ignored list %q", c.Extra["EnforcePartLimits"], c.Ignored)
+		}
 	}
 	if c := confs["turaga.slurm.conf"]; c != nil {
 		if c.NodeState("c04u01") != "DRAIN" || c.NodeState("c04u07") != "IDLE" {
