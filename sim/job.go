@@ -109,7 +109,10 @@ type Job struct {
 	// test at submission sets it: a 22.05 controller's sprio showed an
 	// --exclusive job's request until backfill had tested it.
 	TotalCPUs int32
-	Reason    string // why it was rejected, or why it pends (for explain)
+	// SubmitShift is how far its requeues moved its submit time (Slurm
+	// submits a requeued job anew); FirstSubmit undoes it.
+	SubmitShift int32
+	Reason      string // why it was rejected, or why it pends (for explain)
 	// WaitReason is the reason it pended under longest, timed from each
 	// pass that gave it to the next change, its start or the run's end.
 	WaitReason string
@@ -158,6 +161,10 @@ func (j *Job) Reusable() bool { return j.holeAt < 0 }
 
 // QueueWait is start minus submit, or -1 when it never started (the
 // trace's own Wait is the embedded workload.Job.Wait).
+// FirstSubmit is when the job was submitted by its user: its submit time
+// before any requeue moved it.
+func (j *Job) FirstSubmit() int64 { return j.Submit - int64(j.SubmitShift) }
+
 func (j *Job) QueueWait() int64 {
 	if j.Start < 0 {
 		return -1

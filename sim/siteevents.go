@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -371,6 +372,7 @@ func (s *Simulator) requeue(j *Job) {
 	if submit == j.Submit {
 		submit++
 	}
+	j.SubmitShift += int32(min(submit-j.Submit, math.MaxInt32))
 	j.Submit = submit
 	j.gen++
 	// Out of the pending list until it is eligible again: a scheduler

@@ -17,7 +17,7 @@ import (
 
 // CaptureHelp is fairsim capture's description.
 const CaptureHelp = `Writes slurm.conf as slurmctld reads it (with its Include files), sacctmgr dump of
-the cluster (assoc.cfg), sacctmgr show qos -P (qos.txt), sacct -P -X -a over the window
+the cluster (assoc.cfg), sacctmgr show qos -P (qos.txt), sacct -P -X -D -a over the window
 with the columns fairsim reads (sacct.txt, UTC), node states and reservations (events)
 and scenario.yaml, with the controller's timer phase (sim.controller_uptime, from BOOT_TIME)
 and fairshare.assoc_added_after_start (sacctmgr list transactions). With DebugFlags=Backfill
@@ -93,7 +93,7 @@ type CaptureResult struct {
 
 // Capture writes a scenario folder from a running Slurm: the slurm.conf
 // slurmctld reads with its Include files, `sacctmgr dump` of the cluster,
-// `sacctmgr show qos -P`, `sacct -P -X -a` over the window with the
+// `sacctmgr show qos -P`, `sacct -P -X -D -a` over the window with the
 // columns fairsim reads, node and reservation events, and scenario.yaml.
 func Capture(o CaptureOptions) (*CaptureResult, error) {
 	run := o.Run
@@ -162,7 +162,9 @@ func Capture(o CaptureOptions) (*CaptureResult, error) {
 		return nil, err
 	}
 	res.Fields, res.Skipped = captureFields(help)
-	args := []string{"-P", "-X", "-a", "-o", strings.Join(res.Fields, ",")}
+	// -D: every run of a requeued job, the first with its user's submit
+	// time (the sacct reader folds them into one job).
+	args := []string{"-P", "-X", "-D", "-a", "-o", strings.Join(res.Fields, ",")}
 	if since != "" {
 		args = append(args, "-S", since)
 	}

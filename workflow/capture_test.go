@@ -39,7 +39,7 @@ func (f *fakeSlurm) run(env []string, name string, args ...string) ([]byte, erro
 	case call == "sacct --helpformat":
 		// 22.05 has no ReqGRES, AllocGRES nor ReqReservation.
 		return []byte("Account AllocCPUS AllocNodes AllocTRES Constraints Elapsed ElapsedRaw Eligible End Flags GID Group JobID JobIDRaw MaxRSS NCPUS NNodes NodeList NTasks Partition QOS ReqCPUS ReqMem ReqNodes ReqTRES Reservation ReservationId Reserved Start State Submit SubmitLine Timelimit TimelimitRaw TotalCPU UID User\n"), nil
-	case strings.HasPrefix(call, "sacct -P -X -a -o "):
+	case strings.HasPrefix(call, "sacct -P -X -D -a -o "):
 		data, err := os.ReadFile("testdata/validate/sacct.txt")
 		return []byte(strings.TrimPrefix(string(data), "#fairsim tz=UTC\n")), err
 	case strings.HasPrefix(call, "sacctmgr -P -n show event"):
@@ -83,7 +83,7 @@ func TestCapture(t *testing.T) {
 		t.Errorf("skipped fields %v, want %v", res.Skipped, want)
 	}
 	// 01:00 CET is 00:00 UTC; the dates go to sacct in UTC.
-	if want := "sacct -P -X -a -o " + strings.Join(res.Fields, ",") + " -S 2024-01-01T00:00:00 -E 2024-01-01T23:00:00"; !slices.Contains(f.calls, want) {
+	if want := "sacct -P -X -D -a -o " + strings.Join(res.Fields, ",") + " -S 2024-01-01T00:00:00 -E 2024-01-01T23:00:00"; !slices.Contains(f.calls, want) {
 		t.Errorf("calls %q lack %q", f.calls, want)
 	}
 	conf, _ := os.ReadFile(filepath.Join(out, "slurm.conf"))

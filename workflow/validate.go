@@ -153,7 +153,10 @@ func Validate(sc *config.Scenario, o ValidateOptions) (*Validation, error) {
 		if j.CancelledPending {
 			continue
 		}
-		d := &JobDiff{ID: j.ID, Submit: j.Submit, SimStart: j.Start, RealStart: -1}
+		// Waits count from the user's submission: the trace's, where
+		// sacct -D gives a requeued job's first run (workload mergeRun),
+		// and the replay's before any requeue of its own.
+		d := &JobDiff{ID: j.ID, Submit: j.FirstSubmit(), SimStart: j.Start, RealStart: -1}
 		if j.Part >= 0 && j.Part < len(res.Cluster.Parts) {
 			d.Partition = res.Cluster.Parts[j.Part].Name
 		}
@@ -171,8 +174,8 @@ func Validate(sc *config.Scenario, o ValidateOptions) (*Validation, error) {
 			v.NotStarted++
 			continue
 		}
-		d.RealStart = j.Submit + j.Wait
-		d.RealWait, d.SimWait = j.Wait, j.Start-j.Submit
+		d.RealStart = d.Submit + j.Wait
+		d.RealWait, d.SimWait = j.Wait, j.Start-d.Submit
 		v.Jobs = append(v.Jobs, d)
 	}
 	if len(v.Jobs) == 0 {

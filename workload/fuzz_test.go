@@ -196,6 +196,7 @@ func FuzzSacct(f *testing.F) {
 	addSeeds(f, "*.psv", uint8(0))
 	addSeeds(f, "*.sacct", uint8(6))
 	addRealSiteSeeds(f, uint8(0))
+	f.Add([]byte(requeuedSacct), uint8(0)) // sacct -D: a requeued job's two runs
 	// Throttled arrays (--array=0-7%2) recorded on the 22.05 harness.
 	if b, err := os.ReadFile("../scenarios/testdata/slurm-diff/array-throttle/sacct.txt"); err == nil {
 		f.Add(b, uint8(0))

@@ -202,9 +202,12 @@ type SacctReader struct {
 	epoch       int64
 	loaded      bool
 
-	jobs       []Job
-	next       int
-	byKey      map[string]int
+	jobs  []Job
+	next  int
+	byKey map[string]int
+	// requeued marks the jobs read so far whose last run read ended
+	// requeued (mergeRun), by index in jobs.
+	requeued   map[int]bool
 	steps      []sacctStep
 	noRaw      []sacctNoRaw
 	nSteps     int
@@ -579,6 +582,10 @@ type sacctLine struct {
 	fields [][]byte
 	defs   []string      // Defaulted reasons, counted only if the job is kept
 	bad    *sacctProblem // first malformed count or TRES value
+	// requeued marks a run that ended requeued (State PREEMPTED,
+	// REQUEUED or NODE_FAIL): with sacct -D its job's later run follows
+	// under the same id.
+	requeued bool
 }
 
 // Value states of a field on a line.
@@ -742,7 +749,14 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 		if id.kind == jobArrayRange {
 			k = id.key(task)
 		}
-		if first, dup := r.byKey[k]; dup {
+		jj := j
+		if id.kind == jobArrayTask || id.kind == jobArrayRange {
+			jj.ArrayJobID, jj.ArrayTaskID = id.base, int32(task)
+		}
+		if first, dup := r.byKey[k]; dup && skip == "" && r.mergeRun(first, &jj, l.requeued) {
+			r.stats.Skipped.Add("earlier run of a requeued job (sacct -D): merged into its job")
+			continue
+		} else if dup {
 			p := &sacctProblem{field: idField, reason: "duplicate job id",
 				detail: fmt.Sprintf("%s also on line %d", k, r.jobs[first].Line)}
 			if len(tasks) == 1 {
@@ -763,9 +777,11 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 			r.stats.Defaulted.Add(d)
 		}
 		r.byKey[k] = len(r.jobs)
-		jj := j
-		if id.kind == jobArrayTask || id.kind == jobArrayRange {
-			jj.ArrayJobID, jj.ArrayTaskID = id.base, int32(task)
+		if l.requeued {
+			if r.requeued == nil {
+				r.requeued = map[int]bool{}
+			}
+			r.requeued[len(r.jobs)] = true // its later run may follow (mergeRun)
 		}
 		if jj.CancelledPending {
 			r.stats.CancelledPending++
@@ -779,6 +795,45 @@ func (r *SacctReader) parseLine(t []byte, n int) *sacctProblem {
 		r.jobs = append(r.jobs, jj)
 	}
 	return nil
+}
+
+// mergeRun folds a run of a requeued job into the job already read under
+// the same id, when one of the two ended requeued (l.requeued) and came
+// first: sacct -D lists each run of a requeued job, the later ones
+// submitted anew at the requeue (job_mgr.c resets submit_time). The job
+// is its last run, submitted and eligible as its first was, so a replay
+// submits it once, when the user did, and decides its preemptions
+// itself. It reports false for two jobs that only share an id.
+func (r *SacctReader) mergeRun(first int, j *Job, requeued bool) bool {
+	e := &r.jobs[first]
+	switch {
+	case r.requeued[first] && j.Submit >= e.Submit:
+		// The run read before was requeued; this one follows it.
+		r.requeued[first] = requeued
+		*e = fromFirstRun(*j, e)
+	case requeued && j.Submit <= e.Submit:
+		// An earlier run listed after its job's later one.
+		*e = fromFirstRun(*e, j)
+	default:
+		return false
+	}
+	if !r.requeued[first] {
+		delete(r.requeued, first)
+	}
+	return true
+}
+
+// fromFirstRun is run last with the submit and eligible times of its
+// job's first run, and its wait counted from that submit.
+func fromFirstRun(last Job, first *Job) Job {
+	shift := last.Submit - first.Submit
+	last.Submit = first.Submit
+	last.Eligible = first.Eligible
+	if last.Wait != Unset {
+		last.Wait += shift
+	}
+	last.Line = first.Line
+	return last
 }
 
 func (r *SacctReader) truncated(f sacctField, got int) *sacctProblem {
@@ -820,6 +875,7 @@ func (r *SacctReader) parseJob(l *sacctLine, j *Job, n int) (skip string, p *sac
 		Status: Unset, AllocCPUs: Unset, Group: Unset, Account: Unset, Partition: Unset, QOS: Unset,
 		User: Unset, Feature: Unset, Queue: Unset, Executable: Unset, UsedCPU: Unset, UsedMemKB: Unset, Preceding: Unset}
 	state := r.parseState(l, j)
+	l.requeued = state == "PREEMPTED" || state == "REQUEUED" || state == "NODE_FAIL"
 	t, skip, p := r.parseTimes(l, j)
 	if skip != "" || p != nil {
 		return skip, p
@@ -1434,7 +1490,7 @@ func (r *SacctReader) finish() {
 	slices.SortStableFunc(r.jobs, func(a, b Job) int {
 		return cmp.Or(cmp.Compare(a.Submit, b.Submit), cmp.Compare(a.ID, b.ID))
 	})
-	r.byKey = nil
+	r.byKey, r.requeued = nil, nil
 	r.stats.Accepted = len(r.jobs)
 	r.hdr.UnixStartTime = epoch
 	if r.hdr.TimeZoneString == "" {
