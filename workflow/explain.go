@@ -243,7 +243,7 @@ func (s *traceSched) Schedule(v *sim.View, kind sim.PassKind) *sim.Plan {
 	switch {
 	case t.State == sim.Pending && !started && (expect != last.Expect || reason != last.Reason):
 		s.st.Passes = append(s.st.Passes, Pass{T: v.Now(), Kind: kind, Expect: expect, Reason: reason})
-	case started && !last.Start:
+	case started && (!last.Start || last.T < t.EligibleTime): // a requeued job's next start too
 		s.st.Passes = append(s.st.Passes, Pass{T: v.Now(), Kind: kind, Expect: -1, Start: true})
 	}
 	return p

@@ -90,7 +90,11 @@ func (st *Story) Write(w io.Writer, maxRows int) {
 	}
 	p("  asks %d CPUs%s%s, time limit %s; scheduler %s", t.CPUs, nodesText(t.Nodes), gres, limit, r.Scheduler)
 	p("")
-	p("  submitted  %s", clock(t.Submit))
+	if t.SubmitShift > 0 {
+		p("  submitted  %s  (by its user; anew at %s, when it was last requeued)", clock(t.FirstSubmit()), clock(t.Submit))
+	} else {
+		p("  submitted  %s", clock(t.Submit))
+	}
 	if t.State == sim.Rejected {
 		p("  rejected at submit: %s", t.Reason)
 		return
@@ -174,6 +178,9 @@ func (st *Story) reasonTime() map[string]int64 {
 	t := st.Job
 	prevT, prevR := t.EligibleTime, "None"
 	for _, ps := range st.Passes {
+		if ps.T < t.EligibleTime {
+			continue // before a requeue: an earlier wait
+		}
 		if ps.Start {
 			break
 		}
@@ -197,8 +204,11 @@ func (st *Story) summary() []string {
 	t := st.Job
 	wait := st.until - t.EligibleTime
 	var out []string
+	if n := t.Preemptions + t.NodeFails; n > 0 && t.SubmitShift > 0 {
+		out = append(out, fmt.Sprintf("It was requeued %d time(s) (preempted, or its node failed) and submitted anew: what follows is its wait since it became eligible again at %s.", n, clock(t.EligibleTime)))
+	}
 	if wait <= 0 {
-		return []string{"It did not wait: resources were free and no job ahead of it needed them when it became eligible."}
+		return append(out, "It did not wait: resources were free and no job ahead of it needed them when it became eligible.")
 	}
 	rt := st.reasonTime()
 	var parts []string
@@ -226,8 +236,12 @@ func (st *Story) summary() []string {
 			}
 		}
 	}
-	if n := len(st.Ticks); n > 0 {
-		a, b := st.Ticks[0], st.Ticks[n-1]
+	ticks := st.Ticks
+	for len(ticks) > 0 && ticks[0].T < t.EligibleTime {
+		ticks = ticks[1:] // before a requeue
+	}
+	if n := len(ticks); n > 0 {
+		a, b := ticks[0], ticks[n-1]
 		out = append(out, fmt.Sprintf("Its rank in %s's queue went from %d of %d pending at %s to %d of %d at %s.",
 			st.Res.Cluster.Parts[t.Part].Name, a.Rank, a.Pending, clock(a.T), b.Rank, b.Pending, clock(b.T)))
 		out = append(out, fmt.Sprintf("Its priority went from %d to %d: age %s, fair-share %s, the other factors %s.",
