@@ -71,7 +71,9 @@ func TestBackfillPreemptSuspend(t *testing.T) {
 // over the preemptor's run (backfill.c _start_job adds the reserved nodes
 // to the job's excluded nodes). Two 4-core nodes, each holding a lo job
 // until 1000. Job 2 (hi, 8 CPUs, prio 300, limit 600) preempts both
-// (tier 2 over 1; equal rank and start: job order) and reserves n1, n2 over [60, 660]; job 3 (hi, 4 CPUs,
+// (tier 2 over 1; equal rank: job order, 1 then 4; job 4 completed the
+// fit, so cons_tres's reorder tries it first and the victims come 4, 1)
+// and reserves n1, n2 over [60, 660]; job 3 (hi, 4 CPUs,
 // prio 200) would preempt too, but every candidate is gone already and
 // both nodes are reserved: it is expected at 660, and nothing more is
 // preempted.
@@ -86,5 +88,5 @@ func TestBackfillPreemptHonoursReservations(t *testing.T) {
 	prm := DefaultParams()
 	prm.PreemptType, prm.PreemptMode = "preempt/partition_prio", policy.PreemptCancel
 	f.pass(planner(prm), sim.PassBackfill,
-		"preempt 1 cancel", "preempt 4 cancel", "pend 2 Resources (preemption in progress)", "expect 2 101", "expect 3 660", "pass 101")
+		"preempt 4 cancel", "preempt 1 cancel", "pend 2 Resources (preemption in progress)", "expect 2 101", "expect 3 660", "pass 101")
 }

@@ -126,9 +126,13 @@
 //   - Backfill preempts as backfill.c does (bfpreempt.go), but its later
 //     start estimates still count preemptable jobs as running to their
 //     limits.
-//   - Preemption: cons_tres's reordering of candidates
-//     (preempt_reorder_count, preempt_strict_order) and gang
-//     time-slicing are not modelled; see preempt.go.
+//   - Preemption: cons_tres's reordering of candidates is modelled at
+//     its defaults (preempt_reorder_count=1, no preempt_strict_order);
+//     other values and gang time-slicing are not; see preempt.go. A
+//     differential run with partition_prio REQUEUE (h51pre, 9 requeues)
+//     still starts 104 pairs in the opposite order: in the second wave
+//     the replay preempts two jobs where the controller preempted one
+//     (left for later; the run is kept outside the repository).
 //   - The backfill agent's cadence (sim.Simulator): a cycle follows the
 //     previous one bf_interval after it, or at the poll after the next
 //     change, and a cycle's starts are a change. backfill.c also sets

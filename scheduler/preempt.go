@@ -29,6 +29,11 @@ type QOSPreemption interface {
 	MinPrioThreshold(q int) uint32
 }
 
+// preemptReorderCount is cons_tres's preempt_reorder_count, at its
+// default: how many times _run_now reorders the candidates once the
+// preemptor fits.
+const preemptReorderCount = 1
+
 // preemptAct is what preemption does to a victim.
 type preemptAct uint8
 
@@ -113,9 +118,10 @@ func (s *Slurm) preemptFor(view *sim.View, plan *sim.Plan, x *cand) (preempted, 
 // running jobs (slurmctld's preemption through the select plugin's
 // will-run test, select_p_job_test with PREEMPT_MODE). Candidates overlap
 // j's partition and are taken lowest plugin priority first (partition
-// PriorityTier or QOS Priority, then fewer nodes, then most recently
-// started), or youngest first under preempt_youngest_first
-// (preempt.c _sort_by_youngest), until j would fit; a job to be suspended
+// PriorityTier or QOS Priority, then fewer nodes, then slurmctld's job
+// list order), or youngest first under preempt_youngest_first
+// (preempt.c _sort_by_youngest), until j would fit, then reordered as
+// cons_tres _run_now does (preemptReorderCount); a job to be suspended
 // frees only its cores. Nodes marked in s.mask are out of play. When
 // every victim is to be suspended, they are suspended and the preemptor
 // can start at once on their cores (node_scheduler.c _preempt_jobs counts
@@ -179,18 +185,21 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 	if len(cands) == 0 {
 		return false, false, nil, ""
 	}
+	// preempt.c sorts slurmctld's job list (list_sort: glibc's stable
+	// qsort), so equals keep the list's order (sim.Job.ListOrder): on the
+	// 22.05 harness a 6-CPU high job preempted the one 8-CPU low job that
+	// started first, not the four small ones started after it.
 	slices.SortFunc(cands, func(a, b victim) int {
 		if s.P.PreemptYoungestFirst {
-			return cmp.Or(cmp.Compare(b.v.Start, a.v.Start), cmp.Compare(a.v.Job.Idx, b.v.Job.Idx))
+			return cmp.Or(cmp.Compare(b.v.Start, a.v.Start), cmp.Compare(a.v.Job.ListOrder(), b.v.Job.ListOrder()), cmp.Compare(a.v.Job.Idx, b.v.Job.Idx))
 		}
-		// Lowest rank first; among equals the youngest, then job order.
-		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(b.v.Start, a.v.Start), cmp.Compare(a.v.Job.Idx, b.v.Job.Idx))
+		// Lowest rank first; among equals the job list's order.
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.v.Job.ListOrder(), b.v.Job.ListOrder()), cmp.Compare(a.v.Job.Idx, b.v.Job.Idx))
 	})
 	// Free the candidates one by one on a view of now until j fits; nodes
 	// this pass has taken out of play count as busy.
 	s.ensure(c)
 	b := &s.bf
-	b.invalidate()
 	defer b.invalidate()
 	gmask := x.req.GresMask()
 	see := func(n int) {
@@ -204,29 +213,77 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 			b.vnodes = append(b.vnodes, n)
 		}
 	}
-	for _, n := range c.AppendFree(nil) {
-		if s.mask[n] {
-			see(n)
-		}
-	}
-	need := 0
-	for i, cd := range cands {
-		for _, sl := range cd.v.Alloc {
-			if c.InPartition(x.part, sl.Node) && !s.mask[sl.Node] {
-				see(sl.Node)
-				b.free[sl.Node] += sl.Cores
-				if cd.act != actSuspend {
-					// A suspended job keeps its memory and GRES
-					// (cons_tres select_p_job_suspend frees cores only).
-					b.mem[sl.Node] += sl.MemMB
-					b.gres[sl.Node] += c.SliceGres(sl, gmask)
-				}
+	fitAfter := func(order []victim) (need int, use []int) {
+		b.invalidate()
+		for _, n := range c.AppendFree(nil) {
+			if s.mask[n] {
+				see(n)
 			}
 		}
-		if use = s.fitView(c, x); use != nil {
-			need = i + 1
+		for i, cd := range order {
+			for _, sl := range cd.v.Alloc {
+				if c.InPartition(x.part, sl.Node) && !s.mask[sl.Node] {
+					see(sl.Node)
+					b.free[sl.Node] += sl.Cores
+					if cd.act != actSuspend {
+						// A suspended job keeps its memory and GRES
+						// (cons_tres select_p_job_suspend frees cores only).
+						b.mem[sl.Node] += sl.MemMB
+						b.gres[sl.Node] += c.SliceGres(sl, gmask)
+					}
+				}
+			}
+			if use = s.fitView(c, x); use != nil {
+				return i + 1, use
+			}
+		}
+		return 0, nil
+	}
+	// cons_tres _run_now then reorders to preempt fewer jobs (the default
+	// preempt_reorder_count=1): the candidate that made the job fit goes
+	// first, then those before it by how many of the nodes chosen they
+	// hold, the rest in their order, and the freeing starts again, until
+	// the count of fits passes the reorder count or the candidates.
+	need, use := fitAfter(cands)
+	for pass := 0; need > 0; {
+		old := pass
+		pass++
+		if old > preemptReorderCount || len(cands) <= pass {
 			break
 		}
+		uses := func(cd victim) int {
+			k := 0
+			for _, sl := range cd.v.Alloc {
+				if slices.Contains(use, sl.Node) {
+					k++
+				}
+			}
+			return k
+		}
+		last := cands[need-1]
+		rest := make([]victim, 0, len(cands)-1)
+		held := make([]int, 0, len(cands)-1)
+		for i, cd := range cands {
+			if i != need-1 {
+				rest = append(rest, cd)
+				k := 0
+				if i < need-1 {
+					k = uses(cd)
+				}
+				held = append(held, k)
+			}
+		}
+		idx := make([]int, len(rest))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return held[b] - held[a] })
+		reordered := append(make([]victim, 0, len(cands)), last)
+		for _, i := range idx {
+			reordered = append(reordered, rest[i])
+		}
+		cands = reordered
+		need, use = fitAfter(cands)
 	}
 	if need == 0 {
 		return false, false, nil, ""

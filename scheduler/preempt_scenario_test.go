@@ -112,10 +112,10 @@ func TestNoPreemptionWithinATier(t *testing.T) {
 //	t=20  job 3 (requeue, 2 CPUs) → n1 at 20 (the last queued pass was at
 //	      3, 17 s ago; it used to start at 23): both nodes full
 //	t=100 job 4 (owner, 4 CPUs), pass at once (last full pass at 60):
-//	      candidates, youngest first among equals: job 3 (started 20),
-//	      then job 2 (started 3). Freeing job 3 leaves 2 free CPUs: not
-//	      enough; freeing job 2 too gives n2 whole, where job 4 goes. Only
-//	      job 2 is preempted: job 3's node is not used.
+//	      candidates in job list order among equals: job 2 (started 3),
+//	      then job 3 (started 20). Freeing job 2 gives n2 whole, where
+//	      job 4 goes (cons_tres's reorder tries job 2 first again: the
+//	      same). Only job 2 is preempted: job 3's node is not used.
 //	t=101 job 4 → n2.
 func TestPreemptOnlyWhatIsUsed(t *testing.T) {
 	jobs := []tjob{

@@ -136,15 +136,19 @@ func TestGraceTime(t *testing.T) {
 // (the pass runs at once: the last full one was at 3, …); job 2 (owner, 2 CPUs) arrives at 100 and needs
 // one of them to go (CANCEL).
 //
-//   - Default order (preempt.c _sort_by_prio, equal tiers; fairsim then
-//     takes the youngest): job 3 (started 50) is cancelled at 100.
+//   - Default order (preempt.c _sort_by_prio over slurmctld's job list,
+//     equal tiers keeping the list's order, oldest record first): job 1
+//     (started 3) is cancelled at 100. fairsim took the youngest before;
+//     a differential run with preemption showed the controller taking
+//     the older job.
+//   - preempt_youngest_first: job 3 (started 50) is cancelled instead.
 //   - PreemptExemptTime=60 (slurm.conf): job 3 has run 100 − 50 = 50 s <
 //     60 and is exempt (acct_policy_is_job_preempt_exempt); job 1, 97 s,
-//     is cancelled instead.
+//     is cancelled.
 //   - PreemptExemptTime=120: both are exempt at 100 (97 and 50 < 120),
 //     and at the full pass of 120 (117, 70). At the full pass of 180 both
-//     have run long enough (177, 130): job 3, the youngest, is cancelled
-//     and job 2 starts at the next pass, 181.
+//     have run long enough (177, 130): job 1, first in the list, is
+//     cancelled and job 2 starts at the next pass, 181.
 func TestPreemptExemptAndYoungest(t *testing.T) {
 	jobs := []tjob{
 		{id: 1, submit: 0, part: "requeue", cpus: 2, run: 300, limit: 2000, acct: "lab", user: "u1"},
@@ -157,10 +161,10 @@ func TestPreemptExemptAndYoungest(t *testing.T) {
 		cancelled int64 // job id, 0 for none
 		j2Start   int64
 	}{
-		{-1, false, 3, 101},
+		{-1, false, 1, 101},
 		{-1, true, 3, 101},
 		{60, false, 1, 101},
-		{120, false, 3, 181},
+		{120, false, 1, 181},
 	} {
 		c := preemptCluster(t, policy.PreemptCancel, 0)
 		p := DefaultParams()
