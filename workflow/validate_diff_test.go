@@ -89,6 +89,12 @@ import "testing"
 //     eligible time, where sacct's Eligible is its release by the
 //     throttle; aging from that, 26 pairs (49 before
 //     bf_max_job_array_resv reached the scheduler).
+//   - maxnodes-mix: prio (MaxNodes=1, partition QOS) and wide (MaxNodes=2,
+//     jobs of 9 to 16 CPUs that must spread over two nodes) beside batch,
+//     throttled arrays (%2, %3) and --exclusive jobs under
+//     bf_max_job_test=12: recorded to pin the partition limits and the
+//     throttle together (7 pairs start in the same second in one record
+//     only; one job starts 3 s late).
 func TestValidateDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		run  string
@@ -96,7 +102,7 @@ func TestValidateDifferential(t *testing.T) {
 		tied int64 // pairs started in the same second in one record only
 	}{{"tier", 52, 0}, {"exclusive", 36, 0}, {"multinode", 36, 0}, {"mem2", 39, 0}, {"mixed", 55, 0}, {"arrays-limits", 54, 0},
 		{"completing-nodes", 43, 0}, {"completing", 45, 0}, {"total-cpus", 3, 0}, {"gpu-per-node", 42, 2}, {"gpu-per-job", 42, 0},
-		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}, {"partition-maxnodes", 37, 0}, {"array-throttle", 111, 0}} {
+		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}, {"partition-maxnodes", 37, 0}, {"array-throttle", 111, 0}, {"maxnodes-mix", 75, 7}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)
