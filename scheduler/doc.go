@@ -162,13 +162,9 @@
 //     without -N is placed on at most MaxNodes nodes (its will-run test
 //     then tests time by time, as for -N k); one whose CPUs cannot fit on
 //     that many nodes is refused, as sbatch is ("Requested node
-//     configuration is not available"). A second differential run of
-//     the mix (h50mix2, bf_max_job_array_resv=2: 171 pairs, where
-//     maxnodes-mix matches) first differs in such a job's reservation:
-//     a 2-node job of partition wide reserved later and on other nodes
-//     than the controller's (n[1-2] at +10:00 for n[2-3] at +8:18), whose
-//     nodes then shift an array's reservations (left for later; the run
-//     is kept outside the repository). A QOS with Flags=PartitionMaxNodes
+//     configuration is not available"); a capped job is placed with
+//     choose_nodes' retry without the nodes of fewest CPUs, as a -N job
+//     (Cluster.evalCount). A QOS with Flags=PartitionMaxNodes
 //     (or PartitionTimeLimit) lifts the partition's limit for its jobs
 //     (sim.PartLimitLifter); MinNodes, MaxCPUsPerNode and the flag
 //     PartitionMinNodes are not simulated (MinNodes listed ignored).

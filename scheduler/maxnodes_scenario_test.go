@@ -140,3 +140,30 @@ func TestEnforcePartLimitsAll(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxNodesRetry: a job a partition's MaxNodes caps goes through
+// choose_nodes' retry without the nodes of fewest CPUs, as a -N job does
+// (cons_tres job_test.c choose_nodes: "incrementally remove nodes with
+// low resource counts"). Partition two (MaxNodes=2) over four 8-CPU
+// nodes; job 1 (3 CPUs, 1000 s) holds n1 from 3. Job 2 (two, 16 CPUs)
+// at 10: _eval_nodes' one set n1-n4 takes n1's 5 CPUs first, and with
+// one node left none holds the other 11; without n1 (5 CPUs or fewer)
+// n2 and n3 give 8 + 8: it starts at 10 there, where it used to wait for
+// job 1 (a differential run, h50mix2: 171 pairs before).
+func TestMaxNodesRetry(t *testing.T) {
+	two := part("two")
+	two.MaxNodes = 2
+	c := cluster(t, []sim.NodeSpec{nodes("n", 4, 8, 16000)}, []sim.PartitionSpec{two})
+	_, by := run(t, c, NewSlurm(DefaultParams()), []tjob{
+		{id: 1, part: "two", cpus: 3, run: 1000, limit: 1200},
+		{id: 2, submit: 10, part: "two", cpus: 16, run: 100, limit: 200},
+	}, 0, nil)
+	j := by[2]
+	var names string
+	for _, sl := range j.Alloc {
+		names += c.Nodes[sl.Node].Name
+	}
+	if j.Start != 10 || names != "n2n3" {
+		t.Errorf("job 2 started at %d on %s, want 10 on n2n3", j.Start, names)
+	}
+}

@@ -51,13 +51,13 @@ type consecSet struct {
 // node must get one), so dist_tasks_compute_c_b's cyclic task layout
 // over them hands each node exactly its count. choose_nodes' retry
 // without the nodes of few CPUs (evalCount) matters only with a node
-// count: without one, a CPU-only job fails here only when the sets
-// together lack its CPUs.
+// count or a MaxNodes cap: without either, a CPU-only job fails here
+// only when the sets together lack its CPUs.
 func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	part := &c.Parts[p]
 	outs := c.mayOut()
 	gres := len(req.Gres) > 0
-	if evalFast && !outs && !gres && req.Nodes <= 1 && (c.freeIsUsable(req) || c.idleIsUsable(req)) {
+	if evalFast && !outs && !gres && req.Nodes <= 1 && !req.capped() && (c.freeIsUsable(req) || c.idleIsUsable(req)) {
 		return c.evalSets(req, p, dst)
 	}
 	nodes, avail, sets := c.evNodes[:0], c.evAvail[:0], c.evSets[:0]
@@ -88,7 +88,7 @@ func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	if gres && req.perJobGres() {
 		return c.evalPerJob(req, dst, nodes, avail)
 	}
-	if req.Nodes > 1 {
+	if req.Nodes > 1 || req.capped() {
 		return c.evalCount(req, dst, nodes, avail)
 	}
 	sets = c.consecSets(sets, nodes, avail)
@@ -157,11 +157,12 @@ func (c *Cluster) evalFill(req *Request, nodes, avail, capped []int) func(*conse
 	}
 }
 
-// evalCount places a job with a node count (-N k, k > 1) as
-// select/cons_tres choose_nodes does: _eval_nodes, and where it fails on
-// more nodes than asked, again without the nodes of fewest usable CPUs
-// (those with at most 1, 2, ... CPUs, removed in node order until only k
-// are left), as a node passed over for being unable to hold the rest can
+// evalCount places a job with a node count (-N k, k > 1), or one a
+// partition's MaxNodes caps, as select/cons_tres choose_nodes does:
+// _eval_nodes, and where it fails on more nodes than min_nodes (k, else
+// 1), again without the nodes of fewest usable CPUs (those with at most
+// 1, 2, ... CPUs, removed in node order until only min_nodes are left),
+// as a node passed over for being unable to hold the rest can
 // fail a job that other nodes would hold ("to avoid a possible knapsack
 // problem"). Each try reads the CPUs the tries before left (evalFill).
 func (c *Cluster) evalCount(req *Request, dst Alloc, nodes, avail []int) (Alloc, Fit) {
@@ -188,8 +189,9 @@ func (c *Cluster) evalCount(req *Request, dst Alloc, nodes, avail []int) (Alloc,
 	if fit == FitsNow {
 		return a, fit
 	}
+	minNodes := max(req.Nodes, 1) // min_nodes
 	left := k
-	if left <= req.Nodes {
+	if left <= minNodes {
 		return try()
 	}
 	most := slices.Max(orig)
@@ -204,7 +206,7 @@ func (c *Cluster) evalCount(req *Request, dst Alloc, nodes, avail []int) (Alloc,
 		for _, i := range byIndex {
 			if keep[i] && orig[i] > 0 && orig[i] <= count {
 				keep[i], change = false, true
-				if left--; left <= req.Nodes {
+				if left--; left <= minNodes {
 					break
 				}
 			}
@@ -212,7 +214,7 @@ func (c *Cluster) evalCount(req *Request, dst Alloc, nodes, avail []int) (Alloc,
 		if !change && count != 1 {
 			continue
 		}
-		if a, fit = try(); fit == FitsNow || left <= req.Nodes {
+		if a, fit = try(); fit == FitsNow || left <= minNodes {
 			break
 		}
 	}

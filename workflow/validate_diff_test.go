@@ -95,6 +95,10 @@ import "testing"
 //     bf_max_job_test=12: recorded to pin the partition limits and the
 //     throttle together (7 pairs start in the same second in one record
 //     only; one job starts 3 s late).
+//   - maxnodes-mix2: the same mix, another seed, bf_max_job_array_resv=2.
+//     A 16-CPU job of wide (MaxNodes=2) goes through choose_nodes' retry
+//     without the nodes of fewest CPUs, as a -N job does; without it, it
+//     was planned later and on other nodes, and 171 pairs followed.
 func TestValidateDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		run  string
@@ -102,7 +106,7 @@ func TestValidateDifferential(t *testing.T) {
 		tied int64 // pairs started in the same second in one record only
 	}{{"tier", 52, 0}, {"exclusive", 36, 0}, {"multinode", 36, 0}, {"mem2", 39, 0}, {"mixed", 55, 0}, {"arrays-limits", 54, 0},
 		{"completing-nodes", 43, 0}, {"completing", 45, 0}, {"total-cpus", 3, 0}, {"gpu-per-node", 42, 2}, {"gpu-per-job", 42, 0},
-		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}, {"partition-maxnodes", 37, 0}, {"array-throttle", 111, 0}, {"maxnodes-mix", 75, 7}} {
+		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}, {"partition-maxnodes", 37, 0}, {"array-throttle", 111, 0}, {"maxnodes-mix", 75, 7}, {"maxnodes-mix2", 75, 12}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)
