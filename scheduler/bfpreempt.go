@@ -11,6 +11,10 @@ type bfPreempt struct {
 	plan    *sim.Plan // the pass the state belongs to
 	may     map[[2]int]bool
 	started map[*sim.Job]bool
+	// allGone are the nodes the last preemptOn's job fits on with every
+	// candidate gone: _will_run_test's answer, which backfill reserves
+	// when the start waits for the victims.
+	allGone []int
 }
 
 // sync resets the state when a new pass begins.
@@ -130,6 +134,14 @@ func (s *Slurm) planJobPreempt(v *sim.View, plan *sim.Plan, x *cand, tl int64, n
 	}
 	b.nodesSet = false // preemption placed the job elsewhere: s.alloc has its nodes
 	s.alloc = s.alloc[:0]
+	// backfill.c reserves the nodes _will_run_test chose with every
+	// preemptable job gone, not those _start_job preempted on: on the
+	// 22.05 harness a 6-CPU job preempting the job on n2 was reserved on
+	// n1, and the next record planned on n2 for now + 1, preempting
+	// nothing.
+	if len(s.bfp.allGone) > 0 {
+		use = s.bfp.allGone
+	}
 	for _, n := range use {
 		s.alloc = append(s.alloc, sim.Slice{Node: n})
 	}

@@ -90,3 +90,30 @@ func TestBackfillPreemptHonoursReservations(t *testing.T) {
 	f.pass(planner(prm), sim.PassBackfill,
 		"preempt 4 cancel", "preempt 1 cancel", "pend 2 Resources (preemption in progress)", "expect 2 101", "expect 3 660", "pass 101")
 }
+
+// The preemptor whose start waits for its victims is reserved on the
+// nodes _will_run_test chose with every preemptable job gone, not on
+// those it preempted (a differential run, h51pre: a 6-CPU job that
+// preempted the job on n2 was reserved on n1). Two 4-core nodes; job 1
+// (lo) holds n2:4 from 0, job 2 (lo) n1:2 from 50, both until 1000.
+// Job 3 (hi, 4 CPUs, prio 300) fits on neither now; the candidates go
+// in job order, job 1 first, whose n2 then holds it: job 1 is requeued.
+// With every candidate gone both nodes are idle and n1 comes first, so
+// job 3 is reserved on n1 from now, and job 4 (hi, 2 CPUs, prio 200)
+// cannot have n1's two free cores: it starts on n2, whose cores the
+// plan's requeue of job 1 has freed (the controller planned it there for
+// now + 1, n2 completing, and started it at the next pass). Reserved on
+// n2 instead, job 3 would leave job 4 n1.
+func TestBackfillPreemptReservesAllGoneNodes(t *testing.T) {
+	hi := part("hi")
+	hi.PriorityTier = 2
+	f := newFake(t, 100, []sim.NodeSpec{nodes("n", 2, 4, 4000)}, []sim.PartitionSpec{part("lo"), hi})
+	f.run(1, 0, 1000, "lo", "n2:4")
+	f.run(2, 50, 1000, "lo", "n1:2")
+	f.pend(3, 4, 600, 300, "hi")
+	f.pend(4, 2, 600, 200, "hi")
+	prm := DefaultParams()
+	prm.PreemptType, prm.PreemptMode = "preempt/partition_prio", policy.PreemptRequeue
+	f.pass(planner(prm), sim.PassBackfill,
+		"preempt 1 requeue", "pend 3 Resources (preemption in progress)", "expect 3 101", "start 4 hi n2:2 backfill", "pass 101")
+}

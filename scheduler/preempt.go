@@ -213,6 +213,21 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 			b.vnodes = append(b.vnodes, n)
 		}
 	}
+	// free releases candidate cd's resources in the view.
+	free := func(cd victim) {
+		for _, sl := range cd.v.Alloc {
+			if c.InPartition(x.part, sl.Node) && !s.mask[sl.Node] {
+				see(sl.Node)
+				b.free[sl.Node] += sl.Cores
+				if cd.act != actSuspend {
+					// A suspended job keeps its memory and GRES
+					// (cons_tres select_p_job_suspend frees cores only).
+					b.mem[sl.Node] += sl.MemMB
+					b.gres[sl.Node] += c.SliceGres(sl, gmask)
+				}
+			}
+		}
+	}
 	fitAfter := func(order []victim) (need int, use []int) {
 		b.invalidate()
 		for _, n := range c.AppendFree(nil) {
@@ -221,18 +236,7 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 			}
 		}
 		for i, cd := range order {
-			for _, sl := range cd.v.Alloc {
-				if c.InPartition(x.part, sl.Node) && !s.mask[sl.Node] {
-					see(sl.Node)
-					b.free[sl.Node] += sl.Cores
-					if cd.act != actSuspend {
-						// A suspended job keeps its memory and GRES
-						// (cons_tres select_p_job_suspend frees cores only).
-						b.mem[sl.Node] += sl.MemMB
-						b.gres[sl.Node] += c.SliceGres(sl, gmask)
-					}
-				}
-			}
+			free(cd)
 			if use = s.fitView(c, x); use != nil {
 				return i + 1, use
 			}
@@ -288,6 +292,17 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 	if need == 0 {
 		return false, false, nil, ""
 	}
+	// The nodes with every candidate gone (backfill reserves those).
+	b.invalidate()
+	for _, n := range c.AppendFree(nil) {
+		if s.mask[n] {
+			see(n)
+		}
+	}
+	for _, cd := range cands {
+		free(cd)
+	}
+	s.bfp.allGone = append(s.bfp.allGone[:0], s.fitView(c, x)...)
 	s.alloc = c.Provisional(&x.req, use, s.alloc[:0])
 	if why := view.HoldOn(x.j, x.part, s.alloc); why != "" {
 		return false, false, nil, why
