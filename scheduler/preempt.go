@@ -228,13 +228,18 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 			}
 		}
 	}
-	fitAfter := func(order []victim) (need int, use []int) {
+	// reset starts the view again from the present, the nodes out of
+	// play counted busy.
+	reset := func() {
 		b.invalidate()
 		for _, n := range c.AppendFree(nil) {
 			if s.mask[n] {
 				see(n)
 			}
 		}
+	}
+	fitAfter := func(order []victim) (need int, use []int) {
+		reset()
 		for i, cd := range order {
 			free(cd)
 			if use = s.fitView(c, x); use != nil {
@@ -293,12 +298,7 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 		return false, false, nil, ""
 	}
 	// The nodes with every candidate gone (backfill reserves those).
-	b.invalidate()
-	for _, n := range c.AppendFree(nil) {
-		if s.mask[n] {
-			see(n)
-		}
-	}
+	reset()
 	for _, cd := range cands {
 		free(cd)
 	}
