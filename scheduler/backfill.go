@@ -11,13 +11,19 @@ import (
 // backfillState is per-pass scratch (kube's CycleState idea): rebuilt at
 // the start of every pass, never carried between passes.
 type backfillState struct {
-	ns     nodeSpace
-	words  int        // bitmap words for the cluster's nodes
-	member [][]uint64 // per partition: its nodes
-	usable []uint64   // nodes that allocate, this pass
-	base   []uint64   // the record's partition nodes that allocate
-	avail  []uint64   // base less the nodes reservations hold over the job's run
-	nodes  []uint64   // the nodes of an allocation
+	// preempted are the nodes this cycle's preemptions free: their
+	// victims complete first (slurmctld requeues or cancels them, and
+	// their nodes stay COMPLETING), so a later record that fits on them
+	// is planned for now + 1, as on any completing node. nil when the
+	// cycle preempted nothing.
+	preempted []bool
+	ns        nodeSpace
+	words     int        // bitmap words for the cluster's nodes
+	member    [][]uint64 // per partition: its nodes
+	usable    []uint64   // nodes that allocate, this pass
+	base      []uint64   // the record's partition nodes that allocate
+	avail     []uint64   // base less the nodes reservations hold over the job's run
+	nodes     []uint64   // the nodes of an allocation
 	// nodesSet says nodes holds s.alloc's nodes: planJob left them
 	// there with the start it found, and the reservation needs them.
 	nodesSet bool
@@ -203,6 +209,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	var contResvAt int64
 	var contResvCPUs int
 	b.front, b.checked, b.frontAt = 0, b.gen0-1, -1
+	b.preempted = nil
 	for i, r := range jobs {
 		if settle && b.checked != b.gen0 && i > lastWhole {
 			// Every start and reservation may be the one that leaves no
@@ -725,7 +732,7 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 			return -1, tried
 		}
 		t = max(t, startRes)
-		if t <= now && c.OnCompleting(s.alloc) {
+		if t <= now && (c.OnCompleting(s.alloc) || b.onPreempted(s.alloc)) {
 			// backfill.c: "Need to wait for in-progress
 			// completion/epilog": nodes it chose are still COMPLETING
 			// (a log replay's, sim completing.go), so it is planned for
@@ -787,6 +794,20 @@ func arrayFirst(c *sim.Cluster, p *sim.Job, x *cand, tl int64, limit func(*sim.C
 	}
 	px := cand{j: p, part: x.part, req: sim.RequestIn(c, p, x.part)}
 	return sameRequest(&px.req, &x.req) && limit(c, &px) == tl
+}
+
+// onPreempted reports whether allocation a takes a node this cycle's
+// preemptions free.
+func (b *backfillState) onPreempted(a sim.Alloc) bool {
+	if b.preempted == nil {
+		return false
+	}
+	for _, sl := range a {
+		if b.preempted[sl.Node] {
+			return true
+		}
+	}
+	return false
 }
 
 // nodeSpaceSize is bf_node_space_size: records a cycle's map may make,

@@ -132,6 +132,12 @@ func (s *Slurm) planJobPreempt(v *sim.View, plan *sim.Plan, x *cand, tl int64, n
 	if fits {
 		return now, true
 	}
+	if b.preempted == nil {
+		b.preempted = make([]bool, len(c.Nodes))
+	}
+	for _, n := range use {
+		b.preempted[n] = true
+	}
 	b.nodesSet = false // preemption placed the job elsewhere: s.alloc has its nodes
 	s.alloc = s.alloc[:0]
 	// backfill.c reserves the nodes _will_run_test chose with every

@@ -100,10 +100,11 @@ func TestBackfillPreemptHonoursReservations(t *testing.T) {
 // in job order, job 1 first, whose n2 then holds it: job 1 is requeued.
 // With every candidate gone both nodes are idle and n1 comes first, so
 // job 3 is reserved on n1 from now, and job 4 (hi, 2 CPUs, prio 200)
-// cannot have n1's two free cores: it starts on n2, whose cores the
-// plan's requeue of job 1 has freed (the controller planned it there for
-// now + 1, n2 completing, and started it at the next pass). Reserved on
-// n2 instead, job 3 would leave job 4 n1.
+// cannot have n1's two free cores: it fits on n2, whose job 1 the cycle
+// requeued and which stays COMPLETING until it leaves, so it is planned
+// there for now + 1 ("Need to wait for in-progress completion"), with
+// no preemption of its own: what the controller did. Reserved on n2
+// instead, job 3 would leave job 4 n1 now.
 func TestBackfillPreemptReservesAllGoneNodes(t *testing.T) {
 	hi := part("hi")
 	hi.PriorityTier = 2
@@ -115,5 +116,29 @@ func TestBackfillPreemptReservesAllGoneNodes(t *testing.T) {
 	prm := DefaultParams()
 	prm.PreemptType, prm.PreemptMode = "preempt/partition_prio", policy.PreemptRequeue
 	f.pass(planner(prm), sim.PassBackfill,
-		"preempt 1 requeue", "pend 3 Resources (preemption in progress)", "expect 3 101", "start 4 hi n2:2 backfill", "pass 101")
+		"preempt 1 requeue", "pend 3 Resources (preemption in progress)", "expect 3 101", "expect 4 101", "pass 101")
+}
+
+// A record the present already holds preempts nobody, even where its
+// nodes are still completing: _run_now tries it without preemption
+// first. Three 4-core nodes; job 1 (lo) holds n2:4, job 2 (lo) n1:2,
+// job 5 (lo) n3:4. Job 3 (hi, 4 CPUs) requeues job 1 and is reserved on
+// n1 (all candidates gone, n1 comes first). Job 4 (hi, 2 CPUs) fits on
+// n2, completing: it is planned for now + 1. Freeing job 5 would "make
+// room" too, on nodes job 5 does not hold; it is not a victim, and job 4
+// is not started by the preemption path either (h51pre: 104 pairs in the
+// opposite order with it, 25 without).
+func TestBackfillPreemptNotWhenItFits(t *testing.T) {
+	hi := part("hi")
+	hi.PriorityTier = 2
+	f := newFake(t, 100, []sim.NodeSpec{nodes("n", 3, 4, 4000)}, []sim.PartitionSpec{part("lo"), hi})
+	f.run(1, 0, 1000, "lo", "n2:4")
+	f.run(2, 50, 1000, "lo", "n1:2")
+	f.run(5, 60, 1000, "lo", "n3:4")
+	f.pend(3, 4, 600, 300, "hi")
+	f.pend(4, 2, 600, 200, "hi")
+	prm := DefaultParams()
+	prm.PreemptType, prm.PreemptMode = "preempt/partition_prio", policy.PreemptRequeue
+	f.pass(planner(prm), sim.PassBackfill,
+		"preempt 1 requeue", "pend 3 Resources (preemption in progress)", "expect 3 101", "expect 4 101", "pass 101")
 }

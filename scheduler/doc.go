@@ -130,11 +130,11 @@
 //     its defaults (preempt_reorder_count=1, no preempt_strict_order);
 //     other values and gang time-slicing are not; see preempt.go. A
 //     differential run with partition_prio REQUEUE (h51pre, 9 requeues)
-//     still starts 104 pairs in the opposite order: the second wave's
-//     preemptions now match the controller's (one requeue, the
-//     preemptor reserved on the nodes of the all-gone test), the third
-//     wave's do not (7 victims, 5 of them the controller's; left for
-//     later, the run is kept outside the repository).
+//     still starts 25 pairs in the opposite order (161 before this
+//     stop's changes: job list order, reorder, the preemptor reserved
+//     on the all-gone test's nodes, a cycle's preempted nodes completing
+//     until now + 1, no preemption for a record the present holds); left
+//     for later, the run is kept outside the repository.
 //   - The backfill agent's cadence (sim.Simulator): a cycle follows the
 //     previous one bf_interval after it, or at the poll after the next
 //     change, and a cycle's starts are a change. backfill.c also sets

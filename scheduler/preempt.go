@@ -253,6 +253,12 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 	// first, then those before it by how many of the nodes chosen they
 	// hold, the rest in their order, and the freeing starts again, until
 	// the count of fits passes the reorder count or the candidates.
+	// A job the present already holds (on nodes still completing, say)
+	// preempts nobody: _run_now tries it without preemption first.
+	reset()
+	if s.fitView(c, x) != nil {
+		return false, false, nil, ""
+	}
 	need, use := fitAfter(cands)
 	for pass := 0; need > 0; {
 		old := pass
@@ -319,6 +325,9 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 				break
 			}
 		}
+	}
+	if len(victims) == 0 {
+		return false, false, nil, "" // nobody on the nodes it takes: nothing to preempt
 	}
 	if allSuspend {
 		for _, cd := range victims {
