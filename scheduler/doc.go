@@ -129,12 +129,12 @@
 //   - Preemption: cons_tres's reordering of candidates is modelled at
 //     its defaults (preempt_reorder_count=1, no preempt_strict_order);
 //     other values and gang time-slicing are not; see preempt.go. A
-//     differential run with partition_prio REQUEUE (h51pre, 9 requeues)
-//     still starts 25 pairs in the opposite order (161 before this
-//     stop's changes: job list order, reorder, the preemptor reserved
-//     on the all-gone test's nodes, a cycle's preempted nodes completing
-//     until now + 1, no preemption for a record the present holds); left
-//     for later, the run is kept outside the repository.
+//     differential run with partition_prio REQUEUE (testdata
+//     preempt-requeue, 9 requeues) starts every job in the controller's
+//     order (161 pairs before: job list order, the reorder, the
+//     preemptor reserved on the all-gone test's nodes, a cycle's
+//     preempted nodes completing until now + 1, no preemption for a
+//     record the present holds, a requeued job repriced at eligibility).
 //   - The backfill agent's cadence (sim.Simulator): a cycle follows the
 //     previous one bf_interval after it, or at the poll after the next
 //     change, and a cycle's starts are a change. backfill.c also sets

@@ -987,8 +987,11 @@ func (s *Simulator) makeEligible(j *Job) {
 		s.pendingList()
 	}
 	j.EligibleTime = s.now
-	if rp, ok := s.pol.(Repricer); ok && s.now > j.Submit && j.Preemptions == 0 && j.NodeFails == 0 {
-		rp.Reprice(j, s.now) // it waited outside the list the ticks reprice
+	if rp, ok := s.pol.(Repricer); ok && s.now > j.Submit {
+		// It waited outside the list the ticks reprice, a requeued job
+		// too: slurmctld repriced the requeued job of preempt-requeue
+		// while it waited (Prio=8250 at its first test, from 250).
+		rp.Reprice(j, s.now)
 	}
 	j.pendIdx = len(s.pend) + s.pendOff
 	s.eligSeq++

@@ -95,6 +95,13 @@ import "testing"
 //     bf_max_job_test=12: recorded to pin the partition limits and the
 //     throttle together (7 pairs start in the same second in one record
 //     only; one job starts 3 s late).
+//   - preempt-requeue: partition_prio with PreemptMode=REQUEUE, a high
+//     partition's jobs requeuing low ones in two waves (9 requeues),
+//     recorded with sacct -D. Victims in job list order, reordered as
+//     _run_now does, the preemptor reserved on the all-gone nodes, a
+//     cycle's preempted nodes completing, and a requeued job repriced
+//     when it becomes eligible again (the ticks reprice it while it
+//     waits): 161 pairs before.
 //   - maxnodes-mix2: the same mix, another seed, bf_max_job_array_resv=2.
 //     A 16-CPU job of wide (MaxNodes=2) goes through choose_nodes' retry
 //     without the nodes of fewest CPUs, as a -N job does; without it, it
@@ -106,7 +113,7 @@ func TestValidateDifferential(t *testing.T) {
 		tied int64 // pairs started in the same second in one record only
 	}{{"tier", 52, 0}, {"exclusive", 36, 0}, {"multinode", 36, 0}, {"mem2", 39, 0}, {"mixed", 55, 0}, {"arrays-limits", 54, 0},
 		{"completing-nodes", 43, 0}, {"completing", 45, 0}, {"total-cpus", 3, 0}, {"gpu-per-node", 42, 2}, {"gpu-per-job", 42, 0},
-		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}, {"partition-maxnodes", 37, 0}, {"array-throttle", 111, 0}, {"maxnodes-mix", 75, 7}, {"maxnodes-mix2", 75, 12}} {
+		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}, {"partition-maxnodes", 37, 0}, {"array-throttle", 111, 0}, {"maxnodes-mix", 75, 7}, {"maxnodes-mix2", 75, 12}, {"preempt-requeue", 36, 2}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)
