@@ -106,17 +106,27 @@ func TestBackfillPreemptHonoursReservations(t *testing.T) {
 // no preemption of its own: what the controller did. Reserved on n2
 // instead, job 3 would leave job 4 n1 now.
 func TestBackfillPreemptReservesAllGoneNodes(t *testing.T) {
+	f, prm := requeueWave(t, 2)
+	f.pass(planner(prm), sim.PassBackfill,
+		"preempt 1 requeue", "pend 3 Resources (preemption in progress)", "expect 3 101", "expect 4 101", "pass 101")
+}
+
+// requeueWave is the state of the two tests below at now=100: k 4-core
+// nodes in partitions lo and hi (PriorityTier 2, partition_prio with
+// REQUEUE); job 1 (lo) holds n2:4 from 0, job 2 (lo) n1:2 from 50, both
+// until 1000; jobs 3 (hi, 4 CPUs, prio 300) and 4 (hi, 2 CPUs, prio 200)
+// pend.
+func requeueWave(t *testing.T, k int) (*fake, Params) {
 	hi := part("hi")
 	hi.PriorityTier = 2
-	f := newFake(t, 100, []sim.NodeSpec{nodes("n", 2, 4, 4000)}, []sim.PartitionSpec{part("lo"), hi})
+	f := newFake(t, 100, []sim.NodeSpec{nodes("n", k, 4, 4000)}, []sim.PartitionSpec{part("lo"), hi})
 	f.run(1, 0, 1000, "lo", "n2:4")
 	f.run(2, 50, 1000, "lo", "n1:2")
 	f.pend(3, 4, 600, 300, "hi")
 	f.pend(4, 2, 600, 200, "hi")
 	prm := DefaultParams()
 	prm.PreemptType, prm.PreemptMode = "preempt/partition_prio", policy.PreemptRequeue
-	f.pass(planner(prm), sim.PassBackfill,
-		"preempt 1 requeue", "pend 3 Resources (preemption in progress)", "expect 3 101", "expect 4 101", "pass 101")
+	return f, prm
 }
 
 // A record the present already holds preempts nobody, even where its
@@ -129,16 +139,8 @@ func TestBackfillPreemptReservesAllGoneNodes(t *testing.T) {
 // is not started by the preemption path either (h51pre: 104 pairs in the
 // opposite order with it, 25 without).
 func TestBackfillPreemptNotWhenItFits(t *testing.T) {
-	hi := part("hi")
-	hi.PriorityTier = 2
-	f := newFake(t, 100, []sim.NodeSpec{nodes("n", 3, 4, 4000)}, []sim.PartitionSpec{part("lo"), hi})
-	f.run(1, 0, 1000, "lo", "n2:4")
-	f.run(2, 50, 1000, "lo", "n1:2")
+	f, prm := requeueWave(t, 3)
 	f.run(5, 60, 1000, "lo", "n3:4")
-	f.pend(3, 4, 600, 300, "hi")
-	f.pend(4, 2, 600, 200, "hi")
-	prm := DefaultParams()
-	prm.PreemptType, prm.PreemptMode = "preempt/partition_prio", policy.PreemptRequeue
 	f.pass(planner(prm), sim.PassBackfill,
 		"preempt 1 requeue", "pend 3 Resources (preemption in progress)", "expect 3 101", "expect 4 101", "pass 101")
 }
