@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"fairsim/policy"
@@ -145,6 +146,7 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 		rank  int64
 		act   preemptAct
 		grace int64
+		hold  int // the reorder's key (_get_usable_nodes)
 	}
 	var cands []victim
 	now := view.Now()
@@ -180,7 +182,7 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 		} else {
 			prio = int64(c.Parts[v.Part].PriorityTier)
 		}
-		cands = append(cands, victim{v, prio<<16 + int64(len(v.Alloc)), act, grace})
+		cands = append(cands, victim{v: v, rank: prio<<16 + int64(len(v.Alloc)), act: act, grace: grace})
 	})
 	if len(cands) == 0 {
 		return false, false, nil, ""
@@ -248,11 +250,6 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 		}
 		return 0, nil
 	}
-	// cons_tres _run_now then reorders to preempt fewer jobs (the default
-	// preempt_reorder_count=1): the candidate that made the job fit goes
-	// first, then those before it by how many of the nodes chosen they
-	// hold, the rest in their order, and the freeing starts again, until
-	// the count of fits passes the reorder count or the candidates.
 	// A job the present already holds (on nodes still completing, say)
 	// preempts nobody: _run_now tries it without preemption first.
 	reset()
@@ -260,44 +257,32 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 		return false, false, nil, ""
 	}
 	need, use := fitAfter(cands)
+	// cons_tres _run_now then reorders to preempt fewer jobs (the default
+	// preempt_reorder_count=1): the candidate that made the job fit goes
+	// first, then those before it by how many of the nodes chosen they
+	// hold, the rest in their order, and the freeing starts again, until
+	// the count of fits passes the reorder count or the candidates.
 	for pass := 0; need > 0; {
 		old := pass
 		pass++
 		if old > preemptReorderCount || len(cands) <= pass {
 			break
 		}
-		uses := func(cd victim) int {
-			k := 0
-			for _, sl := range cd.v.Alloc {
-				if slices.Contains(use, sl.Node) {
-					k++
+		for i := range cands {
+			cd := &cands[i]
+			cd.hold = 0
+			switch {
+			case i == need-1:
+				cd.hold = math.MaxInt
+			case i < need-1:
+				for _, sl := range cd.v.Alloc {
+					if slices.Contains(use, sl.Node) {
+						cd.hold++
+					}
 				}
 			}
-			return k
 		}
-		last := cands[need-1]
-		rest := make([]victim, 0, len(cands)-1)
-		held := make([]int, 0, len(cands)-1)
-		for i, cd := range cands {
-			if i != need-1 {
-				rest = append(rest, cd)
-				k := 0
-				if i < need-1 {
-					k = uses(cd)
-				}
-				held = append(held, k)
-			}
-		}
-		idx := make([]int, len(rest))
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortStableFunc(idx, func(a, b int) int { return held[b] - held[a] })
-		reordered := append(make([]victim, 0, len(cands)), last)
-		for _, i := range idx {
-			reordered = append(reordered, rest[i])
-		}
-		cands = reordered
+		slices.SortStableFunc(cands, func(a, b victim) int { return cmp.Compare(b.hold, a.hold) })
 		need, use = fitAfter(cands)
 	}
 	if need == 0 {
