@@ -43,7 +43,7 @@ func TestArrayFirst(t *testing.T) {
 		{"not pending", running, false},
 		{"not in the partition", onlyQ, false},
 	} {
-		if got := arrayFirst(c, tc.p, x(cur, 0), tl, s.bfLimit); got != tc.want {
+		if got := s.arrayFirst(c, tc.p, x(cur, 0), tl); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}

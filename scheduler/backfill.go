@@ -330,7 +330,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			continue
 		case t <= now:
 			sj := j
-			if prevResv != nil && arrayFirst(c, prevResv, x, tl, s.bfLimit) {
+			if prevResv != nil && s.arrayFirst(c, prevResv, x, tl) {
 				// The array's record got its reservation in the test
 				// before and starts now: as its first pending task,
 				// which the reservation then leaves to this one.
@@ -787,13 +787,13 @@ func (s *Slurm) started(v *sim.View, plan *sim.Plan, x *cand) {
 // for, is the same array's earlier task with x's request and limit in
 // x's partition, still pending: the one slurmctld's array record would
 // start.
-func arrayFirst(c *sim.Cluster, p *sim.Job, x *cand, tl int64, limit func(*sim.Cluster, *cand) int64) bool {
+func (s *Slurm) arrayFirst(c *sim.Cluster, p *sim.Job, x *cand, tl int64) bool {
 	if p.ArrayJobID != x.j.ArrayJobID || p.ArrayTaskID >= x.j.ArrayTaskID || p.State != sim.Pending ||
 		!slices.Contains(p.Parts, x.part) && (len(p.Parts) > 0 || p.Part != x.part) {
 		return false
 	}
 	px := cand{j: p, part: x.part, req: sim.RequestIn(c, p, x.part)}
-	return sameRequest(&px.req, &x.req) && limit(c, &px) == tl
+	return sameRequest(&px.req, &x.req) && s.bfLimit(c, &px) == tl
 }
 
 // onPreempted reports whether allocation a takes a node this cycle's
