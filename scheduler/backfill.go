@@ -181,9 +181,6 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	b.rel.Cut = true
 	s.cycle++
 	s.wr.stale = true
-	if s.cycle%64 == 0 {
-		s.wr.sweep(s.cycle)
-	}
 
 	tested, started := 0, 0
 	// The cost model (off by default): a cycle tests at most budget jobs
@@ -636,7 +633,6 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 	and(b.base, b.usable)
 	minNodes := max(x.req.Nodes, 1)
 	tried := false
-	calls := 0 // will-run tests of this record (wrKey)
 	retry := func(later int64) bool { return later > 0 && !nowOnly && later <= horizon }
 	prev := b.moves.of(&b.pk, b.pkHash)
 	if memoOff {
@@ -699,12 +695,17 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 		if s.wr.stale {
 			s.wr.fp, s.wr.stale = fingerprint(c, b.rel.Holdings()), false
 		}
-		key := wrKey{x.j.Idx, calls}
-		calls++
 		// A reservation needs only the nodes of a later start (b.nodes),
 		// which the memo keeps; a trace reports its whole allocation.
-		memo := !memoOff && s.Trace == nil
-		if e, ok := s.wr.lookup(key, &x.req, x.part, b.avail, until, now, s.cycle); ok && memo {
+		memo := !memoOff && s.Trace == nil && s.wr.fp != 0
+		var qh uint64
+		var e *wrEntry
+		hit := false
+		if memo {
+			qh = wrHash(&x.req, x.part, b.avail)
+			e, hit = s.wr.lookup(qh, &x.req, x.part, b.avail, until, now)
+		}
+		if hit {
 			t, fit = e.answer(b.nodes)
 		} else {
 			// A start found after later sends the record to later, as
@@ -720,7 +721,7 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 				b.nodesOf(s.alloc)
 			}
 			if !cut && memo { // cut: not WillRun's answer, which the memo must not give
-				s.wr.store(key, &x.req, x.part, b.avail, until, now, t, fit, b.nodes, s.cycle)
+				s.wr.store(qh, &x.req, x.part, b.avail, until, now, t, fit, b.nodes)
 			}
 		}
 		if fit != sim.FitsNow {

@@ -6,60 +6,53 @@ import (
 	"fairsim/sim"
 )
 
-// wrMemo remembers will-run answers from one backfill cycle to the next.
-// Most cycles follow a change that leaves the running jobs as they were
-// (a submission, a priority tick); their records then ask the same
-// questions of the same cluster, and the answers are the same: a record
-// whose reservations ahead of it did not move gets the same nodes at the
-// same time. An answer is reused only when everything it depends on is
-// equal: the cluster's present (every node's free cores and memory, its
-// state) and the expected releases (each holder's job, start and end),
-// through the cycle's fingerprint; the request, the partition and the
-// nodes in play, compared in full; and the time: a later start is kept
-// only while it still lies after now, and a search that found nothing up
-// to until finds nothing up to an earlier until. A start now changes the
-// cluster and is not kept; a later one is kept as its nodes, all its
-// reservation needs.
+// wrMemo remembers will-run answers while the cluster and its releases
+// stay as they are: from one backfill cycle to the next (most cycles
+// follow a change that leaves the running jobs as they were: a
+// submission, a priority tick) and within a cycle, where records of one
+// shape ask the same question of the same nodes (a record that moved on
+// leaves the map as it was for the next of its shape; on CEA-Curie one
+// computed test in six repeated one of its cycle). An answer depends on
+// the cluster's present (every node's free cores and memory, its state)
+// and the expected releases (each holder's job, start and end), through
+// the fingerprint; on the request, the partition and the nodes in play,
+// compared in full; and on the time: a later start is kept only while it
+// still lies after now, and a search that found nothing up to until
+// finds nothing up to an earlier until. Which job asks does not matter.
+// A start now changes the cluster and is not kept; a later one is kept
+// as its nodes, all its reservation needs. A new fingerprint forgets
+// every answer (a cluster never comes back to an earlier state: its
+// holders change).
 // Requests with GRES and clusters with reservations are not memoised (the
 // will-run test then also depends on the time through the reservations).
 type wrMemo struct {
 	fp    uint64 // the cluster and its releases, this cycle (0: memo off)
 	stale bool   // fp must be made again before use: the cycle began, or a start or preemption changed the cluster
-	// entries are by job index less base, then by test (nil: none): a
-	// slice, as every record a cycle tests asks, and hashing its index
-	// for a map was 1.4 % of a CEA-Curie run. sweep moves base up to
-	// the oldest index still held, so the slice spans the queue, not
-	// the trace (a pointer per job of a ten-million-job trace, scanned
-	// by every collection). live lists the indices that hold tests.
-	entries []*wrTests
-	base    int
-	live    []int
-	hits    int // answers reused
+	// index maps a question's hash (wrHash) to its entry in pool, for
+	// the answers of fp (memoFP); a hash two questions share keeps the
+	// later one's answer.
+	index  keyTable[uint64, int32]
+	pool   []wrEntry
+	memoFP uint64
+	hits   int // answers reused
 }
-
-// wrTests are a record's remembered tests, by wrKey.k (nil: none).
-type wrTests struct{ k []*wrEntry }
 
 // wrMemoOff turns the memo off (for the test that it changes nothing).
 var wrMemoOff bool
 
-// wrKey is a record's k-th will-run test of a cycle (a record tries later
-// start times after the first).
-type wrKey struct {
-	idx int
-	k   int
-}
+// wrMemoMax bounds the answers kept for one fingerprint: a cluster that
+// stays unchanged for a long quiet spell would otherwise keep every
+// question its cycles asked.
+const wrMemoMax = 1 << 14
 
 type wrEntry struct {
-	fp       uint64
-	req      sim.Request
-	part     int
-	avail    []uint64
-	until    int64
-	t        int64
-	fit      sim.Fit
-	nodes    []uint64 // of a fit: the nodes chosen, by node index
-	lastSeen uint64   // the cycle that last used it
+	req   sim.Request
+	part  int
+	avail []uint64
+	until int64
+	t     int64
+	fit   sim.Fit
+	nodes []uint64 // of a fit: the nodes chosen, by node index
 }
 
 // mix is splitmix64's finaliser: a well-spread hash of one word.
@@ -92,17 +85,45 @@ func fingerprint(c *sim.Cluster, hs []sim.Holding) uint64 {
 	return h | 1
 }
 
-// lookup returns the remembered answer of key for these inputs.
-func (m *wrMemo) lookup(key wrKey, req *sim.Request, part int, avail []uint64, until, now int64, cycle uint64) (*wrEntry, bool) {
-	var e *wrEntry
-	i := key.idx - m.base
-	if i < 0 || i >= len(m.entries) {
+// wrHash hashes a question: the request's shape, the partition and the
+// nodes in play.
+func wrHash(req *sim.Request, part int, avail []uint64) uint64 {
+	h := uint64(0xcbf29ce484222325)
+	for _, w := range [...]uint64{uint64(req.CPUs), uint64(req.Nodes), uint64(req.MemPerCPU), uint64(req.MemPerNode),
+		uint64(req.Type), uint64(req.Limit), uint64(req.MaxNodes), uint64(part)} {
+		h = (h ^ w) * 0x100000001b3
+	}
+	for _, w := range avail {
+		h = (h ^ w) * 0x100000001b3
+	}
+	return mix(h)
+}
+
+// sync forgets the answers of an earlier fingerprint.
+func (m *wrMemo) sync() {
+	if m.index.hash == nil {
+		m.index.hash = func(h *uint64) uint64 { return *h } // wrHash mixed it
+	}
+	if m.memoFP != m.fp || m.index.n >= wrMemoMax {
+		m.index.reset()
+		m.pool = m.pool[:0]
+		m.memoFP = m.fp
+	}
+}
+
+// lookup returns the remembered answer to a question with hash h
+// (wrHash).
+func (m *wrMemo) lookup(h uint64, req *sim.Request, part int, avail []uint64, until, now int64) (*wrEntry, bool) {
+	if wrMemoOff || m.fp == 0 {
 		return nil, false
 	}
-	if ts := m.entries[i]; ts != nil && key.k < len(ts.k) {
-		e = ts.k[key.k]
+	m.sync()
+	i, ok := m.index.getHashed(&h, h)
+	if !ok {
+		return nil, false
 	}
-	if wrMemoOff || e == nil || m.fp == 0 || e.fp != m.fp || e.part != part || !sameRequest(&e.req, req) || !slices.Equal(e.avail, avail) {
+	e := &m.pool[i]
+	if e.part != part || !sameRequest(&e.req, req) || !slices.Equal(e.avail, avail) {
 		return nil, false
 	}
 	switch {
@@ -115,7 +136,6 @@ func (m *wrMemo) lookup(key wrKey, req *sim.Request, part int, avail []uint64, u
 	case e.t > until:
 		return nil, false
 	}
-	e.lastSeen = cycle
 	m.hits++
 	return e, true
 }
@@ -130,82 +150,30 @@ func (e *wrEntry) answer(nodes []uint64) (int64, sim.Fit) {
 	return e.t, sim.FitsNow
 }
 
-// store remembers an answer: for a fit, its nodes (a bitmap by node
-// index). A start now is not kept, as no later cycle asks again.
-func (m *wrMemo) store(key wrKey, req *sim.Request, part int, avail []uint64, until, now, t int64, fit sim.Fit, nodes []uint64, cycle uint64) {
-	if m.fp == 0 || len(req.Gres) > 0 || fit == sim.FitsNow && t == now {
-		return // a start now changes the cluster: no later cycle asks again
+// store remembers an answer to the question with hash h: for a fit,
+// its nodes (a bitmap by node index). A start now is not kept, as no
+// later test asks again before the cluster changes.
+func (m *wrMemo) store(h uint64, req *sim.Request, part int, avail []uint64, until, now, t int64, fit sim.Fit, nodes []uint64) {
+	if wrMemoOff || m.fp == 0 || len(req.Gres) > 0 || fit == sim.FitsNow && t == now {
+		return
 	}
-	if len(m.entries) == 0 {
-		m.base = key.idx
+	m.sync()
+	i, ok := m.index.getHashed(&h, h)
+	if !ok {
+		if len(m.pool) < cap(m.pool) {
+			m.pool = m.pool[:len(m.pool)+1] // reuse the slices of an earlier fingerprint's entry
+		} else {
+			m.pool = append(m.pool, wrEntry{})
+		}
+		i = int32(len(m.pool) - 1)
+		m.index.putHashed(&h, h, i)
 	}
-	i := key.idx - m.base
-	if i < 0 {
-		// A job older than every one sweep kept (held by a limit then,
-		// say): the slice grows at the front, seldom.
-		m.entries = append(make([]*wrTests, -i, len(m.entries)-i), m.entries...)
-		m.base, i = key.idx, 0
-	}
-	if i >= len(m.entries) {
-		m.entries = append(m.entries, make([]*wrTests, i+1-len(m.entries))...)
-	}
-	ts := m.entries[i]
-	if ts == nil {
-		ts = &wrTests{}
-		m.entries[i] = ts
-		m.live = append(m.live, key.idx)
-	}
-	for len(ts.k) <= key.k {
-		ts.k = append(ts.k, nil)
-	}
-	e := ts.k[key.k]
-	if e == nil {
-		e = &wrEntry{}
-		ts.k[key.k] = e
-	}
-	e.fp, e.req, e.part, e.until, e.t, e.fit, e.lastSeen = m.fp, *req, part, until, t, fit, cycle
+	e := &m.pool[i]
+	e.req, e.part, e.until, e.t, e.fit = *req, part, until, t, fit
 	e.req.Gres = nil
 	e.avail = append(e.avail[:0], avail...)
 	if fit == sim.FitsNow {
 		e.nodes = append(e.nodes[:0], nodes...)
-	}
-}
-
-// sweep forgets the entries no cycle used for a while, so the memo
-// follows the queue.
-func (m *wrMemo) sweep(cycle uint64) {
-	kept := m.live[:0]
-	oldest := -1
-	for _, idx := range m.live {
-		ts := m.entries[idx-m.base]
-		live := 0
-		for k, e := range ts.k {
-			if e != nil && cycle-e.lastSeen > 4 {
-				ts.k[k], e = nil, nil
-			}
-			if e != nil {
-				live++
-			}
-		}
-		if live == 0 {
-			m.entries[idx-m.base] = nil
-		} else {
-			kept = append(kept, idx)
-			if oldest < 0 || idx < oldest {
-				oldest = idx
-			}
-		}
-	}
-	m.live = kept
-	switch {
-	case len(kept) == 0:
-		clear(m.entries)
-		m.entries = m.entries[:0]
-	case 2*(oldest-m.base) >= len(m.entries):
-		// The queue moved on: the slice starts at its oldest entry.
-		n := copy(m.entries, m.entries[oldest-m.base:])
-		clear(m.entries[n:])
-		m.entries, m.base = m.entries[:n], oldest
 	}
 }
 

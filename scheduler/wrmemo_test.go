@@ -109,63 +109,68 @@ func TestSameRequestCoversRequest(t *testing.T) {
 	}
 }
 
-// TestWillRunMemoFollowsTheQueue: the memo's slice spans the jobs it
-// holds, not every index ever asked: once the oldest entries are swept it
-// starts at the oldest kept, an older job's test is still kept (the slice
-// grows at the front), and each answer comes back for its own job.
-func TestWillRunMemoFollowsTheQueue(t *testing.T) {
+// TestWillRunMemoByQuestion: an answer belongs to its question (request,
+// partition, nodes in play) under one fingerprint, whichever job asked:
+// the same question comes back with its start and nodes, another request,
+// partition or set of nodes does not, a new fingerprint forgets every
+// answer, and so does filling the memo to wrMemoMax.
+func TestWillRunMemoByQuestion(t *testing.T) {
 	var m wrMemo
 	m.fp = 7
 	req := sim.Request{CPUs: 4, Type: -1}
-	avail := []uint64{0xff}
-	store := func(idx int, cycle uint64) {
-		m.store(wrKey{idx, 0}, &req, 0, avail, 1_000_000, 0, int64(100+idx), sim.FitsNow, []uint64{uint64(idx)}, cycle)
+	avail := []uint64{0xff, 0}
+	store := func(r *sim.Request, part int, av []uint64, start int64) {
+		m.store(wrHash(r, part, av), r, part, av, 1_000_000, 0, start, sim.FitsNow, []uint64{uint64(start), 0})
 	}
-	answer := func(idx int, cycle uint64) (int64, bool) {
-		e, ok := m.lookup(wrKey{idx, 0}, &req, 0, avail, 1_000_000, 0, cycle)
+	answer := func(r *sim.Request, part int, av []uint64) (int64, bool) {
+		e, ok := m.lookup(wrHash(r, part, av), r, part, av, 1_000_000, 0)
 		if !ok {
 			return 0, false
 		}
-		nodes := make([]uint64, 1)
+		nodes := make([]uint64, 2)
 		tt, _ := e.answer(nodes)
-		if nodes[0] != uint64(idx) {
-			t.Fatalf("job %d got job %d's nodes", idx, nodes[0])
+		if nodes[0] != uint64(tt) {
+			t.Fatalf("start %d came with the nodes of start %d", tt, nodes[0])
 		}
 		return tt, true
 	}
-	for idx := 5000; idx < 5100; idx++ {
-		store(idx, 1)
+	store(&req, 0, avail, 100)
+	if tt, ok := answer(&req, 0, avail); !ok || tt != 100 {
+		t.Fatalf("the same question: %d %v, want 100", tt, ok)
 	}
-	for idx := 5080; idx < 5100; idx++ {
-		store(idx, 10) // the queue's tail is still asked
+	other := req
+	other.CPUs = 5
+	if _, ok := answer(&other, 0, avail); ok {
+		t.Error("another request got the answer")
 	}
-	m.sweep(10) // entries of cycle 1 are more than 4 cycles old
-	if m.base != 5080 || len(m.entries) != 20 {
-		t.Fatalf("after the sweep: base %d, %d entries; want 5080 and 20", m.base, len(m.entries))
+	if _, ok := answer(&req, 1, avail); ok {
+		t.Error("another partition got the answer")
 	}
-	if _, ok := answer(5050, 10); ok {
-		t.Errorf("a swept job's answer came back")
+	if _, ok := answer(&req, 0, []uint64{0xfe, 0}); ok {
+		t.Error("other nodes in play got the answer")
 	}
-	for idx := 5080; idx < 5100; idx++ {
-		if tt, ok := answer(idx, 10); !ok || tt != int64(100+idx) {
-			t.Fatalf("job %d: %d %v, want its start %d", idx, tt, ok, 100+idx)
-		}
+	store(&other, 0, avail, 200)
+	if tt, ok := answer(&req, 0, avail); !ok || tt != 100 {
+		t.Fatalf("after another question's answer: %d %v, want 100", tt, ok)
 	}
-	store(4990, 11) // held until now: older than every kept job
-	if m.base != 4990 {
-		t.Fatalf("base %d after an older job's test, want 4990", m.base)
+	if tt, ok := answer(&other, 0, avail); !ok || tt != 200 {
+		t.Fatalf("the other question: %d %v, want 200", tt, ok)
 	}
-	for _, idx := range []int{4990, 5080, 5099} {
-		if tt, ok := answer(idx, 11); !ok || tt != int64(100+idx) {
-			t.Fatalf("job %d after the slice grew at the front: %d %v", idx, tt, ok)
-		}
+	m.fp = 8
+	if _, ok := answer(&req, 0, avail); ok {
+		t.Error("an answer outlived its fingerprint")
 	}
-	m.sweep(100)
-	if len(m.entries) != 0 || len(m.live) != 0 {
-		t.Fatalf("every entry old: %d entries, %d live, want none", len(m.entries), len(m.live))
+	store(&req, 0, avail, 300)
+	if tt, ok := answer(&req, 0, avail); !ok || tt != 300 {
+		t.Fatalf("under the new fingerprint: %d %v, want 300", tt, ok)
 	}
-	store(9000, 100)
-	if tt, ok := answer(9000, 100); !ok || tt != 9100 || m.base != 9000 {
-		t.Fatalf("a new job after an empty memo: %d %v, base %d", tt, ok, m.base)
+	for k := range wrMemoMax {
+		store(&req, 0, []uint64{uint64(k) << 8, 1}, 400)
+	}
+	if _, ok := answer(&req, 0, avail); ok {
+		t.Error("a full memo kept its answers")
+	}
+	if len(m.pool) > wrMemoMax {
+		t.Errorf("%d entries, at most %d kept", len(m.pool), wrMemoMax)
 	}
 }
