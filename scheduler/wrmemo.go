@@ -93,10 +93,20 @@ func wrHash(req *sim.Request, part int, avail []uint64) uint64 {
 		uint64(req.Type), uint64(req.Limit), uint64(req.MaxNodes), uint64(part)} {
 		h = (h ^ w) * 0x100000001b3
 	}
-	for _, w := range avail {
-		h = (h ^ w) * 0x100000001b3
+	// Four lanes: one chain of multiplies over some 90 words was 2.5 %
+	// of a CEA-Curie run, waiting on each multiply in turn.
+	h1, h2, h3 := h^1, h^2, h^3
+	i := 0
+	for ; i+4 <= len(avail); i += 4 {
+		h = (h ^ avail[i]) * 0x100000001b3
+		h1 = (h1 ^ avail[i+1]) * 0x100000001b3
+		h2 = (h2 ^ avail[i+2]) * 0x100000001b3
+		h3 = (h3 ^ avail[i+3]) * 0x100000001b3
 	}
-	return mix(h)
+	for ; i < len(avail); i++ {
+		h = (h ^ avail[i]) * 0x100000001b3
+	}
+	return mix(h ^ mix(h1) ^ mix(h2)<<1 ^ mix(h3)<<2)
 }
 
 // sync forgets the answers of an earlier fingerprint.
