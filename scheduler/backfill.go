@@ -698,30 +698,34 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 		// A reservation needs only the nodes of a later start (b.nodes),
 		// which the memo keeps; a trace reports its whole allocation.
 		memo := !memoOff && s.Trace == nil && s.wr.fp != 0
+		// A start found after later sends the record to later, as does
+		// none: the test need not place it then.
+		by := int64(0)
+		if retry(later) {
+			by = later
+		}
 		var qh uint64
 		var e *wrEntry
 		hit := false
 		if memo {
 			qh = wrHash(&x.req, x.part, b.avail)
-			e, hit = s.wr.lookup(qh, &x.req, x.part, b.avail, until, now)
+			e, hit = s.wr.lookup(qh, &x.req, x.part, b.avail, until, now, by)
 		}
 		if hit {
 			t, fit = e.answer(b.nodes)
 		} else {
-			// A start found after later sends the record to later, as
-			// does none: the test need not place it then.
-			by := int64(0)
-			if retry(later) {
-				by = later
-			}
 			var cut bool
 			if s.Trace == nil {
 				s.alloc, t, fit, cut = c.WillRunNodes(&x.req, x.part, b.avail, &b.rel, until, by, s.alloc[:0], b.nodes)
 			} else if s.alloc, t, fit, cut = c.WillRunBy(&x.req, x.part, b.avail, &b.rel, until, by, s.alloc[:0]); fit == sim.FitsNow {
 				b.nodesOf(s.alloc)
 			}
-			if !cut && memo { // cut: not WillRun's answer, which the memo must not give
-				s.wr.store(qh, &x.req, x.part, b.avail, until, now, t, fit, b.nodes)
+			if memo {
+				cutBy := int64(0) // a cut test is not WillRun's answer, only that none comes by `by`
+				if cut {
+					cutBy = by
+				}
+				s.wr.store(qh, &x.req, x.part, b.avail, until, now, t, fit, b.nodes, cutBy)
 			}
 		}
 		if fit != sim.FitsNow {

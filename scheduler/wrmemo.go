@@ -53,6 +53,11 @@ type wrEntry struct {
 	t     int64
 	fit   sim.Fit
 	nodes []uint64 // of a fit: the nodes chosen, by node index
+	// cutBy, when above 0, makes the entry a cut test's (WillRunBy): no
+	// start at or before cutBy, so no start by any earlier by either.
+	// One computed test in five of a CEA-Curie run was cut, and half of
+	// those asked again what an earlier cut had answered.
+	cutBy int64
 }
 
 // mix is splitmix64's finaliser: a well-spread hash of one word.
@@ -122,8 +127,8 @@ func (m *wrMemo) sync() {
 }
 
 // lookup returns the remembered answer to a question with hash h
-// (wrHash).
-func (m *wrMemo) lookup(h uint64, req *sim.Request, part int, avail []uint64, until, now int64) (*wrEntry, bool) {
+// (wrHash), asked with a start wanted by `by` (0: any).
+func (m *wrMemo) lookup(h uint64, req *sim.Request, part int, avail []uint64, until, now, by int64) (*wrEntry, bool) {
 	if wrMemoOff || m.fp == 0 {
 		return nil, false
 	}
@@ -137,6 +142,12 @@ func (m *wrMemo) lookup(h uint64, req *sim.Request, part int, avail []uint64, un
 		return nil, false
 	}
 	switch {
+	case e.cutBy > 0:
+		// The tests a walk lists come from the releases alone (their
+		// ends, batched on the wall clock), which the fingerprint fixes.
+		if by <= 0 || by > e.cutBy {
+			return nil, false
+		}
 	case e.fit != sim.FitsNow:
 		if until > e.until {
 			return nil, false
@@ -161,9 +172,10 @@ func (e *wrEntry) answer(nodes []uint64) (int64, sim.Fit) {
 }
 
 // store remembers an answer to the question with hash h: for a fit,
-// its nodes (a bitmap by node index). A start now is not kept, as no
-// later test asks again before the cluster changes.
-func (m *wrMemo) store(h uint64, req *sim.Request, part int, avail []uint64, until, now, t int64, fit sim.Fit, nodes []uint64) {
+// its nodes (a bitmap by node index); for a cut test (cutBy > 0), that
+// it found no start by cutBy. A start now is not kept, as no later test
+// asks again before the cluster changes.
+func (m *wrMemo) store(h uint64, req *sim.Request, part int, avail []uint64, until, now, t int64, fit sim.Fit, nodes []uint64, cutBy int64) {
 	if wrMemoOff || m.fp == 0 || len(req.Gres) > 0 || fit == sim.FitsNow && t == now {
 		return
 	}
@@ -179,7 +191,10 @@ func (m *wrMemo) store(h uint64, req *sim.Request, part int, avail []uint64, unt
 		m.index.putHashed(&h, h, i)
 	}
 	e := &m.pool[i]
-	e.req, e.part, e.until, e.t, e.fit = *req, part, until, t, fit
+	e.req, e.part, e.until, e.t, e.fit, e.cutBy = *req, part, until, t, fit, cutBy
+	if cutBy > 0 {
+		e.fit = sim.NotNow
+	}
 	e.req.Gres = nil
 	e.avail = append(e.avail[:0], avail...)
 	if fit == sim.FitsNow {

@@ -120,10 +120,10 @@ func TestWillRunMemoByQuestion(t *testing.T) {
 	req := sim.Request{CPUs: 4, Type: -1}
 	avail := []uint64{0xff, 0}
 	store := func(r *sim.Request, part int, av []uint64, start int64) {
-		m.store(wrHash(r, part, av), r, part, av, 1_000_000, 0, start, sim.FitsNow, []uint64{uint64(start), 0})
+		m.store(wrHash(r, part, av), r, part, av, 1_000_000, 0, start, sim.FitsNow, []uint64{uint64(start), 0}, 0)
 	}
 	answer := func(r *sim.Request, part int, av []uint64) (int64, bool) {
-		e, ok := m.lookup(wrHash(r, part, av), r, part, av, 1_000_000, 0)
+		e, ok := m.lookup(wrHash(r, part, av), r, part, av, 1_000_000, 0, 0)
 		if !ok {
 			return 0, false
 		}
@@ -172,5 +172,49 @@ func TestWillRunMemoByQuestion(t *testing.T) {
 	}
 	if len(m.pool) > wrMemoMax {
 		t.Errorf("%d entries, at most %d kept", len(m.pool), wrMemoMax)
+	}
+}
+
+// TestWillRunMemoCutTests: a cut test (no start by `by`) answers a later
+// question of the same nodes wanting a start by that time or earlier, and
+// no other: not one wanting any start (by 0), not one wanting it by a
+// later time. A later cut by a later time widens it; a full answer
+// replaces it.
+func TestWillRunMemoCutTests(t *testing.T) {
+	var m wrMemo
+	m.fp = 7
+	req := sim.Request{CPUs: 4, Type: -1}
+	avail := []uint64{0xff}
+	h := wrHash(&req, 0, avail)
+	nodes := []uint64{0}
+	ask := func(by int64) bool {
+		e, ok := m.lookup(h, &req, 0, avail, 1_000_000, 0, by)
+		if ok {
+			if tt, fit := e.answer(nodes); fit == sim.FitsNow && tt <= by {
+				t.Fatalf("by %d: a start at %d from a cut test", by, tt)
+			}
+		}
+		return ok
+	}
+	m.store(h, &req, 0, avail, 1_000_000, 0, 0, sim.NotNow, nodes, 500)
+	for _, tc := range []struct {
+		by   int64
+		want bool
+	}{{400, true}, {500, true}, {501, false}, {0, false}} {
+		if got := ask(tc.by); got != tc.want {
+			t.Errorf("after a cut by 500, asked by %d: answered %v, want %v", tc.by, got, tc.want)
+		}
+	}
+	m.store(h, &req, 0, avail, 1_000_000, 0, 0, sim.NotNow, nodes, 900)
+	if !ask(700) {
+		t.Error("a cut by 900 did not answer a question by 700")
+	}
+	m.store(h, &req, 0, avail, 1_000_000, 0, 1200, sim.FitsNow, []uint64{9}, 0)
+	e, ok := m.lookup(h, &req, 0, avail, 1_000_000, 0, 0)
+	if !ok {
+		t.Fatal("the full answer after the cuts is not kept")
+	}
+	if tt, fit := e.answer(nodes); fit != sim.FitsNow || tt != 1200 || nodes[0] != 9 {
+		t.Errorf("the full answer: %d %v on %v, want 1200 on node bits 9", tt, fit, nodes)
 	}
 }
