@@ -678,14 +678,6 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 			return -1, tried || unsure && b.triedIn(tl, minNodes)
 		}
 		tried = true
-		if retry(later) && !coreBoundOff && !b.rel.MayHaveCores(c, x.part, b.avail, later, x.req.CPUs) {
-			// No test up to later can fit, so the will-run test would
-			// send the record to later anyway.
-			s.boundSkips++
-			moved(startRes, later, moveCores)
-			startRes = later
-			continue
-		}
 		until := horizon
 		if nowOnly {
 			until = now - 1 // TEST_NOW_ONLY: no releases tried
@@ -710,6 +702,15 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 		if memo {
 			qh = wrHash(&x.req, x.part, b.avail)
 			e, hit = s.wr.lookup(qh, &x.req, x.part, b.avail, until, now, by)
+		}
+		// The bound comes after the memo: an answer kept spares it.
+		if !hit && retry(later) && !coreBoundOff && !b.rel.MayHaveCores(c, x.part, b.avail, later, x.req.CPUs) {
+			// No test up to later can fit, so the will-run test would
+			// send the record to later anyway.
+			s.boundSkips++
+			moved(startRes, later, moveCores)
+			startRes = later
+			continue
 		}
 		if hit {
 			t, fit = e.answer(b.nodes)
