@@ -168,7 +168,8 @@
 //     choose_nodes' retry without the nodes of fewest CPUs, as a -N job
 //     (Cluster.evalCount). A QOS with Flags=PartitionMaxNodes
 //     (or PartitionTimeLimit) lifts the partition's limit for its jobs
-//     (sim.PartLimitLifter); MinNodes, MaxCPUsPerNode and the flag
+//     (sim.PartLimitLifter), MaxNodes only for jobs asking a node count
+//     (get_node_cnts gives the others the partition's); MinNodes, MaxCPUsPerNode and the flag
 //     PartitionMinNodes are not simulated (MinNodes listed ignored).
 //   - Licenses, node features and reboots, advance reservations in the
 //     map, heterogeneous jobs and deadlines are not modelled. A CPU-typed

@@ -74,19 +74,23 @@ func TestPartitionMaxNodes(t *testing.T) {
 }
 
 // TestQOSLiftsPartitionLimits: a QOS with Flags=PartitionMaxNodes lets
-// its jobs past a partition's MaxNodes (get_node_cnts keeps the job's own
-// max_nodes; job_limits_check lets it queue), and one with
-// Flags=PartitionTimeLimit past its MaxTime. prio is n3-n4 with
-// MaxNodes=1 and MaxTime=5:00 (300 s); QOS long has both flags, normal
-// none. All submitted at 0, first pass at 3:
+// its jobs that ask a node count past a partition's MaxNodes
+// (get_node_cnts keeps the job's own max_nodes; job_limits_check lets it
+// queue), and one with Flags=PartitionTimeLimit past its MaxTime. prio
+// is n3-n4 with MaxNodes=1 and MaxTime=5:00 (300 s); QOS long has both
+// flags, normal none. All submitted at 0, first pass at 3:
 //
 //	job 1 long, -N 2, 2 CPUs: runs at 3 on n3 and n4.
 //	job 2 normal, -N 2: refused (nodes over partition MaxNodes).
-//	job 3 long, 16 CPUs, no -N, limit 600 s (over MaxTime): its CPUs need
-//	      both nodes whole, which it may take (under normal sbatch would
-//	      refuse it); it starts when job 1 ends, at 53, with its 600 s
-//	      limit.
+//	job 3 long, 16 CPUs, no -N: a job without a node count gets the
+//	      partition's MaxNodes whatever its QOS (get_node_cnts), and one
+//	      8-CPU node cannot hold it: refused at submission, as the 22.05
+//	      harness refused -n 20 of such a QOS in a MaxNodes=2 partition
+//	      of 8-CPU nodes ("Requested node configuration is not
+//	      available").
 //	job 4 normal, limit 600 s: refused (time limit over partition MaxTime).
+//	job 5 long, 8 CPUs, no -N, limit 600 s (over MaxTime): runs when
+//	      job 1 ends, at 53, with its 600 s limit.
 func TestQOSLiftsPartitionLimits(t *testing.T) {
 	prio := part("prio", "n3", "n4")
 	prio.MaxNodes, prio.MaxTime = 1, 300
@@ -96,21 +100,26 @@ func TestQOSLiftsPartitionLimits(t *testing.T) {
 	res, by := run(t, c, NewSlurm(DefaultParams()), []tjob{
 		{id: 1, part: "prio", qos: "long", cpus: 2, nodes: 2, run: 50, limit: 60},
 		{id: 2, part: "prio", qos: "normal", cpus: 2, nodes: 2, run: 50, limit: 60},
-		{id: 3, part: "prio", qos: "long", cpus: 16, run: 100, limit: 600},
+		{id: 3, part: "prio", qos: "long", cpus: 16, run: 100, limit: 120},
 		{id: 4, part: "prio", qos: "normal", cpus: 1, run: 100, limit: 600},
+		{id: 5, part: "prio", qos: "long", cpus: 8, run: 100, limit: 600},
 	}, 0, mfPolicy(t, dump, qos, fairshare.Config{HalfLife: 86400}))
-	if res.Rejected["nodes over partition MaxNodes"] != 1 || res.Rejected["time limit over partition MaxTime"] != 1 {
-		t.Errorf("refusals %v, want one over MaxNodes (job 2) and one over MaxTime (job 4)", res.Rejected)
+	want := map[string]int{"nodes over partition MaxNodes": 1, "time limit over partition MaxTime": 1, "bigger than its partition": 1}
+	for class, n := range want {
+		if res.Rejected[class] != n {
+			t.Errorf("refusals %v, want one each of %v (jobs 2, 4 and 3)", res.Rejected, want)
+			break
+		}
 	}
 	for id, w := range map[int64]struct {
 		start int64
 		nodes int
-	}{1: {3, 2}, 3: {53, 2}} {
-		if j := by[id]; j.Start != w.start || len(j.Alloc) != w.nodes || c.Parts[j.Part].Name != "prio" || id == 3 && j.TimeLimit != 600 {
+	}{1: {3, 2}, 5: {53, 1}} {
+		if j := by[id]; j.Start != w.start || len(j.Alloc) != w.nodes || c.Parts[j.Part].Name != "prio" || id == 5 && j.TimeLimit != 600 {
 			t.Errorf("job %d started at %d on %d nodes in %s, want %d on %d in prio", id, j.Start, len(j.Alloc), c.Parts[j.Part].Name, w.start, w.nodes)
 		}
 	}
-	for _, id := range []int64{2, 4} {
+	for _, id := range []int64{2, 3, 4} {
 		if j := by[id]; j.State != sim.Rejected {
 			t.Errorf("job %d: %v, want refused", id, j.State)
 		}
@@ -165,5 +174,41 @@ func TestMaxNodesRetry(t *testing.T) {
 	}
 	if j.Start != 10 || names != "n2n3" {
 		t.Errorf("job 2 started at %d on %s, want 10 on n2n3", j.Start, names)
+	}
+}
+
+// TestLiftedMaxNodesNeedsANodeCount: the QOS lift of a partition's
+// MaxNodes as the 22.05 harness showed it (MaxNodes=2, 4 nodes x 8 CPUs,
+// QOS long with Flags=PartitionMaxNodes; job 1's limit 20 minutes there).
+// Job 1 (long, -N 4 -n 8) runs at once on all four nodes, past the limit.
+// Job 2 (normal, -n 16) may use two nodes, too few free CPUs while job 1
+// runs: it waits for job 1's end. Job 3 (long, -n 16, no -N) waits with
+// it: get_node_cnts gives a job without a node count the partition's
+// MaxNodes whatever its QOS (squeue: Priority, StartTime at job 1's
+// end), though three nodes would hold it. Job 4 (long, -N 3 -n 16)
+// backfills at once on three nodes (the harness ran it at its first
+// backfill cycle). fairsim lifted the limit for job 3 too.
+func TestLiftedMaxNodesNeedsANodeCount(t *testing.T) {
+	two := part("two")
+	two.MaxNodes = 2
+	c := cluster(t, []sim.NodeSpec{nodes("n", 4, 8, 16000)}, []sim.PartitionSpec{two})
+	const dump = "Cluster - 'c':Fairshare=1\nParent - 'root'\nAccount - 'a':Fairshare=1\nParent - 'a'\nUser - 'u':Fairshare=1\n"
+	const qos = "Name|Priority|Flags\nnormal|0|\nlong|0|PartitionMaxNodes\n"
+	_, by := run(t, c, NewSlurm(DefaultParams()), []tjob{
+		{id: 1, part: "two", qos: "long", cpus: 8, nodes: 4, run: 1000, limit: 1100},
+		{id: 2, part: "two", qos: "normal", cpus: 16, run: 50, limit: 60},
+		{id: 3, part: "two", qos: "long", cpus: 16, run: 50, limit: 60},
+		{id: 4, part: "two", qos: "long", cpus: 16, nodes: 3, run: 50, limit: 60},
+	}, 0, mfPolicy(t, dump, qos, fairshare.Config{HalfLife: 86400}))
+	if j := by[1]; j.Start != 3 || len(j.Alloc) != 4 {
+		t.Fatalf("job 1 started at %d on %d nodes, want 3 on 4", j.Start, len(j.Alloc))
+	}
+	for _, id := range []int64{2, 3} {
+		if j := by[id]; j.Start != 1003 || len(j.Alloc) != 2 {
+			t.Errorf("job %d started at %d on %d nodes, want 1003 (job 1's end) on 2", id, j.Start, len(j.Alloc))
+		}
+	}
+	if j := by[4]; j.Start >= 1000 || len(j.Alloc) != 3 {
+		t.Errorf("job 4 started at %d on %d nodes, want before job 1's end on 3", j.Start, len(j.Alloc))
 	}
 }

@@ -82,11 +82,17 @@ type Slurm struct {
 // partition fit or not alike.
 type shapeKey struct {
 	part, cpus, nodes, typ int
-	mem, memNode, memGPU   int64
-	limit                  int64 // only where reservations make placement depend on it
-	gres                   int32
-	excl                   bool
-	resv                   int32 // the reservation asked: it decides the nodes
+	// maxNodes is Request.MaxNodes: the partition's, but none for a job
+	// asking a node count whose QOS lifts it (Flags=PartitionMaxNodes).
+	// Placement reads it only without a node count, where every job of
+	// the partition has the partition's; keyed all the same, so that
+	// the memos never rest on that.
+	maxNodes             int
+	mem, memNode, memGPU int64
+	limit                int64 // only where reservations make placement depend on it
+	gres                 int32
+	excl                 bool
+	resv                 int32 // the reservation asked: it decides the nodes
 }
 
 // fitMemo remembers, within a pass and until the next start, where each
@@ -110,8 +116,7 @@ func (m *fitMemo) reset() {
 
 func keyOf(x *cand) shapeKey {
 	r := &x.req
-	// MaxNodes is the partition's (sim.RequestIn), which part keys.
-	k := shapeKey{x.part, r.CPUs, r.Nodes, r.Type, r.MemPerCPU, r.MemPerNode, r.MemPerGPU, 0, r.GresID, r.Exclusive, r.Resv}
+	k := shapeKey{x.part, r.CPUs, r.Nodes, r.Type, r.MaxNodes, r.MemPerCPU, r.MemPerNode, r.MemPerGPU, 0, r.GresID, r.Exclusive, r.Resv}
 	if x.resv {
 		k.limit = r.Limit
 	}

@@ -18,9 +18,14 @@ const (
 )
 
 // maxNodesIn is the node cap of partition p for job j: the partition's
-// MaxNodes unless the job's QOS lifts it (get_node_cnts).
+// MaxNodes, unless the job asks a node count (-N) and its QOS lifts the
+// limit. get_node_cnts gives a job without a max_nodes of its own the
+// partition's whatever its QOS: on the 22.05 harness (MaxNodes=2, 8-CPU
+// nodes, a QOS with Flags=PartitionMaxNodes) -N 3 -n 16 ran on 3 nodes,
+// while -n 16 waited for two nodes whole and -n 20 was refused at
+// submission as without the flag.
 func (c *Cluster) maxNodesIn(j *Job, p int) int {
-	if j.lifts&liftMaxNodes != 0 {
+	if j.lifts&liftMaxNodes != 0 && j.Nodes >= 1 {
 		return 0
 	}
 	return c.Parts[p].MaxNodes
