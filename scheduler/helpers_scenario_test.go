@@ -52,6 +52,7 @@ type tjob struct {
 	task    int32  // its task index in the array
 	maxRun  int32  // the array's throttle (--array=...%N); 0 for none
 	nodes   int    // sbatch -N: exact node count; 0 for none
+	minOnly bool   // nodes is a trace's ReqNodes: the minimum alone, no -N max
 	plist   string // sbatch -p a,b: the partitions it may run in; "" for part alone
 }
 
@@ -79,6 +80,9 @@ func newJobs(tjs []tjob) ([]workload.Job, *workload.Names) {
 		j.ArrayJobID, j.ArrayTaskID, j.ArrayMaxRun = t.array, t.task, t.maxRun
 		if t.nodes > 0 {
 			j.Nodes, j.MaxNodes = t.nodes, t.nodes
+			if t.minOnly {
+				j.MaxNodes = workload.Unset
+			}
 		}
 		if t.plist != "" {
 			j.PartitionList = 1 + names.PartitionLists.ID(t.plist)

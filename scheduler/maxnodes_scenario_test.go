@@ -187,7 +187,8 @@ func TestMaxNodesRetry(t *testing.T) {
 // MaxNodes whatever its QOS (squeue: Priority, StartTime at job 1's
 // end), though three nodes would hold it. Job 4 (long, -N 3 -n 16)
 // backfills at once on three nodes (the harness ran it at its first
-// backfill cycle). fairsim lifted the limit for job 3 too.
+// backfill cycle). fairsim lifted the limit for job 3 too. Job 5 is a
+// trace's job 3: sacct's ReqNodes 1.
 func TestLiftedMaxNodesNeedsANodeCount(t *testing.T) {
 	two := part("two")
 	two.MaxNodes = 2
@@ -199,6 +200,7 @@ func TestLiftedMaxNodesNeedsANodeCount(t *testing.T) {
 		{id: 2, part: "two", qos: "normal", cpus: 16, run: 50, limit: 60},
 		{id: 3, part: "two", qos: "long", cpus: 16, run: 50, limit: 60},
 		{id: 4, part: "two", qos: "long", cpus: 16, nodes: 3, run: 50, limit: 60},
+		{id: 5, part: "two", qos: "long", cpus: 16, nodes: 1, minOnly: true, run: 50, limit: 60},
 	}, 0, mfPolicy(t, dump, qos, fairshare.Config{HalfLife: 86400}))
 	if j := by[1]; j.Start != 3 || len(j.Alloc) != 4 {
 		t.Fatalf("job 1 started at %d on %d nodes, want 3 on 4", j.Start, len(j.Alloc))
@@ -210,5 +212,10 @@ func TestLiftedMaxNodesNeedsANodeCount(t *testing.T) {
 	}
 	if j := by[4]; j.Start >= 1000 || len(j.Alloc) != 3 {
 		t.Errorf("job 4 started at %d on %d nodes, want before job 1's end on 3", j.Start, len(j.Alloc))
+	}
+	// A trace's ReqNodes of 1 (sacct) says nothing of -N: job 5 is job
+	// 3 again, after jobs 2 and 3.
+	if j := by[5]; j.Start != 1053 || len(j.Alloc) != 2 {
+		t.Errorf("job 5 (ReqNodes 1) started at %d on %d nodes, want 1053 on 2", j.Start, len(j.Alloc))
 	}
 }

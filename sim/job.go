@@ -24,8 +24,10 @@ const (
 // nodes, a QOS with Flags=PartitionMaxNodes) -N 3 -n 16 ran on 3 nodes,
 // while -n 16 waited for two nodes whole and -n 20 was refused at
 // submission as without the flag.
+// The node count is the request's (Req.Nodes): a trace's ReqNodes of 1
+// says nothing (placeRequest).
 func (c *Cluster) maxNodesIn(j *Job, p int) int {
-	if j.lifts&liftMaxNodes != 0 && j.Nodes >= 1 {
+	if j.lifts&liftMaxNodes != 0 && j.Req.Nodes >= 1 {
 		return 0
 	}
 	return c.Parts[p].MaxNodes

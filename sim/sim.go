@@ -756,7 +756,7 @@ func (s *Simulator) placeRequest(j *Job) {
 	if j.Part < 0 {
 		j.Part = c.DefaultPartition()
 	}
-	j.Req = Request{Nodes: j.Nodes, MaxNodes: c.maxNodesIn(j, j.Part), Exclusive: c.Parts[j.Part].Exclusive || j.Job.Exclusive, Type: -1}
+	j.Req = Request{Nodes: j.Nodes, Exclusive: c.Parts[j.Part].Exclusive || j.Job.Exclusive, Type: -1}
 	if j.Nodes == 1 && j.MaxNodes != 1 && (j.Gres == 0 || j.AllocNodes > 1) {
 		// A minimum of one node (sacct's ReqNodes) says nothing: the
 		// allocator chooses, as for a job that gives no count. A GPU job
@@ -768,6 +768,7 @@ func (s *Simulator) placeRequest(j *Job) {
 		// node, and the simulator's other spread is not Slurm's.
 		j.Req.Nodes = 0
 	}
+	j.Req.MaxNodes = c.maxNodesIn(j, j.Part) // after the node count it reads
 	if j.ReqNodeList > 0 || j.ExcNodeList > 0 {
 		s.defaulted.Add("node list asked (-w/-x): not simulated, any node of the partition")
 	}
