@@ -236,6 +236,9 @@ func ParseQOSFile(r io.Reader, filename string) (*QOSSet, []string, error) {
 			warnings = append(warnings, fmt.Sprintf("%s:%d: column %s holds values fairsim does not model; ignored", filename, first, headers[k]))
 		}
 	}
+	if fc := indexOfColumn(cols, colFlags); fc >= 0 {
+		warnings = append(warnings, unmodelledFlags(qs, lines, filename, headers[fc])...)
+	}
 	if preemptCol := indexOfColumn(cols, colPreempt); preemptCol >= 0 && len(errs) == 0 {
 		for i := range qs {
 			keep := qs[i].Preempt[:0]
@@ -770,4 +773,32 @@ func preemptLoops(qs []QOS, report func(i int, msg string)) {
 			}
 		}
 	}
+}
+
+// unmodelledQOSFlags are the QOS flags fairsim reads but does not
+// simulate, with what that means for a run.
+var unmodelledQOSFlags = []struct {
+	flag QOSFlags
+	what string
+}{
+	{QOSRelative, "its TRES limits are applied as counts, not as percentages of the cluster's or partition's TRES"},
+	{QOSRequiresReservation, "its jobs run outside advance reservations too"},
+	{QOSEnforceUsageThreshold, "UsageThres is not modelled"},
+	{QOSPartitionMinNodes, "partition MinNodes is not modelled"},
+}
+
+// unmodelledFlags warns once per flag that fairsim does not simulate, at
+// the first QOS that sets it: the run would otherwise differ from the
+// site's in silence.
+func unmodelledFlags(qs []QOS, lines []int, filename, header string) []string {
+	var out []string
+	for _, u := range unmodelledQOSFlags {
+		for i := range qs {
+			if qs[i].Flags&u.flag != 0 {
+				out = append(out, fmt.Sprintf("%s:%d: field %s: QOS %s: flag %s is not simulated (%s)", filename, lines[i], header, qs[i].Name, u.flag, u.what))
+				break
+			}
+		}
+	}
+	return out
 }

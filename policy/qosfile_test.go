@@ -331,3 +331,31 @@ func TestQOSFileMaxTRESMins(t *testing.T) {
 		}
 	}
 }
+
+// TestQOSFileUnmodelledFlags: a flag fairsim reads but does not simulate
+// is named once, at the first QOS that sets it, with its line; the
+// flags it simulates are not.
+func TestQOSFileUnmodelledFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		want       []string
+	}{
+		{"simulated flags", "Name|Flags\nnormal|DenyOnLimit,NoReserve,PartitionMaxNodes\n", nil},
+		{"one unmodelled flag on two QOS", "Name|Flags\nnormal|\nrel|Relative\nrel2|Relative,NoDecay\n",
+			[]string{"q.txt:3: field Flags: QOS rel: flag Relative is not simulated (its TRES limits are applied as counts, not as percentages of the cluster's or partition's TRES)"}},
+		{"three", "Name|Flags|Priority\na|RequiresReservation|1\nb|EnforceUsageThreshold,PartitionMinNodes|2\n",
+			[]string{
+				"q.txt:2: field Flags: QOS a: flag RequiresReservation is not simulated (its jobs run outside advance reservations too)",
+				"q.txt:3: field Flags: QOS b: flag EnforceUsageThreshold is not simulated (UsageThres is not modelled)",
+				"q.txt:3: field Flags: QOS b: flag PartitionMinNodes is not simulated (partition MinNodes is not modelled)",
+			}},
+	} {
+		_, warns, err := ParseQOSFile(strings.NewReader(tc.file), "q.txt")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if !reflect.DeepEqual(warns, tc.want) {
+			t.Errorf("%s: warnings\n%s\nwant\n%s", tc.name, strings.Join(warns, "\n"), strings.Join(tc.want, "\n"))
+		}
+	}
+}
