@@ -20,7 +20,7 @@
 // that frees running jobs' cores, memory and GRES at start + time limit,
 // in batches of growing time windows aligned on the wall clock (cons_tres
 // job_test.c _will_run_test, here sim.Cluster.WillRun; its answers are
-// kept from cycle to cycle while nothing they depend on changed,
+// kept, within and across cycles, while nothing they depend on changed,
 // wrmemo.go); a
 // later try (TRY_LATER) when the next record frees more nodes, or when
 // the chosen nodes meet a reservation (_test_resv_overlap); one map for
