@@ -34,6 +34,7 @@ type wrMemo struct {
 	index  keyTable[uint64, int32]
 	pool   []wrEntry
 	memoFP uint64
+	max    int // entries kept at most (wrMemoMax, less for a big cluster)
 	hits   int // answers reused
 }
 
@@ -42,8 +43,13 @@ var wrMemoOff bool
 
 // wrMemoMax bounds the answers kept for one fingerprint: a cluster that
 // stays unchanged for a long quiet spell would otherwise keep every
-// question its cycles asked.
-const wrMemoMax = 1 << 14
+// question its cycles asked. wrMemoBytes bounds them too, as each holds
+// two node bitmaps: 32 MB at most (CEA-Curie's 5,544 nodes reach the
+// count first; a cluster of 50,000 nodes keeps some 2,700).
+const (
+	wrMemoMax   = 1 << 14
+	wrMemoBytes = 1 << 25
+)
 
 type wrEntry struct {
 	req   sim.Request
@@ -119,7 +125,7 @@ func (m *wrMemo) sync() {
 	if m.index.hash == nil {
 		m.index.hash = func(h *uint64) uint64 { return *h } // wrHash mixed it
 	}
-	if m.memoFP != m.fp || m.index.n >= wrMemoMax {
+	if m.memoFP != m.fp || m.max > 0 && m.index.n >= m.max {
 		m.index.reset()
 		m.pool = m.pool[:0]
 		m.memoFP = m.fp
@@ -178,6 +184,9 @@ func (e *wrEntry) answer(nodes []uint64) (int64, sim.Fit) {
 func (m *wrMemo) store(h uint64, req *sim.Request, part int, avail []uint64, until, now, t int64, fit sim.Fit, nodes []uint64, cutBy int64) {
 	if wrMemoOff || m.fp == 0 || len(req.Gres) > 0 || fit == sim.FitsNow && t == now {
 		return
+	}
+	if m.max == 0 {
+		m.max = max(64, min(wrMemoMax, wrMemoBytes/(16*max(1, len(avail)))))
 	}
 	m.sync()
 	i, ok := m.index.getHashed(&h, h)

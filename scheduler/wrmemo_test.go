@@ -218,3 +218,30 @@ func TestWillRunMemoCutTests(t *testing.T) {
 		t.Errorf("the full answer: %d %v on %v, want 1200 on node bits 9", tt, fit, nodes)
 	}
 }
+
+// TestWillRunMemoBoundedByBytes: on a big cluster the memo keeps fewer
+// answers, so that their bitmaps stay within wrMemoBytes: with 4,096
+// words of nodes (262,144 nodes) at most 512.
+func TestWillRunMemoBoundedByBytes(t *testing.T) {
+	var m wrMemo
+	m.fp = 7
+	req := sim.Request{CPUs: 4, Type: -1}
+	avail := make([]uint64, 4096)
+	nodes := make([]uint64, 4096)
+	first := wrHash(&req, 0, avail)
+	m.store(first, &req, 0, avail, 1_000_000, 0, 100, sim.FitsNow, nodes, 0)
+	if m.max != 512 {
+		t.Fatalf("at most %d answers of 4,096 words, want 512", m.max)
+	}
+	for k := 1; k <= 512; k++ {
+		av := make([]uint64, 4096)
+		av[0] = uint64(k)
+		m.store(wrHash(&req, 0, av), &req, 0, av, 1_000_000, 0, 100, sim.FitsNow, nodes, 0)
+		if len(m.pool) > 512 {
+			t.Fatalf("%d answers kept", len(m.pool))
+		}
+	}
+	if _, ok := m.lookup(first, &req, 0, avail, 1_000_000, 0, 0); ok {
+		t.Error("the first answer outlived 512 more")
+	}
+}
