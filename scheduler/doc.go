@@ -57,7 +57,12 @@
 //     GPU run away (gpu-per-job 0 to 26 pairs, gpu1s 0 to 3): fairsim
 //     skips tests Slurm makes and has no submission test, so it is not
 //     modelled. A -N range
-//     (-N 2-4) counts as its minimum, and there is no topology, socket or
+//     (-N 2-4) counts as its minimum (-N 1-3 as no count), where
+//     get_node_cnts sets req_nodes to the maximum and _eval_nodes takes
+//     as many nodes as it can up to it, one task each at least (the
+//     22.05 harness, 4 idle 8-CPU nodes: -N 2-4 -n 4 took all four; with
+//     two of them busy, two; -N 1-3 -n 2 took two nodes, where fairsim
+//     puts both CPUs on one), and there is no topology, socket or
 //     --spread-job selection. Preemption's choice of nodes and its
 //     provisional allocations (Cluster.Provisional) spread a job's CPUs
 //     evenly over its nodes.
