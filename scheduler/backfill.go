@@ -21,9 +21,13 @@ type backfillState struct {
 	words     int        // bitmap words for the cluster's nodes
 	member    [][]uint64 // per partition: its nodes
 	usable    []uint64   // nodes that allocate, this pass
-	base      []uint64   // the record's partition nodes that allocate
-	avail     []uint64   // base less the nodes reservations hold over the job's run
-	nodes     []uint64   // the nodes of an allocation
+	base      []uint64   // the record's partition nodes that allocate (partBase's: read only)
+	// partBase is per partition its nodes that allocate, made once a
+	// cycle (partBaseAt): every record of the partition starts from them.
+	partBase   [][]uint64
+	partBaseAt []uint64
+	avail      []uint64 // base less the nodes reservations hold over the job's run
+	nodes      []uint64 // the nodes of an allocation
 	// nodesSet says nodes holds s.alloc's nodes: planJob left them
 	// there with the start it found, and the reservation needs them.
 	nodesSet bool
@@ -404,8 +408,7 @@ func (s *Slurm) settled(v *sim.View, jobs []Record, i, last int) bool {
 		x := &b.sx
 		*x = candOf(c, jobs[k])
 		tl := key.tl
-		copy(b.base, b.member[x.part])
-		and(b.base, b.usable)
+		b.base = b.baseOf(x.part, s.cycle)
 		copy(b.avail, b.base)
 		if _, n := b.ns.availOver(b.avail, now, now+tl); n < max(x.req.Nodes, 1) {
 			continue
@@ -629,8 +632,7 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 	now := v.Now()
 	res := s.P.BfResolution
 	b.nodesSet = false
-	copy(b.base, b.member[x.part])
-	and(b.base, b.usable)
+	b.base = b.baseOf(x.part, s.cycle)
 	minNodes := max(x.req.Nodes, 1)
 	tried := false
 	retry := func(later int64) bool { return later > 0 && !nowOnly && later <= horizon }
@@ -943,7 +945,8 @@ func (s *Slurm) ensure(c *sim.Cluster) {
 		}
 	}
 	b.usable = make([]uint64, b.words)
-	b.base = make([]uint64, b.words)
+	b.partBase = make([][]uint64, len(c.Parts))
+	b.partBaseAt = make([]uint64, len(c.Parts))
 	b.avail = make([]uint64, b.words)
 	b.nodes = make([]uint64, b.words)
 	b.free = make([]int, len(c.Nodes))
@@ -1073,4 +1076,19 @@ func testedCPUs(c *sim.Cluster, req *sim.Request, nodes []uint64) int {
 		}
 	}
 	return n
+}
+
+// baseOf is partition p's nodes that allocate in this cycle (cycle: the
+// cycle's number), made at its first use in the cycle: the usable nodes
+// do not change within a cycle.
+func (b *backfillState) baseOf(p int, cycle uint64) []uint64 {
+	if b.partBase[p] == nil || b.partBaseAt[p] != cycle {
+		if b.partBase[p] == nil {
+			b.partBase[p] = make([]uint64, b.words)
+		}
+		copy(b.partBase[p], b.member[p])
+		and(b.partBase[p], b.usable)
+		b.partBaseAt[p] = cycle
+	}
+	return b.partBase[p]
 }
