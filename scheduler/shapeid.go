@@ -58,7 +58,11 @@ func (s *Slurm) scanFits(c *sim.Cluster, r *Record, resv bool) bool {
 	id := m.id(c, r, resv)
 	if m.seen[id] != m.scan {
 		x := candOf(c, *r)
-		m.seen[id], m.fits[id] = m.scan, s.tryAlloc(c, &x, nil) == sim.FitsNow
+		fits, ok := c.FreeFits(&x.req, x.part) // the count alone, where it decides
+		if !ok {
+			fits = s.tryAlloc(c, &x, nil) == sim.FitsNow
+		}
+		m.seen[id], m.fits[id] = m.scan, fits
 	}
 	return m.fits[id]
 }

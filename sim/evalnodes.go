@@ -302,6 +302,27 @@ func (c *Cluster) evalDrive(req *Request, dst Alloc, sets []consecSet, first int
 // the test that both ways place alike).
 var evalFast = true
 
+// FreeFits answers TryAlloc's fit for a request of partition p without
+// placing it, where placement would only confirm the count: no GRES, no
+// node count or MaxNodes cap, not whole nodes, no CPU type, every free
+// core usable (freeIsUsable), no node out of play and no test's nodes in
+// play. evalSets then takes the partition's consecutive sets until they
+// hold the CPUs, so the job fits exactly when the free cores of the
+// partition's nodes hold them. ok is false for any other request, whose
+// answer only TryAlloc gives. A backfill cycle asks this of every
+// request shape in the queue.
+func (c *Cluster) FreeFits(req *Request, p int) (fits, ok bool) {
+	part := &c.Parts[p]
+	if !evalFast || c.play != nil || c.except != nil || req.Resv != 0 || c.mayOut() || len(req.Gres) > 0 ||
+		req.Nodes > 0 || req.capped() || req.Exclusive || part.Exclusive || req.Type >= 0 || !c.freeIsUsable(req) {
+		return false, false
+	}
+	if part.FreeCores < req.CPUs || !part.State.Schedules() {
+		return false, true
+	}
+	return c.freeCoresIn(part.rankBits) >= req.CPUs, true
+}
+
 // freeIsUsable reports whether req can use every free core of every node
 // (UsableCores is FreeCores) and the free-level index gives them: no
 // memory asked, or a core's share of it while no node's free memory is

@@ -121,10 +121,17 @@ func TestEvalNodes(t *testing.T) {
 // at weight changes and index gaps), some partitions hold a subset, part
 // of the cores are busy (with their share of memory, or sometimes more,
 // which makes memory short and sends share requests to the walk), and a
-// will-run test's nodes in play are sometimes a random subset.
+// will-run test's nodes in play are sometimes a random subset. Where
+// Cluster.FreeFits answers, it gives placement's fit.
 func TestEvalSetsMatchesScan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	defer func() { evalFast = true }()
+	counted := 0 // requests Cluster.FreeFits answered, which must agree
+	defer func() {
+		if counted < 500 {
+			t.Errorf("FreeFits answered %d requests: the test should exercise it", counted)
+		}
+	}()
 	for trial := range 300 {
 		nn := 1 + rng.IntN(150)
 		var specs []NodeSpec
@@ -190,7 +197,14 @@ func TestEvalSetsMatchesScan(t *testing.T) {
 				c.setPlay(&req, p, avail, false)
 			}
 			evalFast = true
+			ff, ok := c.FreeFits(&req, p)
 			fast, ffit := c.TryAllocExcept(&req, p, nil, nil)
+			if ok {
+				counted++
+				if ff != (ffit == FitsNow) {
+					t.Fatalf("trial %d, %+v on %s: FreeFits %v, placement %v", trial, req, c.Parts[p].Name, ff, ffit)
+				}
+			}
 			evalFast = false
 			slow, sfit := c.TryAllocExcept(&req, p, nil, nil)
 			c.play = nil
