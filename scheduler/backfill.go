@@ -31,7 +31,11 @@ type backfillState struct {
 	// nodesSet says nodes holds s.alloc's nodes: planJob left them
 	// there with the start it found, and the reservation needs them.
 	nodesSet bool
-	rel      sim.Releases  // expected releases, by (End, job index)
+	rel      sim.Releases // expected releases, by (End, job index)
+	// relFP is the fingerprint of the cluster and holders rel was last
+	// made from; relDirty says a start or preemption changed rel since.
+	relFP    uint64
+	relDirty bool
 	hs       []sim.Holding // scratch for rel
 	x, sx    cand          // the record a cycle plans, and the one settled tests
 	// pk is the key of failed being asked: a local one would move to the
@@ -178,13 +182,21 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	wall := c.Wall()
 	b.ns.reset(b.words, floorRes(now, res, wall), floorRes(now+s.P.BfWindow, res, wall), b.usable)
 	b.hs = v.Holdings(b.hs[:0])
-	b.sortByRelease(b.hs)
-	b.rel.Reset(b.hs) // will-run tests move its shadows, never the cluster
+	// A cycle whose cluster and holders are those the releases were made
+	// from, with no start or preemption since (relDirty), keeps them:
+	// sorting and resetting them again gives the same (37 % of CEA-Curie's
+	// cycles follow only a submission or a priority tick).
+	fp := fingerprint(c, b.hs)
+	if fp == 0 || fp != b.relFP || b.relDirty {
+		b.sortByRelease(b.hs)
+		b.rel.Reset(b.hs) // will-run tests move its shadows, never the cluster
+		b.relFP, b.relDirty = fp, false
+	}
 	// Every will-run test of the pass is given b.avail, cut from its
 	// partition's usable nodes (base): the test may take it as it is.
 	b.rel.Cut = true
 	s.cycle++
-	s.wr.stale = true
+	s.wr.fp, s.wr.stale = fp, false // rel's holders are b.hs's (fingerprint is order-free)
 
 	tested, started := 0, 0
 	// The cost model (off by default): a cycle tests at most budget jobs
@@ -782,6 +794,7 @@ func (s *Slurm) started(v *sim.View, plan *sim.Plan, x *cand) {
 	h := sim.Holding{Job: a.Job, Part: a.Part, Alloc: a.Alloc, Start: v.Now(), End: a.ExpectedEnd}
 	k, _ := slices.BinarySearchFunc(b.rel.Holdings(), h, byRelease)
 	b.rel.Insert(k, h)
+	b.relDirty = true
 	s.memo.reset()
 	s.wr.stale = true
 	if (x.req.Exclusive || v.Cluster().Parts[x.part].Exclusive) && !s.preemptible() && !b.ns.full(s.nodeSpaceSize()) {

@@ -127,6 +127,7 @@ func (s *Slurm) planJobPreempt(v *sim.View, plan *sim.Plan, x *cand, tl int64, n
 	b.hs = v.Holdings(b.hs[:0])
 	b.sortByRelease(b.hs)
 	b.rel.Reset(b.hs)
+	b.relDirty = true // made without the cycle's fingerprint
 	b.moves.reset()   // resources came back: moves made before need not hold
 	s.wr.stale = true // the victims' resources are free
 	if fits {
