@@ -679,6 +679,10 @@ func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 			return nil, fmt.Errorf("partitions[%d] %s: MaxNodes %d: want a count of nodes from 1 (absent: UNLIMITED)", i, ps.PartitionName, ps.MaxNodes)
 		}
 		p.MaxNodes = ps.MaxNodes
+		if ps.MinNodes < 0 || ps.MinNodes > 1<<24 {
+			return nil, fmt.Errorf("partitions[%d] %s: MinNodes %d: want a count of nodes from 1 (absent: 1)", i, ps.PartitionName, ps.MinNodes)
+		}
+		p.MinNodes = ps.MinNodes
 		switch strings.ToUpper(strings.SplitN(ps.OverSubscribe, ":", 2)[0]) {
 		case "EXCLUSIVE":
 			p.Exclusive = true

@@ -179,6 +179,7 @@ type PartitionSpec struct {
 	PriorityJobFactor  int    `yaml:"PriorityJobFactor,omitempty"`
 	MaxTime            string `yaml:"MaxTime,omitempty"`
 	MaxNodes           int    `yaml:"MaxNodes,omitempty"` // nodes per job; absent: UNLIMITED
+	MinNodes           int    `yaml:"MinNodes,omitempty"` // fewest nodes per job; absent: 1
 	DefaultTime        string `yaml:"DefaultTime,omitempty"`
 	OverSubscribe      string `yaml:"OverSubscribe,omitempty"`
 	PreemptMode        string `yaml:"PreemptMode,omitempty"`

@@ -231,6 +231,12 @@ func (sc *Scenario) applyPartitionSet(c *sim.Cluster) error {
 					return bad(fmt.Errorf("want a count of nodes from 1, or UNLIMITED"))
 				}
 				p.MaxNodes = n
+			case "minnodes":
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 0 || n > 1<<24 {
+					return bad(fmt.Errorf("want a count of nodes from 0"))
+				}
+				p.MinNodes = n
 			case "preemptmode":
 				m, err := slurmconf.ParsePreemptMode(v)
 				if err != nil {
@@ -240,7 +246,7 @@ func (sc *Scenario) applyPartitionSet(c *sim.Cluster) error {
 			case "tresbillingweights":
 				p.BillingWeights = v
 			default:
-				return bad(fmt.Errorf("not a partition attribute fairsim can set (PriorityTier, PriorityJobFactor, MaxTime, MaxNodes, DefaultTime, PreemptMode, TRESBillingWeights)"))
+				return bad(fmt.Errorf("not a partition attribute fairsim can set (PriorityTier, PriorityJobFactor, MaxTime, MaxNodes, MinNodes, DefaultTime, PreemptMode, TRESBillingWeights)"))
 			}
 		}
 	}

@@ -394,6 +394,7 @@ func (sc *Scenario) buildClusterFromSlurm(run *Run, conf *slurmconf.Config) (*si
 		if p.MaxNodes != slurmconf.Infinite32 {
 			sp.MaxNodes = int(min(p.MaxNodes, 1<<24)) // more than any cluster fairsim simulates
 		}
+		sp.MinNodes = int(min(p.MinNodes, 1<<24))
 		switch {
 		case p.DefaultTime >= 0:
 			sp.DefaultTime = p.DefaultTime * 60

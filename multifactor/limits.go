@@ -165,7 +165,7 @@ func addRun(u *policy.Usage, p *sim.Job, tr policy.LimitTRES) {
 // would let start.
 func (m *Policy) reqLimitTRES(j *sim.Job, part int, busy bool) policy.LimitTRES {
 	r := m.requestIn(j, part)
-	nodes := max(r.Nodes, 1)
+	nodes := r.MinNodeCount() // min_nodes: a partition's MinNodes too
 	var t policy.LimitTRES
 	t[policy.LimCPU] = uint64(max(r.CPUs, 0))
 	t[policy.LimNode] = uint64(nodes)

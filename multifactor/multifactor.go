@@ -251,14 +251,15 @@ func (m *Policy) jobQOS(j *sim.Job, note bool) int {
 }
 
 // LiftsPartLimits implements sim.PartLimitLifter: the QOS flags
-// PartitionMaxNodes and PartitionTimeLimit of the job's QOS.
-func (m *Policy) LiftsPartLimits(j *sim.Job) (maxNodes, maxTime bool) {
+// PartitionMaxNodes, PartitionTimeLimit and PartitionMinNodes of the
+// job's QOS.
+func (m *Policy) LiftsPartLimits(j *sim.Job) (maxNodes, maxTime, minNodes bool) {
 	q := m.jobQOS(j, false)
 	if q < 0 || m.cfg.QOS == nil {
-		return false, false
+		return false, false, false
 	}
 	f := m.cfg.QOS.QOS(q).Flags
-	return f&policy.QOSPartitionMaxNodes != 0, f&policy.QOSPartitionTimeLimit != 0
+	return f&policy.QOSPartitionMaxNodes != 0, f&policy.QOSPartitionTimeLimit != 0, f&policy.QOSPartitionMinNodes != 0
 }
 
 // set computes a job's priority and keeps its breakdown for sprio. A job
@@ -319,7 +320,7 @@ func (m *Policy) LastTick() int64 { return m.lastTick }
 // compute is job j's priority and its breakdown in partition p.
 func (m *Policy) compute(j *sim.Job, p int, now int64) (uint32, policy.Factors) {
 	part := &m.cluster.Parts[p]
-	in := policy.Job{AccrueTime: policyAccrue(j.Accrue), MinNodes: uint32(max(j.Nodes, 1)), CPUs: policy.JobCPUs(uint32(max(j.TotalCPUs, 0)), policy.NoVal, uint32(j.CPUs)),
+	in := policy.Job{AccrueTime: policyAccrue(j.Accrue), MinNodes: uint32(max(j.Nodes, j.Req.MinNodes, 1)), CPUs: policy.JobCPUs(uint32(max(j.TotalCPUs, 0)), policy.NoVal, uint32(j.CPUs)),
 		PartJobFactor: uint32(part.PriorityJobFactor), TimeLimit: policy.NoVal, PartMaxTime: policy.Infinite}
 	if j.TimeLimit > 0 {
 		in.TimeLimit = uint32((j.TimeLimit + 59) / 60)

@@ -784,7 +784,6 @@ var unmodelledQOSFlags = []struct {
 	{QOSRelative, "its TRES limits are applied as counts, not as percentages of the cluster's or partition's TRES"},
 	{QOSRequiresReservation, "its jobs run outside advance reservations too"},
 	{QOSEnforceUsageThreshold, "UsageThres is not modelled"},
-	{QOSPartitionMinNodes, "partition MinNodes is not modelled"},
 }
 
 // unmodelledFlags warns once per flag that fairsim does not simulate, at

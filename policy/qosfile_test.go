@@ -340,14 +340,13 @@ func TestQOSFileUnmodelledFlags(t *testing.T) {
 		name, file string
 		want       []string
 	}{
-		{"simulated flags", "Name|Flags\nnormal|DenyOnLimit,NoReserve,PartitionMaxNodes\n", nil},
+		{"simulated flags", "Name|Flags\nnormal|DenyOnLimit,NoReserve,PartitionMaxNodes,PartitionMinNodes\n", nil},
 		{"one unmodelled flag on two QOS", "Name|Flags\nnormal|\nrel|Relative\nrel2|Relative,NoDecay\n",
 			[]string{"q.txt:3: field Flags: QOS rel: flag Relative is not simulated (its TRES limits are applied as counts, not as percentages of the cluster's or partition's TRES)"}},
 		{"three", "Name|Flags|Priority\na|RequiresReservation|1\nb|EnforceUsageThreshold,PartitionMinNodes|2\n",
 			[]string{
 				"q.txt:2: field Flags: QOS a: flag RequiresReservation is not simulated (its jobs run outside advance reservations too)",
 				"q.txt:3: field Flags: QOS b: flag EnforceUsageThreshold is not simulated (UsageThres is not modelled)",
-				"q.txt:3: field Flags: QOS b: flag PartitionMinNodes is not simulated (partition MinNodes is not modelled)",
 			}},
 	} {
 		_, warns, err := ParseQOSFile(strings.NewReader(tc.file), "q.txt")

@@ -422,7 +422,7 @@ func (s *Slurm) settled(v *sim.View, jobs []Record, i, last int) bool {
 		tl := key.tl
 		b.base = b.baseOf(x.part, s.cycle)
 		copy(b.avail, b.base)
-		if _, n := b.ns.availOver(b.avail, now, now+tl); n < max(x.req.Nodes, 1) {
+		if _, n := b.ns.availOver(b.avail, now, now+tl); n < x.req.MinNodeCount() {
 			continue
 		}
 		var fit sim.Fit
@@ -645,7 +645,7 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 	res := s.P.BfResolution
 	b.nodesSet = false
 	b.base = b.baseOf(x.part, s.cycle)
-	minNodes := max(x.req.Nodes, 1)
+	minNodes := x.req.MinNodeCount()
 	tried := false
 	retry := func(later int64) bool { return later > 0 && !nowOnly && later <= horizon }
 	prev := b.moves.of(&b.pk, b.pkHash)
@@ -1054,7 +1054,7 @@ func (s *Slurm) fitView(c *sim.Cluster, x *cand) []int {
 	for _, n := range b.vnodes {
 		consider(n)
 	}
-	if total < req.CPUs || len(b.pick) < max(req.Nodes, 1) || gtotal < req.GresPerJob() {
+	if total < req.CPUs || len(b.pick) < req.MinNodeCount() || gtotal < req.GresPerJob() {
 		return nil
 	}
 	slices.Sort(b.pick)
@@ -1065,7 +1065,7 @@ func (s *Slurm) fitView(c *sim.Cluster, x *cand) []int {
 		k := 1<<20 - 1 - int(key>>44)
 		nodes = append(nodes, n)
 		got += k
-		if got >= req.CPUs && len(nodes) >= max(req.Nodes, 1) {
+		if got >= req.CPUs && len(nodes) >= req.MinNodeCount() {
 			return nodes
 		}
 	}

@@ -174,8 +174,18 @@
 //     (Cluster.evalCount). A QOS with Flags=PartitionMaxNodes
 //     (or PartitionTimeLimit) lifts the partition's limit for its jobs
 //     (sim.PartLimitLifter), MaxNodes only for jobs asking a node count
-//     (get_node_cnts gives the others the partition's); MinNodes, MaxCPUsPerNode and the flag
-//     PartitionMinNodes are not simulated (MinNodes listed ignored).
+//     (get_node_cnts gives the others the partition's).
+//   - A partition's MinNodes is get_node_cnts' min_nodes, which is then
+//     also req_nodes, for a job without -N: _eval_nodes spreads it over
+//     at least that many nodes (rem_nodes; Request.MinNodes), its CPUs
+//     raised to one a node, as the 22.05 harness showed (-n 1 on two
+//     nodes with NumCPUs=2; -n 12 took 7 and 5 of two nodes with 7
+//     free). A job asking fewer nodes (-N) is refused, where slurmctld
+//     keeps it PENDING (PartitionNodeLimit); a QOS with
+//     Flags=PartitionMinNodes lifts both. A job of several partitions
+//     weighs its first partition's MinNodes in its job-size factor, where
+//     slurmctld takes the smallest of its partitions'. MaxCPUsPerNode is
+//     not simulated (listed ignored).
 //   - Licenses, node features and reboots, advance reservations in the
 //     map, heterogeneous jobs and deadlines are not modelled. A CPU-typed
 //     request's node count check counts nodes of every type, as Slurm

@@ -1,11 +1,16 @@
 package scheduler
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"fairsim/policy/fairshare"
 	"fairsim/sim"
 )
+
+// oneUserDump is an association tree of one account a with one user u.
+const oneUserDump = "Cluster - 'c':Fairshare=1\nParent - 'root'\nAccount - 'a':Fairshare=1\nParent - 'a'\nUser - 'u':Fairshare=1\n"
 
 // TestPartitionMaxNodes: a partition's MaxNodes as slurmctld applies it
 // (node_scheduler.c get_node_cnts: a job's max_nodes is capped at the
@@ -95,7 +100,6 @@ func TestQOSLiftsPartitionLimits(t *testing.T) {
 	prio := part("prio", "n3", "n4")
 	prio.MaxNodes, prio.MaxTime = 1, 300
 	c := cluster(t, []sim.NodeSpec{nodes("n", 4, 8, 16000)}, []sim.PartitionSpec{part("batch"), prio})
-	const dump = "Cluster - 'c':Fairshare=1\nParent - 'root'\nAccount - 'a':Fairshare=1\nParent - 'a'\nUser - 'u':Fairshare=1\n"
 	const qos = "Name|Priority|Flags\nnormal|0|\nlong|0|PartitionMaxNodes,PartitionTimeLimit\n"
 	res, by := run(t, c, NewSlurm(DefaultParams()), []tjob{
 		{id: 1, part: "prio", qos: "long", cpus: 2, nodes: 2, run: 50, limit: 60},
@@ -103,7 +107,7 @@ func TestQOSLiftsPartitionLimits(t *testing.T) {
 		{id: 3, part: "prio", qos: "long", cpus: 16, run: 100, limit: 120},
 		{id: 4, part: "prio", qos: "normal", cpus: 1, run: 100, limit: 600},
 		{id: 5, part: "prio", qos: "long", cpus: 8, run: 100, limit: 600},
-	}, 0, mfPolicy(t, dump, qos, fairshare.Config{HalfLife: 86400}))
+	}, 0, mfPolicy(t, oneUserDump, qos, fairshare.Config{HalfLife: 86400}))
 	want := map[string]int{"nodes over partition MaxNodes": 1, "time limit over partition MaxTime": 1, "bigger than its partition": 1}
 	for class, n := range want {
 		if res.Rejected[class] != n {
@@ -193,7 +197,6 @@ func TestLiftedMaxNodesNeedsANodeCount(t *testing.T) {
 	two := part("two")
 	two.MaxNodes = 2
 	c := cluster(t, []sim.NodeSpec{nodes("n", 4, 8, 16000)}, []sim.PartitionSpec{two})
-	const dump = "Cluster - 'c':Fairshare=1\nParent - 'root'\nAccount - 'a':Fairshare=1\nParent - 'a'\nUser - 'u':Fairshare=1\n"
 	const qos = "Name|Priority|Flags\nnormal|0|\nlong|0|PartitionMaxNodes\n"
 	_, by := run(t, c, NewSlurm(DefaultParams()), []tjob{
 		{id: 1, part: "two", qos: "long", cpus: 8, nodes: 4, run: 1000, limit: 1100},
@@ -201,7 +204,7 @@ func TestLiftedMaxNodesNeedsANodeCount(t *testing.T) {
 		{id: 3, part: "two", qos: "long", cpus: 16, run: 50, limit: 60},
 		{id: 4, part: "two", qos: "long", cpus: 16, nodes: 3, run: 50, limit: 60},
 		{id: 5, part: "two", qos: "long", cpus: 16, nodes: 1, minOnly: true, run: 50, limit: 60},
-	}, 0, mfPolicy(t, dump, qos, fairshare.Config{HalfLife: 86400}))
+	}, 0, mfPolicy(t, oneUserDump, qos, fairshare.Config{HalfLife: 86400}))
 	if j := by[1]; j.Start != 3 || len(j.Alloc) != 4 {
 		t.Fatalf("job 1 started at %d on %d nodes, want 3 on 4", j.Start, len(j.Alloc))
 	}
@@ -217,5 +220,58 @@ func TestLiftedMaxNodesNeedsANodeCount(t *testing.T) {
 	// 3 again, after jobs 2 and 3.
 	if j := by[5]; j.Start != 1053 || len(j.Alloc) != 2 {
 		t.Errorf("job 5 (ReqNodes 1) started at %d on %d nodes, want 1053 on 2", j.Start, len(j.Alloc))
+	}
+}
+
+// TestPartitionMinNodes: a partition's MinNodes as slurmctld applies it
+// (get_node_cnts: min_nodes = max(the job's, the partition's), which is
+// then req_nodes too; _part_access_check: a job's -N under it is
+// ESLURM_INVALID_NODE_COUNT, reason PartitionNodeLimit), checked on the
+// 22.05 harness: 4 nodes x 8 CPUs, big over all four with MinNodes=2,
+// QOS flex with Flags=PartitionMinNodes.
+//
+//	job 1 -n 1 at 0: at 3 on n1 and n2 with a CPU each (NumCPUs=2).
+//	job 2 -n 12 at 0: at 3 on n1 (its 7 free) and n2 (5).
+//	job 3 -n 20 at 200: at once on n1, n2 (8 each) and n3 (4).
+//	job 4 -N 1 at 200: PartitionNodeLimit for good: refused (counted).
+//	job 5 -N 3 -n 3 at 200: only n3 and n4 have a free CPU: waits for
+//	      job 3's end at 300 (the harness: Reason=Resources).
+//	job 6 flex -N 1 -n 2 at 400: its QOS lifts MinNodes: one node.
+//	job 7 flex -n 2 at 400: no -N, MinNodes lifted: one node, the
+//	      tightest (n1, beside job 6).
+func TestPartitionMinNodes(t *testing.T) {
+	big := part("big")
+	big.MinNodes = 2
+	c := cluster(t, []sim.NodeSpec{nodes("n", 4, 8, 16000)}, []sim.PartitionSpec{big})
+	const qos = "Name|Priority|Flags\nnormal|0|\nflex|0|PartitionMinNodes\n"
+	res, by := run(t, c, NewSlurm(DefaultParams()), []tjob{
+		{id: 1, part: "big", qos: "normal", cpus: 1, run: 100, limit: 120},
+		{id: 2, part: "big", qos: "normal", cpus: 12, run: 100, limit: 120},
+		{id: 3, submit: 200, part: "big", qos: "normal", cpus: 20, run: 100, limit: 120},
+		{id: 4, submit: 200, part: "big", qos: "normal", cpus: 1, nodes: 1, run: 50, limit: 60},
+		{id: 5, submit: 200, part: "big", qos: "normal", cpus: 3, nodes: 3, run: 50, limit: 60},
+		{id: 6, submit: 400, part: "big", qos: "flex", cpus: 2, nodes: 1, run: 50, limit: 60},
+		{id: 7, submit: 400, part: "big", qos: "flex", cpus: 2, run: 50, limit: 60},
+	}, 0, mfPolicy(t, oneUserDump, qos, fairshare.Config{HalfLife: 86400}))
+	if j := by[4]; j.State != sim.Rejected || res.Rejected["nodes under partition MinNodes"] != 1 || len(res.Rejected) != 1 {
+		t.Errorf("job 4: %v, refusals %v; want it refused as nodes under partition MinNodes, alone", j.State, res.Rejected)
+	}
+	alloc := func(j *sim.Job) (s string) {
+		for _, sl := range j.Alloc {
+			s += fmt.Sprintf("%s:%d ", c.Nodes[sl.Node].Name, sl.Cores)
+		}
+		return strings.TrimSpace(s)
+	}
+	for _, w := range []struct {
+		id    int64
+		start int64
+		alloc string
+	}{
+		{1, 3, "n1:1 n2:1"}, {2, 3, "n1:7 n2:5"}, {3, 200, "n1:8 n2:8 n3:4"}, {5, 300, "n1:1 n2:1 n3:1"},
+		{6, 400, "n1:2"}, {7, 400, "n1:2"},
+	} {
+		if j := by[w.id]; j.Start != w.start || alloc(j) != w.alloc {
+			t.Errorf("job %d started at %d on %s, want %d on %s", w.id, j.Start, alloc(j), w.start, w.alloc)
+		}
 	}
 }

@@ -87,7 +87,10 @@ type shapeKey struct {
 	// Placement reads it only without a node count, where every job of
 	// the partition has the partition's; keyed all the same, so that
 	// the memos never rest on that.
-	maxNodes             int
+	maxNodes int
+	// minNodes is Request.MinNodes: a partition's MinNodes spreads a job
+	// without a node count.
+	minNodes             int
 	mem, memNode, memGPU int64
 	limit                int64 // only where reservations make placement depend on it
 	gres                 int32
@@ -116,7 +119,7 @@ func (m *fitMemo) reset() {
 
 func keyOf(x *cand) shapeKey {
 	r := &x.req
-	k := shapeKey{x.part, r.CPUs, r.Nodes, r.Type, r.MaxNodes, r.MemPerCPU, r.MemPerNode, r.MemPerGPU, 0, r.GresID, r.Exclusive, r.Resv}
+	k := shapeKey{x.part, r.CPUs, r.Nodes, r.Type, r.MaxNodes, r.MinNodes, r.MemPerCPU, r.MemPerNode, r.MemPerGPU, 0, r.GresID, r.Exclusive, r.Resv}
 	if x.resv {
 		k.limit = r.Limit
 	}
@@ -362,12 +365,12 @@ func (s *Slurm) limitsOnBusy(v *sim.View, c *sim.Cluster, x *cand) string {
 		}
 		nodes = append(nodes, n)
 		cores += nd.Cores
-		if cores >= x.req.CPUs && len(nodes) >= max(x.req.Nodes, 1) {
+		if cores >= x.req.CPUs && len(nodes) >= x.req.MinNodeCount() {
 			break
 		}
 	}
 	s.provNodes = nodes
-	if cores < x.req.CPUs || len(nodes) < max(x.req.Nodes, 1) {
+	if cores < x.req.CPUs || len(nodes) < x.req.MinNodeCount() {
 		return "" // no selection at all: not a limit's doing
 	}
 	s.prov = c.Provisional(&x.req, nodes, s.prov[:0])

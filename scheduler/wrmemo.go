@@ -101,7 +101,7 @@ func fingerprint(c *sim.Cluster, hs []sim.Holding) uint64 {
 func wrHash(req *sim.Request, part int, avail []uint64) uint64 {
 	h := uint64(0xcbf29ce484222325)
 	for _, w := range [...]uint64{uint64(req.CPUs), uint64(req.Nodes), uint64(req.MemPerCPU), uint64(req.MemPerNode),
-		uint64(req.Type), uint64(req.Limit), uint64(req.MaxNodes), uint64(part)} {
+		uint64(req.Type), uint64(req.Limit), uint64(req.MaxNodes), uint64(req.MinNodes), uint64(part)} {
 		h = (h ^ w) * 0x100000001b3
 	}
 	// Four lanes: one chain of multiplies over some 90 words was 2.5 %
@@ -216,5 +216,5 @@ func (m *wrMemo) store(h uint64, req *sim.Request, part int, avail []uint64, unt
 func sameRequest(a, b *sim.Request) bool {
 	return len(a.Gres) == 0 && len(b.Gres) == 0 && a.CPUs == b.CPUs && a.Nodes == b.Nodes &&
 		a.MemPerCPU == b.MemPerCPU && a.MemPerNode == b.MemPerNode && a.Exclusive == b.Exclusive &&
-		a.Type == b.Type && a.GresID == b.GresID && a.Limit == b.Limit && a.MemPerGPU == b.MemPerGPU && a.Resv == b.Resv && a.MaxNodes == b.MaxNodes
+		a.Type == b.Type && a.GresID == b.GresID && a.Limit == b.Limit && a.MemPerGPU == b.MemPerGPU && a.Resv == b.Resv && a.MaxNodes == b.MaxNodes && a.MinNodes == b.MinNodes
 }

@@ -93,8 +93,8 @@ func TestWillRunMemoChangesNothing(t *testing.T) {
 // TestSameRequestCoversRequest: sameRequest compares sim.Request field by
 // field; a new field must be added to it.
 func TestSameRequestCoversRequest(t *testing.T) {
-	if n := reflect.TypeOf(sim.Request{}).NumField(); n != 12 {
-		t.Errorf("sim.Request has %d fields, sameRequest compares 12 (with Gres): update it", n)
+	if n := reflect.TypeOf(sim.Request{}).NumField(); n != 13 {
+		t.Errorf("sim.Request has %d fields, sameRequest compares 13 (with Gres): update it", n)
 	}
 	a := sim.Request{CPUs: 2, Type: -1}
 	b := a
@@ -106,6 +106,11 @@ func TestSameRequestCoversRequest(t *testing.T) {
 	b.MaxNodes = 1
 	if sameRequest(&a, &b) {
 		t.Error("sameRequest does not tell requests apart by MaxNodes")
+	}
+	b = a
+	b.MinNodes = 2
+	if sameRequest(&a, &b) || wrHash(&a, 0, nil) == wrHash(&b, 0, nil) {
+		t.Error("sameRequest or wrHash does not tell requests apart by MinNodes")
 	}
 }
 

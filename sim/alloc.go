@@ -41,7 +41,12 @@ type Request struct {
 	Nodes int // minimum node count; 0 or less lets the allocator choose
 	// MaxNodes caps the nodes the allocator may choose when Nodes is 0
 	// (the partition's MaxNodes, get_node_cnts' max_nodes); 0: no cap.
-	MaxNodes  int
+	MaxNodes int
+	// MinNodes is the nodes a job without a node count must spread over
+	// (a partition's MinNodes, get_node_cnts' min_nodes, which is then
+	// also its req_nodes): at least that many, each with a CPU; 0 or 1
+	// for none.
+	MinNodes  int
 	MemPerCPU int64 // MB per CPU; or MemCoreShare, MemWholeNode, or 0 for none
 	// MemPerNode is MB on each node (--mem, DefMemPerNode); when set it
 	// takes the place of MemPerCPU.
@@ -245,6 +250,13 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 		return Never, fmt.Sprintf("no %s node in %s can hold a CPU with the memory asked", c.Types[req.Type].Name, part.Name)
 	case nodes == 0:
 		return Never, fmt.Sprintf("no node in %s can hold a CPU with the memory asked", part.Name)
+	case req.minSpread() && req.MaxNodes > 0 && req.MaxNodes < req.MinNodes:
+		// get_node_cnts: max_nodes under min_nodes
+		// (ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE), for as long as
+		// the partition stays so.
+		return Never, fmt.Sprintf("partition %s's MaxNodes %d is under its MinNodes %d", part.Name, req.MaxNodes, req.MinNodes)
+	case req.minSpread() && nodes < req.MinNodes:
+		return Never, fmt.Sprintf("partition %s's MinNodes %d, and %d of its nodes can hold a CPU with the memory asked", part.Name, req.MinNodes, nodes)
 	case spread && nodes < req.Nodes:
 		return Never, fmt.Sprintf("%d nodes asked, partition %s has %d that can hold a CPU with the memory asked", req.Nodes, part.Name, nodes)
 	case spread && topK < req.CPUs:
@@ -328,6 +340,13 @@ func (c *Cluster) TryAllocExcept(req *Request, p int, except []bool, dst Alloc) 
 		return c.evalNodes(&r, p, dst)
 	}
 	if len(req.Gres) > 0 && !req.perNodeGres() && !req.perJobGres() {
+		if req.minSpread() {
+			// GRES whose memory follows them, under a partition's
+			// MinNodes: on exactly that many nodes.
+			r := *req
+			r.Nodes = r.MinNodes
+			return c.allocNodes(&r, p, dst)
+		}
 		if req.Nodes > 1 {
 			return c.allocNodes(req, p, dst)
 		}
@@ -349,6 +368,15 @@ func (r *Request) maxNodes() int {
 	}
 	return r.CPUs
 }
+
+// MinNodeCount is the fewest nodes the request can take: its node count,
+// else its partition's MinNodes, else one.
+func (r *Request) MinNodeCount() int { return max(r.Nodes, r.MinNodes, 1) }
+
+// minSpread reports whether a partition's MinNodes spreads a job without a
+// node count over several nodes, which _eval_nodes then places with
+// rem_nodes = MinNodes and max_nodes as without it (evalCount).
+func (r *Request) minSpread() bool { return r.Nodes < 1 && r.MinNodes > 1 }
 
 // capped reports whether a partition's MaxNodes may keep a job without a
 // node count from taking as many nodes as it has CPUs.
@@ -599,7 +627,7 @@ func (c *Cluster) allocExclusive(req *Request, p int, dst Alloc) (Alloc, Fit) {
 		dst = append(dst, Slice{n, nd.Cores, nd.MemMB, c.wholeTake(n)})
 		cores += nd.Cores
 		nodes++
-		if cores >= req.CPUs && nodes >= max(req.Nodes, 1) && !anyLeft(gleft) {
+		if cores >= req.CPUs && nodes >= req.MinNodeCount() && !anyLeft(gleft) {
 			return dst, FitsNow
 		}
 		if nodes == req.MaxNodes {

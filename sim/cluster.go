@@ -50,7 +50,12 @@ type Partition struct {
 	// MaxNodes), 0 when unlimited (Slurm's default): a job asking more
 	// can never run in the partition (PartitionNodeLimit), and one that
 	// gives no node count is placed on at most this many.
-	MaxNodes    int
+	MaxNodes int
+	// MinNodes is the fewest nodes a job may take here (slurm.conf
+	// MinNodes), 0 or 1 for no floor: a job that gives no node count is
+	// spread over at least this many, each with at least one of its
+	// CPUs, and one asking fewer can never run here (PartitionNodeLimit).
+	MinNodes    int
 	DefaultTime int64 // seconds, Unlimited when not set
 	Exclusive   bool  // OverSubscribe=EXCLUSIVE: jobs get whole nodes
 	PreemptMode policy.PreemptMode

@@ -55,7 +55,7 @@ func (c *Cluster) evalPerJob(req *Request, dst Alloc, nodes, avail []int) (Alloc
 	}
 	c.evSetGPU = setGPUs
 	remCPUs, remMax, remGPUs := req.CPUs, req.CPUs, g.PerJob
-	remNodes, minRem := 1, max(req.Nodes, 1)
+	remNodes, minRem := req.MinNodeCount(), req.MinNodeCount() // req_nodes = min_nodes
 	maxNodes := req.maxNodes()
 	chosen, use := c.evChosen[:0], c.evUse[:0]
 	done := func() bool { return remNodes <= 0 && remCPUs <= 0 && remGPUs <= 0 }

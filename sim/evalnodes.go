@@ -57,7 +57,7 @@ func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	part := &c.Parts[p]
 	outs := c.mayOut()
 	gres := len(req.Gres) > 0
-	if evalFast && !outs && !gres && req.Nodes <= 1 && !req.capped() && (c.freeIsUsable(req) || c.idleIsUsable(req)) {
+	if evalFast && !outs && !gres && req.Nodes <= 1 && !req.capped() && !req.minSpread() && (c.freeIsUsable(req) || c.idleIsUsable(req)) {
 		return c.evalSets(req, p, dst)
 	}
 	nodes, avail, sets := c.evNodes[:0], c.evAvail[:0], c.evSets[:0]
@@ -88,7 +88,7 @@ func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	if gres && req.perJobGres() {
 		return c.evalPerJob(req, dst, nodes, avail)
 	}
-	if req.Nodes > 1 || req.capped() {
+	if req.Nodes > 1 || req.capped() || req.minSpread() {
 		return c.evalCount(req, dst, nodes, avail)
 	}
 	sets = c.consecSets(sets, nodes, avail)
@@ -189,7 +189,7 @@ func (c *Cluster) evalCount(req *Request, dst Alloc, nodes, avail []int) (Alloc,
 	if fit == FitsNow {
 		return a, fit
 	}
-	minNodes := max(req.Nodes, 1) // min_nodes
+	minNodes := req.MinNodeCount() // min_nodes
 	left := k
 	if left <= minNodes {
 		return try()
@@ -277,7 +277,7 @@ func (c *Cluster) evalSlice(req *Request, dst Alloc, n, u int) Alloc {
 func (c *Cluster) evalDrive(req *Request, dst Alloc, sets []consecSet, first int, fill func(*consecSet, *evalRem, Alloc) Alloc) (Alloc, Fit) {
 	start := len(dst)
 	e := &c.evRem
-	*e = evalRem{cpus: req.CPUs, max: req.CPUs, nodes: max(req.Nodes, 1), maxNodes: req.maxNodes(), sink: c.sink}
+	*e = evalRem{cpus: req.CPUs, max: req.CPUs, nodes: req.MinNodeCount(), maxNodes: req.maxNodes(), sink: c.sink}
 	done := false
 	for e.maxNodes > 0 && !done {
 		best := first
@@ -314,7 +314,7 @@ var evalFast = true
 func (c *Cluster) FreeFits(req *Request, p int) (fits, ok bool) {
 	part := &c.Parts[p]
 	if !evalFast || c.play != nil || c.except != nil || req.Resv != 0 || c.mayOut() || len(req.Gres) > 0 ||
-		req.Nodes > 0 || req.capped() || req.Exclusive || part.Exclusive || req.Type >= 0 || !c.freeIsUsable(req) {
+		req.Nodes > 0 || req.capped() || req.minSpread() || req.Exclusive || part.Exclusive || req.Type >= 0 || !c.freeIsUsable(req) {
 		return false, false
 	}
 	if part.FreeCores < req.CPUs || !part.State.Schedules() {

@@ -83,6 +83,34 @@ func TestEvalNodes(t *testing.T) {
 		}, part: "batch", req: Request{CPUs: 6, Type: -1}, want: "w1:4/0 w2:2/0"},
 		// short has 16 CPUs.
 		{name: "more than free", part: "short", req: cpus(17), fit: NotNow},
+		// A partition's MinNodes=2 on the 22.05 harness (4 idle nodes of
+		// 8 CPUs, DefMemPerCPU=1000): -n 1 ran on n1 and n2 with one CPU
+		// each (NumCPUs=2: nodeBounds raised its CPUs); then -n 12 took
+		// n1's 7 free and n2's 5 (rem_nodes 2 keeps a CPU back for n2);
+		// on idle nodes -n 20 took 8, 8 and 4 (max_nodes as without it).
+		{name: "MinNodes: -n 1 on two nodes", part: "batch", req: Request{CPUs: 2, MinNodes: 2, MemPerCPU: 1000, Type: -1},
+			want: "n1:1/1000 n2:1/1000"},
+		{name: "MinNodes: -n 12 beside it", part: "batch", used: []usage{{"n1", 1, 1000}, {"n2", 1, 1000}},
+			req: Request{CPUs: 12, MinNodes: 2, MemPerCPU: 1000, Type: -1}, want: "n1:7/7000 n2:5/5000"},
+		{name: "MinNodes: -n 20 on three", part: "batch", req: Request{CPUs: 20, MinNodes: 2, MemPerCPU: 1000, Type: -1},
+			want: "n1:8/8000 n2:8/8000 n3:4/4000"},
+		// Asking no memory (the bitmap path, evalSets, takes such jobs
+		// without MinNodes).
+		{name: "MinNodes: no memory asked", part: "batch", req: Request{CPUs: 2, MinNodes: 2, Type: -1},
+			want: "n1:1/0 n2:1/0"},
+		// A set is sufficient only with MinNodes nodes (_enough_nodes):
+		// {n1} (8 free) holds the CPUs but is one node; {n3, n4} (4 + 8)
+		// is the only sufficient set.
+		{name: "MinNodes: a one-node set is not sufficient", part: "batch",
+			used: []usage{{"n2", 8, 0}, {"n3", 4, 0}}, req: Request{CPUs: 2, MinNodes: 2, Type: -1},
+			want: "n3:1/0 n4:1/0"},
+		// One node could hold it, but two must share it: n4 alone has
+		// room for 3, the set {n3, n4} (2 + 8) gives 2 and 1.
+		{name: "MinNodes: spread where one node would do", part: "short", used: []usage{{"n3", 6, 6000}},
+			req: Request{CPUs: 3, MinNodes: 2, MemPerCPU: 1000, Type: -1}, want: "n3:2/2000 n4:1/1000"},
+		// Only one node has a free CPU: MinNodes cannot be met now.
+		{name: "MinNodes: one node free", part: "short", used: []usage{{"n3", 8, 8000}},
+			req: Request{CPUs: 2, MinNodes: 2, MemPerCPU: 1000, Type: -1}, fit: NotNow},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -396,8 +396,8 @@ func (c *Cluster) gresShort(req *Request, p int) string {
 			return fmt.Sprintf("GRES %s asked, partition %s has none", g.label(), part.Name)
 		case g.PerJob > 0 && total < g.PerJob:
 			return fmt.Sprintf("%d GRES %s asked, partition %s has %d", g.PerJob, g.label(), part.Name, total)
-		case g.PerNode > 0 && nodes < max(req.Nodes, 1):
-			return fmt.Sprintf("%d GRES %s per node on %d nodes asked, partition %s has %d such nodes", g.PerNode, g.label(), max(req.Nodes, 1), part.Name, nodes)
+		case g.PerNode > 0 && nodes < req.MinNodeCount():
+			return fmt.Sprintf("%d GRES %s per node on %d nodes asked, partition %s has %d such nodes", g.PerNode, g.label(), req.MinNodeCount(), part.Name, nodes)
 		}
 	}
 	return ""

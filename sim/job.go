@@ -15,6 +15,7 @@ type partLifts uint8
 const (
 	liftMaxNodes partLifts = 1 << iota // QOS Flags=PartitionMaxNodes
 	liftMaxTime                        // QOS Flags=PartitionTimeLimit
+	liftMinNodes                       // QOS Flags=PartitionMinNodes
 )
 
 // maxNodesIn is the node cap of partition p for job j: the partition's
@@ -31,6 +32,17 @@ func (c *Cluster) maxNodesIn(j *Job, p int) int {
 		return 0
 	}
 	return c.Parts[p].MaxNodes
+}
+
+// minNodesIn is the nodes partition p spreads job j over: its MinNodes,
+// for a job that asks no node count (get_node_cnts' min_nodes, which
+// select then targets), unless the job's QOS has Flags=PartitionMinNodes.
+// A job asking fewer nodes than MinNodes is refused (keepPartitions).
+func (c *Cluster) minNodesIn(j *Job, p int) int {
+	if j.lifts&liftMinNodes != 0 || j.Req.Nodes >= 1 {
+		return 0
+	}
+	return c.Parts[p].MinNodes
 }
 
 // NotAccruing is Job.Accrue of a job whose age does not accrue. Slurm

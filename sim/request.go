@@ -8,11 +8,36 @@ import "fairsim/workload"
 func RequestIn(c *Cluster, j *Job, p int) Request {
 	r := j.Req
 	r.Exclusive = c.Parts[p].Exclusive || j.Job.Exclusive
-	r.MaxNodes = c.maxNodesIn(j, p)
 	if p != j.Part {
 		r.CPUs, r.MemPerCPU, r.MemPerNode, r.MemPerGPU = memRequest(c, &c.Parts[p], j, r.Gres, r.Nodes)
 	}
+	c.nodeBounds(j, p, &r)
 	return r
+}
+
+// nodeBounds sets r's node bounds in partition p for job j: the
+// partition's MaxNodes and MinNodes as they hold for it (maxNodesIn,
+// minNodesIn), with its CPUs raised to one a node of MinNodes: on the
+// 22.05 harness (MinNodes=2, 8-CPU nodes) -n 1 ran on two nodes with
+// NumCPUs=2, and -n 12 took 7 and 5 CPUs of two nodes with 7 free.
+func (c *Cluster) nodeBounds(j *Job, p int, r *Request) {
+	r.MaxNodes = c.maxNodesIn(j, p)
+	r.MinNodes = c.minNodesIn(j, p)
+	r.CPUs = max(r.CPUs, r.MinNodes)
+}
+
+// rehome makes partition p job j's own (a job of several partitions runs
+// in the one that could hold it or start it): j.Req becomes its request
+// there, its CPUs and memory made again where a partition's MinNodes
+// raised them or raises them now.
+func (c *Cluster) rehome(j *Job, p int) {
+	old := j.Part
+	j.Part = p
+	j.Req.Exclusive = c.Parts[p].Exclusive || j.Job.Exclusive
+	if c.Parts[old].MinNodes > 1 || c.Parts[p].MinNodes > 1 {
+		j.Req.CPUs, j.Req.MemPerCPU, j.Req.MemPerNode, j.Req.MemPerGPU = memRequest(c, &c.Parts[p], j, j.Req.Gres, j.Req.Nodes)
+	}
+	c.nodeBounds(j, p, &j.Req)
 }
 
 // memRequest is the CPUs and memory job j takes in partition part: what it

@@ -113,10 +113,11 @@ type Repricer interface {
 // PartLimitLifter is a Policy whose QOS may lift partition limits: at
 // submission, before Submit, it says whether job j's QOS has
 // Flags=PartitionMaxNodes (the partition's MaxNodes neither holds nor
-// caps it; get_node_cnts, job_limits_check) and PartitionTimeLimit (a
-// limit over the partition's MaxTime is allowed).
+// caps it; get_node_cnts, job_limits_check), PartitionTimeLimit (a
+// limit over the partition's MaxTime is allowed) and PartitionMinNodes
+// (the partition's MinNodes neither holds nor spreads it).
 type PartLimitLifter interface {
-	LiftsPartLimits(j *Job) (maxNodes, maxTime bool)
+	LiftsPartLimits(j *Job) (maxNodes, maxTime, minNodes bool)
 }
 
 // CalcPhaser is a Policy that must hear of the calc ticks the controller

@@ -679,9 +679,7 @@ func (s *Simulator) submit(j *Job) {
 	s.list.submitted(j)
 	j.lifts = 0
 	if pl, ok := s.pol.(PartLimitLifter); ok {
-		if n, t := pl.LiftsPartLimits(j); n || t {
-			j.lifts = liftsOf(n, t)
-		}
+		j.lifts = liftsOf(pl.LiftsPartLimits(j))
 	}
 	s.placeRequest(j)
 	if class, why := overSpan(j); class != "" {
@@ -713,13 +711,16 @@ func (s *Simulator) submit(j *Job) {
 }
 
 // liftsOf packs the partition limits a QOS lifts.
-func liftsOf(maxNodes, maxTime bool) partLifts {
+func liftsOf(maxNodes, maxTime, minNodes bool) partLifts {
 	var l partLifts
 	if maxNodes {
 		l |= liftMaxNodes
 	}
 	if maxTime {
 		l |= liftMaxTime
+	}
+	if minNodes {
+		l |= liftMinNodes
 	}
 	return l
 }
@@ -788,6 +789,7 @@ func (s *Simulator) placeRequest(j *Job) {
 		j.Req.Gres = c.Needs(reqs, 1)
 		j.Req.CPUs, j.Req.MemPerCPU, j.Req.MemPerNode, j.Req.MemPerGPU = memRequest(c, &c.Parts[j.Part], j, j.Req.Gres, 1)
 	}
+	c.nodeBounds(j, j.Part, &j.Req)
 	if f := names.Features.Name(j.Feature); f != "" {
 		if t, err := LookupCPUType(f); err == nil {
 			for i := range c.Types {
@@ -869,6 +871,12 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 			// pending (PartitionNodeLimit) for as long as the
 			// partition stays so; a replay counts it refused.
 			refused("nodes over partition MaxNodes", fmt.Sprintf("%d nodes asked, MaxNodes %d of %s", req.Nodes, req.MaxNodes, pt.Name), true)
+		case pt.MinNodes > 1 && req.Nodes >= 1 && req.Nodes < pt.MinNodes && j.lifts&liftMinNodes == 0:
+			// _part_access_check: min_nodes under the partition's
+			// (PartitionNodeLimit), PENDING for as long as the
+			// partition stays so (the 22.05 harness: -N 1 under
+			// MinNodes=2); a replay counts it refused.
+			refused("nodes under partition MinNodes", fmt.Sprintf("%d nodes asked, MinNodes %d of %s", req.Nodes, pt.MinNodes, pt.Name), true)
 		case pt.MaxTime != Unlimited && j.TimeLimit > pt.MaxTime && j.lifts&liftMaxTime == 0:
 			refused("time limit over partition MaxTime", fmt.Sprintf("time limit %ds over MaxTime %ds of %s", j.TimeLimit, pt.MaxTime, pt.Name), true)
 		case fit == Never:
@@ -884,9 +892,7 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 	}
 	j.Parts = keep
 	if len(keep) > 0 {
-		j.Part = keep[0]
-		j.Req.Exclusive = c.Parts[j.Part].Exclusive || j.Job.Exclusive
-		j.Req.MaxNodes = c.maxNodesIn(j, j.Part)
+		c.rehome(j, keep[0])
 	}
 	return class, why
 }
@@ -1195,9 +1201,7 @@ func (s *Simulator) start(a *Action) {
 				j.Priority = j.PartPrio[k]
 			}
 		}
-		j.Part = a.Part
-		j.Req.Exclusive = c.Parts[a.Part].Exclusive || j.Job.Exclusive
-		j.Req.MaxNodes = c.maxNodesIn(j, a.Part)
+		c.rehome(j, a.Part)
 	}
 	// A run's allocation is never written after its start, not even by
 	// a requeued job's next run: Releases keep referring to it across

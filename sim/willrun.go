@@ -554,7 +554,7 @@ func (c *Cluster) willRun(req *Request, p int, avail []uint64, rel *Releases, un
 	// and then fall short: its fit need not grow as holders give back.
 	// A partition's MaxNodes below the CPUs asked does the same: more
 	// free may offer a set whose first nodes are too small.
-	monotone := !wrSequential && len(req.Gres) == 0 && c.resvFrom == nil && req.Nodes <= 1 && !req.capped()
+	monotone := !wrSequential && len(req.Gres) == 0 && c.resvFrom == nil && req.Nodes <= 1 && !req.capped() && !req.minSpread()
 	if monotone {
 		rel.ready(c)
 	}
