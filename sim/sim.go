@@ -769,6 +769,15 @@ func (s *Simulator) placeRequest(j *Job) {
 		// node, and the simulator's other spread is not Slurm's.
 		j.Req.Nodes = 0
 	}
+	if mn := c.Parts[j.Part].MinNodes; mn > 1 && j.MaxNodes == workload.Unset && j.Nodes > 1 && j.Nodes <= mn {
+		// sacct's ReqNodes of a job without -N in a MinNodes partition is
+		// the partition's MinNodes (get_node_cnts raised its min_nodes):
+		// no count of its own, as SubmitLine shows when sacct gives it
+		// (the 22.05 harness: -n 20 under MinNodes=2, ReqNodes 2 on 4
+		// nodes). Without SubmitLine a -N k of k up to MinNodes reads so
+		// too.
+		j.Req.Nodes = 0
+	}
 	j.Req.MaxNodes = c.maxNodesIn(j, j.Part) // after the node count it reads
 	if j.ReqNodeList > 0 || j.ExcNodeList > 0 {
 		s.defaulted.Add("node list asked (-w/-x): not simulated, any node of the partition")
