@@ -183,8 +183,9 @@
 //     free). A job asking fewer nodes (-N) is refused, where slurmctld
 //     keeps it PENDING (PartitionNodeLimit); a QOS with
 //     Flags=PartitionMinNodes lifts both. A job of several partitions
-//     weighs its first partition's MinNodes in its job-size factor, where
-//     slurmctld takes the smallest of its partitions'. MaxCPUsPerNode is
+//     without -N gets the smallest of their MinNodes at submission
+//     (_valid_job_part), and a partition whose MinNodes is larger never
+//     runs it (job_limits_check: PartitionNodeLimit). MaxCPUsPerNode is
 //     not simulated (listed ignored).
 //   - Licenses, node features and reboots, advance reservations in the
 //     map, heterogeneous jobs and deadlines are not modelled. A CPU-typed

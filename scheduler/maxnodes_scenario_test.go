@@ -275,3 +275,38 @@ func TestPartitionMinNodes(t *testing.T) {
 		}
 	}
 }
+
+// TestMinNodesOfAPartitionList: a job of -p big,small without -N gets the
+// smaller MinNodes of the two as its min_nodes (_valid_job_part), 1 here,
+// and big's MinNodes=2 then refuses it there (_part_access_check in
+// job_limits_check: PartitionNodeLimit), however idle big is: it waits
+// for small's one node. 4 nodes x 8 CPUs; big over all with MinNodes=2,
+// small over n1.
+//
+//	job 1 small -n 8 (100 s): at the first pass (3) on n1.
+//	job 2 -p big,small -n 2: not in big; at 103 in small on n1.
+//	job 3 big -n 2: at 3 on two nodes of big, a CPU each.
+func TestMinNodesOfAPartitionList(t *testing.T) {
+	big := part("big")
+	big.MinNodes = 2
+	c := cluster(t, []sim.NodeSpec{nodes("n", 4, 8, 16000)}, []sim.PartitionSpec{big, part("small", "n1")})
+	_, by := run(t, c, NewSlurm(DefaultParams()), []tjob{
+		{id: 1, part: "small", cpus: 8, run: 100, limit: 120},
+		{id: 2, part: "big", plist: "big,small", cpus: 2, run: 50, limit: 60},
+		{id: 3, part: "big", cpus: 2, run: 50, limit: 60},
+	}, 0, nil)
+	for _, w := range []struct {
+		id          int64
+		start       int64
+		part, nodes string
+	}{{1, 3, "small", "n1"}, {2, 103, "small", "n1"}, {3, 3, "big", "n2n3"}} {
+		j := by[w.id]
+		got := ""
+		for _, sl := range j.Alloc {
+			got += c.Nodes[sl.Node].Name
+		}
+		if j.Start != w.start || c.Parts[j.Part].Name != w.part || got != w.nodes {
+			t.Errorf("job %d started at %d in %s on %s, want %d in %s on %s", w.id, j.Start, c.Parts[j.Part].Name, got, w.start, w.part, w.nodes)
+		}
+	}
+}

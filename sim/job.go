@@ -34,15 +34,35 @@ func (c *Cluster) maxNodesIn(j *Job, p int) int {
 	return c.Parts[p].MaxNodes
 }
 
-// minNodesIn is the nodes partition p spreads job j over: its MinNodes,
-// for a job that asks no node count (get_node_cnts' min_nodes, which
-// select then targets), unless the job's QOS has Flags=PartitionMinNodes.
-// A job asking fewer nodes than MinNodes is refused (keepPartitions).
+// minNodesIn is the nodes partition p spreads job j over: for a job
+// that asks no node count, the larger of its min_nodes (minNodes) and
+// p's MinNodes (get_node_cnts' min_nodes, which select then targets),
+// unless the job's QOS has Flags=PartitionMinNodes. A job whose own
+// count is under p's MinNodes cannot run in p (keepPartitions).
 func (c *Cluster) minNodesIn(j *Job, p int) int {
 	if j.lifts&liftMinNodes != 0 || j.Req.Nodes >= 1 {
 		return 0
 	}
-	return c.Parts[p].MinNodes
+	if m := max(int(j.minNodes), c.Parts[p].MinNodes); m > 1 {
+		return m
+	}
+	return 0
+}
+
+// underMinNodes reports whether job j asks fewer nodes than partition p's
+// MinNodes, which _part_access_check refuses (PartitionNodeLimit): its -N,
+// else the min_nodes its partitions gave it at submission (a job of
+// -p a,b without -N gets the smaller MinNodes of a and b, and cannot run
+// in the other).
+func (c *Cluster) underMinNodes(j *Job, p int) bool {
+	mn := c.Parts[p].MinNodes
+	if mn <= 1 || j.lifts&liftMinNodes != 0 {
+		return false
+	}
+	if j.Req.Nodes >= 1 {
+		return j.Req.Nodes < mn
+	}
+	return j.minNodes > 0 && int(j.minNodes) < mn
 }
 
 // NotAccruing is Job.Accrue of a job whose age does not accrue. Slurm
@@ -98,8 +118,13 @@ type Job struct {
 	Req      Request // what it asks of the partition
 	State    JobState
 	// lifts are the partition limits the job's QOS lifts (QOS
-	// Flags=PartitionMaxNodes, PartitionTimeLimit), set at submission.
+	// Flags=PartitionMaxNodes, PartitionTimeLimit, PartitionMinNodes),
+	// set at submission.
 	lifts partLifts
+	// minNodes is the min_nodes a job without -N gets at submission
+	// (_valid_job_part): the smallest MinNodes of the partitions it
+	// names, at least 1; 0 until set.
+	minNodes int32
 	// EligibleTime is when it became eligible to start: its submit, its
 	// begin time (the trace's Eligible), or when its dependency ended.
 	EligibleTime int64

@@ -852,6 +852,16 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 			}
 		}
 	}
+	// _valid_job_part: a job without -N gets the smallest MinNodes of the
+	// partitions it names (1 at least) as its min_nodes.
+	j.minNodes = 0
+	if j.Req.Nodes < 1 {
+		mn := math.MaxInt32
+		for _, p := range j.Parts {
+			mn = min(mn, max(c.Parts[p].MinNodes, 1))
+		}
+		j.minNodes = int32(mn)
+	}
 	keep := j.Parts[:0]
 	var limitClass, limitWhy string // the first partition limit the job breaks
 	refused := func(c2, w string, limit bool) {
@@ -880,12 +890,12 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 			// pending (PartitionNodeLimit) for as long as the
 			// partition stays so; a replay counts it refused.
 			refused("nodes over partition MaxNodes", fmt.Sprintf("%d nodes asked, MaxNodes %d of %s", req.Nodes, req.MaxNodes, pt.Name), true)
-		case pt.MinNodes > 1 && req.Nodes >= 1 && req.Nodes < pt.MinNodes && j.lifts&liftMinNodes == 0:
+		case c.underMinNodes(j, p):
 			// _part_access_check: min_nodes under the partition's
 			// (PartitionNodeLimit), PENDING for as long as the
 			// partition stays so (the 22.05 harness: -N 1 under
 			// MinNodes=2); a replay counts it refused.
-			refused("nodes under partition MinNodes", fmt.Sprintf("%d nodes asked, MinNodes %d of %s", req.Nodes, pt.MinNodes, pt.Name), true)
+			refused("nodes under partition MinNodes", fmt.Sprintf("%d nodes asked, MinNodes %d of %s", max(req.Nodes, int(j.minNodes), 1), pt.MinNodes, pt.Name), true)
 		case pt.MaxTime != Unlimited && j.TimeLimit > pt.MaxTime && j.lifts&liftMaxTime == 0:
 			refused("time limit over partition MaxTime", fmt.Sprintf("time limit %ds over MaxTime %ds of %s", j.TimeLimit, pt.MaxTime, pt.Name), true)
 		case fit == Never:
