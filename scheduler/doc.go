@@ -182,11 +182,13 @@
 //     nodes with NumCPUs=2; -n 12 took 7 and 5 of two nodes with 7
 //     free). A job asking fewer nodes (-N) is refused, where slurmctld
 //     keeps it PENDING (PartitionNodeLimit); a QOS with
-//     Flags=PartitionMinNodes lifts both. A job of several partitions
-//     without -N gets the smallest of their MinNodes at submission
-//     (_valid_job_part), and a partition whose MinNodes is larger never
-//     runs it (job_limits_check: PartitionNodeLimit). MaxCPUsPerNode is
-//     not simulated (listed ignored).
+//     Flags=PartitionMinNodes lets that -N run, but a job without -N
+//     spreads all the same (its min_nodes was raised at submission,
+//     whatever its QOS: differential run partition-minnodes2). A job of
+//     several partitions without -N gets the smallest of their MinNodes
+//     at submission (_valid_job_part), and a partition whose MinNodes is
+//     larger never runs it (job_limits_check: PartitionNodeLimit).
+//     MaxCPUsPerNode is not simulated (listed ignored).
 //   - Licenses, node features and reboots, advance reservations in the
 //     map, heterogeneous jobs and deadlines are not modelled. A CPU-typed
 //     request's node count check counts nodes of every type, as Slurm

@@ -237,8 +237,9 @@ func TestLiftedMaxNodesNeedsANodeCount(t *testing.T) {
 //	job 5 -N 3 -n 3 at 200: only n3 and n4 have a free CPU: waits for
 //	      job 3's end at 300 (the harness: Reason=Resources).
 //	job 6 flex -N 1 -n 2 at 400: its QOS lifts MinNodes: one node.
-//	job 7 flex -n 2 at 400: no -N, MinNodes lifted: one node, the
-//	      tightest (n1, beside job 6).
+//	job 7 flex -n 2 at 400: no -N: _valid_job_part raised its min_nodes
+//	      to MinNodes at submission whatever its QOS, so it spreads as
+//	      without the flag (the harness ran such a job on two nodes).
 func TestPartitionMinNodes(t *testing.T) {
 	big := part("big")
 	big.MinNodes = 2
@@ -268,7 +269,7 @@ func TestPartitionMinNodes(t *testing.T) {
 		alloc string
 	}{
 		{1, 3, "n1:1 n2:1"}, {2, 3, "n1:7 n2:5"}, {3, 200, "n1:8 n2:8 n3:4"}, {5, 300, "n1:1 n2:1 n3:1"},
-		{6, 400, "n1:2"}, {7, 400, "n1:2"},
+		{6, 400, "n1:2"}, {7, 400, "n1:1 n2:1"},
 	} {
 		if j := by[w.id]; j.Start != w.start || alloc(j) != w.alloc {
 			t.Errorf("job %d started at %d on %s, want %d on %s", w.id, j.Start, alloc(j), w.start, w.alloc)

@@ -35,18 +35,19 @@ func (c *Cluster) maxNodesIn(j *Job, p int) int {
 }
 
 // minNodesIn is the nodes partition p spreads job j over: for a job
-// that asks no node count, the larger of its min_nodes (minNodes) and
-// p's MinNodes (get_node_cnts' min_nodes, which select then targets),
-// unless the job's QOS has Flags=PartitionMinNodes. A job whose own
-// count is under p's MinNodes cannot run in p (keepPartitions).
+// that asks no node count, the min_nodes its partitions gave it at
+// submission (minNodes), which get_node_cnts then gives select as both
+// min_nodes and req_nodes. A partition whose MinNodes is larger never
+// runs it (underMinNodes), so p's own is no more. A QOS with
+// Flags=PartitionMinNodes does not change it: the job's min_nodes was
+// raised at submission whatever its QOS (the 22.05 harness: -n 2 of such
+// a QOS under MinNodes=2 ran on two nodes); the flag lets a -N under
+// MinNodes run (underMinNodes).
 func (c *Cluster) minNodesIn(j *Job, p int) int {
-	if j.lifts&liftMinNodes != 0 || j.Req.Nodes >= 1 {
+	if j.Req.Nodes >= 1 || j.minNodes <= 1 {
 		return 0
 	}
-	if m := max(int(j.minNodes), c.Parts[p].MinNodes); m > 1 {
-		return m
-	}
-	return 0
+	return int(j.minNodes)
 }
 
 // underMinNodes reports whether job j asks fewer nodes than partition p's

@@ -115,7 +115,7 @@ type Repricer interface {
 // Flags=PartitionMaxNodes (the partition's MaxNodes neither holds nor
 // caps it; get_node_cnts, job_limits_check), PartitionTimeLimit (a
 // limit over the partition's MaxTime is allowed) and PartitionMinNodes
-// (the partition's MinNodes neither holds nor spreads it).
+// (a -N under the partition's MinNodes may run).
 type PartLimitLifter interface {
 	LiftsPartLimits(j *Job) (maxNodes, maxTime, minNodes bool)
 }

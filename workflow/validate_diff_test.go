@@ -90,6 +90,11 @@ import "testing"
 //     2, the two -n 20 jobs were refused and 106 pairs started in the
 //     opposite order. Three -N 1 jobs of QOS normal stay PENDING
 //     (PartitionNodeLimit), refused by fairsim.
+//   - partition-minnodes2: MinNodes=2 with MaxNodes=3, --exclusive, -p
+//     wide,batch without -N (min_nodes 1: never in wide) and QOS flex
+//     without -N. A job's min_nodes is raised at submission whatever its
+//     QOS, so flex jobs without -N spread too; keeping them on one node,
+//     146 pairs in the opposite order and no backfill cycle as logged.
 //   - array-throttle: six arrays of 8 tasks with --array=0-7%2 (one
 //     with -N 2) beside plain jobs, bf_max_job_array_resv=2,
 //     bf_max_job_test=10. At most two tasks of an array run at once
@@ -121,7 +126,7 @@ func TestValidateDifferential(t *testing.T) {
 		tied int64 // pairs started in the same second in one record only
 	}{{"tier", 52, 0}, {"exclusive", 36, 0}, {"multinode", 36, 0}, {"mem2", 39, 0}, {"mixed", 55, 0}, {"arrays-limits", 54, 0},
 		{"completing-nodes", 43, 0}, {"completing", 45, 0}, {"total-cpus", 3, 0}, {"gpu-per-node", 42, 2}, {"gpu-per-job", 42, 0},
-		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}, {"partition-maxnodes", 37, 0}, {"partition-minnodes", 41, 0}, {"array-throttle", 111, 0}, {"maxnodes-mix", 75, 7}, {"maxnodes-mix2", 75, 12}, {"preempt-requeue", 36, 2}} {
+		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}, {"partition-maxnodes", 37, 0}, {"partition-minnodes", 41, 0}, {"partition-minnodes2", 50, 0}, {"array-throttle", 111, 0}, {"maxnodes-mix", 75, 7}, {"maxnodes-mix2", 75, 12}, {"preempt-requeue", 36, 2}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)
