@@ -399,6 +399,10 @@ func (c *Cluster) evalSets(req *Request, p int, dst Alloc) (Alloc, Fit) {
 		if idle {
 			u &= f.idleWord(wi)
 		}
+		if u == 0 {
+			carry = 0 // most words of a busy cluster: no set runs through
+			continue
+		}
 		cont := u & (u<<1 | carry) & contig[wi] // ranks continuing the rank before's set
 		carry = u >> 63
 		for rem := u; rem != 0; {
