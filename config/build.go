@@ -680,7 +680,7 @@ func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 		}
 		p.MaxNodes = ps.MaxNodes
 		if ps.MinNodes < 0 || ps.MinNodes > 1<<24 {
-			return nil, fmt.Errorf("partitions[%d] %s: MinNodes %d: want a count of nodes from 1 (absent: 1)", i, ps.PartitionName, ps.MinNodes)
+			return nil, fmt.Errorf("partitions[%d] %s: MinNodes %d: want a count of nodes (0 and 1, or absent, set no floor)", i, ps.PartitionName, ps.MinNodes)
 		}
 		p.MinNodes = ps.MinNodes
 		switch strings.ToUpper(strings.SplitN(ps.OverSubscribe, ":", 2)[0]) {

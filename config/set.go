@@ -234,7 +234,7 @@ func (sc *Scenario) applyPartitionSet(c *sim.Cluster) error {
 			case "minnodes":
 				n, err := strconv.Atoi(v)
 				if err != nil || n < 0 || n > 1<<24 {
-					return bad(fmt.Errorf("want a count of nodes from 0"))
+					return bad(fmt.Errorf("want a count of nodes (0 and 1 set no floor)"))
 				}
 				p.MinNodes = n
 			case "preemptmode":

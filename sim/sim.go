@@ -798,7 +798,6 @@ func (s *Simulator) placeRequest(j *Job) {
 		j.Req.Gres = c.Needs(reqs, 1)
 		j.Req.CPUs, j.Req.MemPerCPU, j.Req.MemPerNode, j.Req.MemPerGPU = memRequest(c, &c.Parts[j.Part], j, j.Req.Gres, 1)
 	}
-	c.nodeBounds(j, j.Part, &j.Req)
 	if f := names.Features.Name(j.Feature); f != "" {
 		if t, err := LookupCPUType(f); err == nil {
 			for i := range c.Types {
