@@ -683,6 +683,10 @@ func (sc *Scenario) buildCluster(h *workload.Header) (*sim.Cluster, error) {
 			return nil, fmt.Errorf("partitions[%d] %s: MinNodes %d: want a count of nodes (0 and 1, or absent, set no floor)", i, ps.PartitionName, ps.MinNodes)
 		}
 		p.MinNodes = ps.MinNodes
+		if ps.MaxCPUsPerNode < 0 || ps.MaxCPUsPerNode > 1<<24 {
+			return nil, fmt.Errorf("partitions[%d] %s: MaxCPUsPerNode %d: want a count of CPUs from 1 (absent: UNLIMITED)", i, ps.PartitionName, ps.MaxCPUsPerNode)
+		}
+		p.MaxCPUsPerNode = ps.MaxCPUsPerNode
 		switch strings.ToUpper(strings.SplitN(ps.OverSubscribe, ":", 2)[0]) {
 		case "EXCLUSIVE":
 			p.Exclusive = true

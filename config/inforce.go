@@ -59,8 +59,9 @@ type PartInForce struct {
 	PriorityTier       int      `yaml:"PriorityTier"`
 	PriorityJobFactor  int      `yaml:"PriorityJobFactor"`
 	MaxTime            string   `yaml:"MaxTime"`
-	MaxNodes           int      `yaml:"MaxNodes,omitempty"` // absent: UNLIMITED
-	MinNodes           int      `yaml:"MinNodes,omitempty"` // absent: 1
+	MaxNodes           int      `yaml:"MaxNodes,omitempty"`       // absent: UNLIMITED
+	MinNodes           int      `yaml:"MinNodes,omitempty"`       // absent: 1
+	MaxCPUsPerNode     int      `yaml:"MaxCPUsPerNode,omitempty"` // absent: UNLIMITED
 	DefaultTime        string   `yaml:"DefaultTime"`
 	Exclusive          bool     `yaml:"Exclusive,omitempty"`
 	PreemptMode        string   `yaml:"PreemptMode,omitempty"`
@@ -160,7 +161,7 @@ func inForce(c *sim.Cluster, tree *fairshare.Tree, cpuTypeBilling bool, refType 
 		}
 		f.Partitions = append(f.Partitions, PartInForce{PartitionName: p.Name, Nodes: nodes,
 			State: p.State.String(), Default: p.Default, PriorityTier: p.PriorityTier, PriorityJobFactor: p.PriorityJobFactor,
-			MaxTime: limitString(p.MaxTime), MaxNodes: p.MaxNodes, MinNodes: p.MinNodes, DefaultTime: limitString(p.DefaultTime), Exclusive: p.Exclusive,
+			MaxTime: limitString(p.MaxTime), MaxNodes: p.MaxNodes, MinNodes: p.MinNodes, MaxCPUsPerNode: p.MaxCPUsPerNode, DefaultTime: limitString(p.DefaultTime), Exclusive: p.Exclusive,
 			PreemptMode: pm, TRESBillingWeights: bw, QOS: p.QOS,
 			AllowAccounts: p.AllowAccounts, DenyAccounts: p.DenyAccounts, AllowQos: p.AllowQOS, DenyQos: p.DenyQOS,
 			AllowGroups: p.AllowGroups, Memory: memoryInForce(c, p)})

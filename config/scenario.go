@@ -178,8 +178,9 @@ type PartitionSpec struct {
 	PriorityTier       int    `yaml:"PriorityTier,omitempty"`
 	PriorityJobFactor  int    `yaml:"PriorityJobFactor,omitempty"`
 	MaxTime            string `yaml:"MaxTime,omitempty"`
-	MaxNodes           int    `yaml:"MaxNodes,omitempty"` // nodes per job; absent: UNLIMITED
-	MinNodes           int    `yaml:"MinNodes,omitempty"` // fewest nodes per job; absent: 1
+	MaxNodes           int    `yaml:"MaxNodes,omitempty"`       // nodes per job; absent: UNLIMITED
+	MinNodes           int    `yaml:"MinNodes,omitempty"`       // fewest nodes per job; absent: 1
+	MaxCPUsPerNode     int    `yaml:"MaxCPUsPerNode,omitempty"` // CPUs its jobs together hold on a node; absent: UNLIMITED
 	DefaultTime        string `yaml:"DefaultTime,omitempty"`
 	OverSubscribe      string `yaml:"OverSubscribe,omitempty"`
 	PreemptMode        string `yaml:"PreemptMode,omitempty"`

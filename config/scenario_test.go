@@ -330,7 +330,8 @@ func TestClusterFromYAML(t *testing.T) {
 		"    - {NodeName: b1, Feature: haswell, CPUs: 32, RealMemory: \"131072\", Weight: 5}\n" +
 		"  partitions:\n" +
 		"    - {PartitionName: main, Default: true, MaxTime: 7-0, DefaultTime: \"1:00:00\"}\n"
-	sc := parse(t, base+"    - {PartitionName: whole, Nodes: \"h[1-2]\", OverSubscribe: EXCLUSIVE, MaxTime: \"90\"}\n")
+	sc := parse(t, base+"    - {PartitionName: whole, Nodes: \"h[1-2]\", OverSubscribe: EXCLUSIVE, MaxTime: \"90\"}\n"+
+		"    - {PartitionName: capped, MaxCPUsPerNode: 6}\n")
 	if err := sc.Resolve(); err != nil {
 		t.Fatal(err)
 	}
@@ -358,10 +359,14 @@ func TestClusterFromYAML(t *testing.T) {
 	if whole.MaxTime != 5400 || whole.DefaultTime != sim.Unlimited || !whole.Exclusive || len(whole.Nodes) != 2 {
 		t.Errorf("whole: %+v", whole)
 	}
+	if c.Parts[2].MaxCPUsPerNode != 6 || !c.Capped(2) || c.Capped(0) {
+		t.Errorf("capped: MaxCPUsPerNode %d, capped %v (main %v); want 6, true (false)", c.Parts[2].MaxCPUsPerNode, c.Capped(2), c.Capped(0))
+	}
 
 	for _, tc := range []struct{ extra, want string }{
 		{"    - {PartitionName: x, OverSubscribe: SOMETIMES}\n", `partitions[1] x: OverSubscribe "SOMETIMES"`},
 		{"    - {PartitionName: x, MaxTime: soon}\n", "partitions[1] x: MaxTime"},
+		{"    - {PartitionName: x, MaxCPUsPerNode: -2}\n", "partitions[1] x: MaxCPUsPerNode -2: want a count of CPUs from 1"},
 		{"    - {PartitionName: x, Nodes: \"z[1-2]\"}\n", "partition x: unknown node z1"},
 	} {
 		sc := parse(t, base+tc.extra)
@@ -432,5 +437,86 @@ func TestBillingWeightsErrorNamesLine(t *testing.T) {
 	want := filepath.Join(dir, "slurm.conf") + ":3: PartitionName=gpu: TRESBillingWeights: gres/gpu is not a configured TRES type"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v\nwant it to contain %q", err, want)
+	}
+}
+
+// TestMaxCPUsPerNodeFromSlurmConf: slurm.conf's MaxCPUsPerNode caps its
+// partition (not listed under ignored:), shows in in_force, keeps every
+// job's CPUs under it in a run, and MaxCPUsPerNode=0 is an error naming
+// the line.
+func TestMaxCPUsPerNodeFromSlurmConf(t *testing.T) {
+	path := filepath.Join("testdata", "partcap", "scenario.yaml")
+	run, err := buildScenario(t, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := run.Cluster
+	batch, _ := c.Partition("batch")
+	full, _ := c.Partition("full")
+	if c.Parts[batch].MaxCPUsPerNode != 6 || !c.Capped(batch) || c.Capped(full) {
+		t.Errorf("batch MaxCPUsPerNode %d capped %v, full capped %v; want 6, true, false", c.Parts[batch].MaxCPUsPerNode, c.Capped(batch), c.Capped(full))
+	}
+	for _, k := range run.Scenario.Ignored {
+		if strings.Contains(k, "MaxCPUsPerNode") {
+			t.Errorf("ignored lists %s", k)
+		}
+	}
+	resolved, err := run.Scenario.MarshalResolved()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(resolved), "MaxCPUsPerNode: 6") {
+		t.Errorf("scenario.resolved.yaml lacks MaxCPUsPerNode: 6:\n%s", resolved)
+	}
+	res, err := run.Simulate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[int]int{} // batch's CPUs by node, at each batch job's start
+	started := 0
+	for _, j := range res.Jobs {
+		if j.Part == batch && j.Start >= 0 {
+			started++
+			clear(used)
+			for _, o := range res.Jobs {
+				if o.Part == batch && o.Start >= 0 && o.Start <= j.Start && o.End > j.Start {
+					for _, sl := range o.Alloc {
+						used[sl.Node] += sl.Cores
+					}
+				}
+			}
+			for n, k := range used {
+				if k > 6 {
+					t.Fatalf("batch's jobs hold %d CPUs of %s when job %d starts at %d", k, c.Nodes[n].Name, j.ID, j.Start)
+				}
+			}
+		}
+	}
+	if started < 10 {
+		t.Errorf("%d batch jobs started, want the run to exercise the cap", started)
+	}
+	if err := sim.CheckInvariants(res); err != nil {
+		t.Error(err)
+	}
+
+	dir := t.TempDir()
+	conf := "NodeName=n1 CPUs=8 RealMemory=16000 Feature=broadwell\nPartitionName=batch Nodes=ALL MaxCPUsPerNode=0\n"
+	if err := os.WriteFile(filepath.Join(dir, "slurm.conf"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "scenario.yaml"), []byte("name: z\nscheduler: slurm\nslurm_conf: slurm.conf\ngenerate: {jobs: 1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := Load(filepath.Join(dir, "scenario.yaml"))
+	if err == nil {
+		if err = sc.Resolve(); err == nil {
+			var r *Run
+			if r, err = sc.Build(); r != nil {
+				r.Close()
+			}
+		}
+	}
+	if err == nil || !strings.Contains(err.Error(), "slurm.conf:2") || !strings.Contains(err.Error(), "MaxCPUsPerNode=0") {
+		t.Errorf("MaxCPUsPerNode=0: error %v, want one naming slurm.conf:2", err)
 	}
 }

@@ -237,6 +237,18 @@ func (sc *Scenario) applyPartitionSet(c *sim.Cluster) error {
 					return bad(fmt.Errorf("want a count of nodes (0 and 1 set no floor)"))
 				}
 				p.MinNodes = n
+			case "maxcpuspernode":
+				n := 0
+				if !strings.EqualFold(v, "UNLIMITED") && !strings.EqualFold(v, "INFINITE") {
+					k, err := strconv.Atoi(v)
+					if err != nil || k < 1 || k > 1<<24 {
+						return bad(fmt.Errorf("want a count of CPUs from 1, or UNLIMITED"))
+					}
+					n = k
+				}
+				if err := c.SetMaxCPUsPerNode(pi, n); err != nil {
+					return bad(err)
+				}
 			case "preemptmode":
 				m, err := slurmconf.ParsePreemptMode(v)
 				if err != nil {
@@ -246,7 +258,7 @@ func (sc *Scenario) applyPartitionSet(c *sim.Cluster) error {
 			case "tresbillingweights":
 				p.BillingWeights = v
 			default:
-				return bad(fmt.Errorf("not a partition attribute fairsim can set (PriorityTier, PriorityJobFactor, MaxTime, MaxNodes, MinNodes, DefaultTime, PreemptMode, TRESBillingWeights)"))
+				return bad(fmt.Errorf("not a partition attribute fairsim can set (PriorityTier, PriorityJobFactor, MaxTime, MaxNodes, MinNodes, MaxCPUsPerNode, DefaultTime, PreemptMode, TRESBillingWeights)"))
 			}
 		}
 	}

@@ -189,6 +189,7 @@ func TestSetPartitionAndQOS(t *testing.T) {
 		[2]string{"partition.all.PriorityJobFactor", "9"},
 		[2]string{"partition.big.PreemptMode", "requeue"},
 		[2]string{"partition.big.MaxNodes", "2"},
+		[2]string{"partition.big.MaxCPUsPerNode", "3"},
 		[2]string{"qos.high.Priority", "900"},
 		[2]string{"qos.normal.usagefactor", "0.5"})
 	if err != nil {
@@ -206,6 +207,9 @@ func TestSetPartitionAndQOS(t *testing.T) {
 	}
 	if p := c.Parts[mid]; p.MaxNodes != 0 {
 		t.Errorf("mid: MaxNodes %d, want 0 (UNLIMITED)", p.MaxNodes)
+	}
+	if !c.Capped(big) || c.Capped(mid) || c.Parts[big].MaxCPUsPerNode != 3 {
+		t.Errorf("big: MaxCPUsPerNode %d (capped %v), mid capped %v; want 3, true, false", c.Parts[big].MaxCPUsPerNode, c.Capped(big), c.Capped(mid))
 	}
 	if p := c.Parts[all]; p.PriorityJobFactor != 9 {
 		t.Errorf("all: PriorityJobFactor %d, want 9", p.PriorityJobFactor)
@@ -228,6 +232,7 @@ func TestSetPartitionAndQOS(t *testing.T) {
 		{"", "partition.mid.PriorityTier", "high", "partition.mid.PriorityTier=high: want a whole number"},
 		{"", "partition.mid.MaxTime", "soon", "partition.mid.MaxTime=soon"},
 		{"", "partition.mid.MaxNodes", "0", "partition.mid.MaxNodes=0: want a count of nodes from 1, or UNLIMITED"},
+		{"", "partition.mid.MaxCPUsPerNode", "0", "partition.mid.MaxCPUsPerNode=0: want a count of CPUs from 1, or UNLIMITED"},
 		{"", "qos.nope.Priority", "1", "qos.nope: no such QOS"},
 		{"", "qos.normal.Colour", "red", "qos.normal.Colour: not a QOS column"},
 		{"", "qos.normal.Priority", "lots", "qos_set"},

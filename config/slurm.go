@@ -395,6 +395,9 @@ func (sc *Scenario) buildClusterFromSlurm(run *Run, conf *slurmconf.Config) (*si
 			sp.MaxNodes = int(min(p.MaxNodes, 1<<24)) // more than any cluster fairsim simulates
 		}
 		sp.MinNodes = int(min(p.MinNodes, 1<<24))
+		if p.MaxCPUsPerNode != slurmconf.Infinite32 {
+			sp.MaxCPUsPerNode = int(min(p.MaxCPUsPerNode, 1<<24)) // more than any node's CPUs
+		}
 		switch {
 		case p.DefaultTime >= 0:
 			sp.DefaultTime = p.DefaultTime * 60

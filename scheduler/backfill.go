@@ -69,6 +69,7 @@ type backfillState struct {
 	// limit frontTL, with the map's first frontResv reservations.
 	frontAt    int
 	frontTL    int64
+	frontPart  int // the front record's partition, whose MaxCPUsPerNode its allocation met
 	frontResv  int
 	frontAlloc sim.Alloc
 	blocked    keyTable[blockKey, bool] // shapes and limits settled this cycle
@@ -83,15 +84,18 @@ type backfillState struct {
 	relTmp           []sim.Holding
 
 	// A node-level view of now, for preemption.
-	free   []int
-	mem    []int64
-	gres   []int // free GRES of the kinds the preemptor asks
-	vstamp []uint32
-	vgen   uint32
-	vnodes []int
-	stamp  []uint32
-	gen    uint32
-	pick   []uint64
+	free []int
+	mem  []int64
+	gres []int // free GRES of the kinds the preemptor asks
+	// capLeft is the CPUs the preemptor's partition's MaxCPUsPerNode
+	// leaves it on each node (its jobs preempted give theirs back).
+	capLeft []int
+	vstamp  []uint32
+	vgen    uint32
+	vnodes  []int
+	stamp   []uint32
+	gen     uint32
+	pick    []uint64
 }
 
 // backfill is one backfill pass (backfill.c _attempt_backfill). Its only
@@ -428,7 +432,7 @@ func (s *Slurm) settled(v *sim.View, jobs []Record, i, last int) bool {
 		var fit sim.Fit
 		s.alloc, _, fit = c.WillRun(&x.req, x.part, b.avail, &b.rel, now-1, s.alloc[:0])
 		if fit == sim.FitsNow {
-			b.frontAt, b.frontTL, b.frontResv = b.front, tl, len(b.ns.resv)
+			b.frontAt, b.frontTL, b.frontResv, b.frontPart = b.front, tl, len(b.ns.resv), x.part
 			b.frontAlloc = append(b.frontAlloc[:0], s.alloc...)
 			return false
 		}
@@ -465,7 +469,7 @@ func (b *backfillState) stillFits(c *sim.Cluster, now int64) bool {
 	}
 	for _, sl := range b.frontAlloc {
 		nd := &c.Nodes[sl.Node]
-		if sl.Gres != 0 || !nd.State.Usable() || nd.FreeCores < sl.Cores || nd.FreeMem < sl.MemMB {
+		if sl.Gres != 0 || !nd.State.Usable() || nd.FreeCores < sl.Cores || nd.FreeMem < sl.MemMB || c.CapLeft(b.frontPart, sl.Node) < sl.Cores {
 			return false
 		}
 	}
@@ -965,6 +969,7 @@ func (s *Slurm) ensure(c *sim.Cluster) {
 	b.free = make([]int, len(c.Nodes))
 	b.mem = make([]int64, len(c.Nodes))
 	b.gres = make([]int, len(c.Nodes))
+	b.capLeft = make([]int, len(c.Nodes))
 	b.vstamp = make([]uint32, len(c.Nodes))
 	b.stamp = make([]uint32, len(c.Nodes))
 	b.perPart = make([]int, len(c.Parts))
@@ -988,6 +993,15 @@ func (b *backfillState) viewFree(c *sim.Cluster, n int) (int, int64) {
 		return b.free[n], b.mem[n]
 	}
 	return c.Nodes[n].FreeCores, c.Nodes[n].FreeMem
+}
+
+// viewCapLeft is what partition p's MaxCPUsPerNode leaves a job of it on
+// node n in the view.
+func (b *backfillState) viewCapLeft(c *sim.Cluster, p, n int) int {
+	if b.vstamp[n] == b.vgen {
+		return b.capLeft[n]
+	}
+	return c.CapLeft(p, n)
 }
 
 // viewGres is node n's free GRES of the kinds in mask in the view.
@@ -1029,11 +1043,11 @@ func (s *Slurm) fitView(c *sim.Cluster, x *cand) []int {
 		nd := &c.Nodes[n]
 		k, mem := b.viewFree(c, n)
 		if exclusive {
-			if k != nd.Cores {
+			if k != nd.Cores || !c.CapWhole(x.part, n) {
 				return
 			}
 		} else {
-			k = req.UsableCores(nd.Cores, nd.MemMB, k, mem)
+			k = min(req.UsableCores(nd.Cores, nd.MemMB, k, mem), b.viewCapLeft(c, x.part, n))
 		}
 		if k < per || k <= 0 {
 			return

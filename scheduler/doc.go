@@ -188,7 +188,18 @@
 //     several partitions without -N gets the smallest of their MinNodes
 //     at submission (_valid_job_part), and a partition whose MinNodes is
 //     larger never runs it (job_limits_check: PartitionNodeLimit).
-//     MaxCPUsPerNode is not simulated (listed ignored).
+//   - A partition's MaxCPUsPerNode caps the CPUs its jobs together hold
+//     on a node (cons_common.c _allocate_sc: the cap less the CPUs of
+//     the partition's row on the node, part_cpu_limit; none for a
+//     whole-node job on a node with more CPUs than the cap), in every
+//     placement: main passes, will-run tests (whose shadows give a
+//     holder's CPUs back to its partition's count, sim/partcap.go),
+//     preemption's view and the invariants. A job that could never fit
+//     under it (more CPUs than the cap on its nodes, -N k with more than
+//     the cap a node, --exclusive on bigger nodes) is refused; on the
+//     22.05 harness sbatch refused the last two and kept the first
+//     PENDING (PartitionConfig). Gang's resume of a suspended job does
+//     not look at the cap, as in Slurm.
 //   - Licenses, node features and reboots, advance reservations in the
 //     map, heterogeneous jobs and deadlines are not modelled. A CPU-typed
 //     request's node count check counts nodes of every type, as Slurm

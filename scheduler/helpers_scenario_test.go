@@ -300,3 +300,25 @@ func planner(p Params) *Slurm {
 	s.Estimates = true
 	return s
 }
+
+// startOn is a job's expected start and CPUs by node ("n1:6 n2:2").
+type startOn struct {
+	id    int64
+	start int64
+	alloc string
+}
+
+// wantStarts checks each job's start and allocation.
+func wantStarts(t *testing.T, c *sim.Cluster, by map[int64]*sim.Job, want []startOn) {
+	t.Helper()
+	for _, w := range want {
+		j := by[w.id]
+		var got []string
+		for _, sl := range j.Alloc {
+			got = append(got, fmt.Sprintf("%s:%d", c.Nodes[sl.Node].Name, sl.Cores))
+		}
+		if a := strings.Join(got, " "); j.Start != w.start || a != w.alloc {
+			t.Errorf("job %d started at %d on %s, want %d on %s", w.id, j.Start, a, w.start, w.alloc)
+		}
+	}
+}

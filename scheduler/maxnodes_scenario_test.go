@@ -1,8 +1,6 @@
 package scheduler
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"fairsim/policy/fairshare"
@@ -257,24 +255,10 @@ func TestPartitionMinNodes(t *testing.T) {
 	if j := by[4]; j.State != sim.Rejected || res.Rejected["nodes under partition MinNodes"] != 1 || len(res.Rejected) != 1 {
 		t.Errorf("job 4: %v, refusals %v; want it refused as nodes under partition MinNodes, alone", j.State, res.Rejected)
 	}
-	alloc := func(j *sim.Job) (s string) {
-		for _, sl := range j.Alloc {
-			s += fmt.Sprintf("%s:%d ", c.Nodes[sl.Node].Name, sl.Cores)
-		}
-		return strings.TrimSpace(s)
-	}
-	for _, w := range []struct {
-		id    int64
-		start int64
-		alloc string
-	}{
+	wantStarts(t, c, by, []startOn{
 		{1, 3, "n1:1 n2:1"}, {2, 3, "n1:7 n2:5"}, {3, 200, "n1:8 n2:8 n3:4"}, {5, 300, "n1:1 n2:1 n3:1"},
 		{6, 400, "n1:2"}, {7, 400, "n1:1 n2:1"},
-	} {
-		if j := by[w.id]; j.Start != w.start || alloc(j) != w.alloc {
-			t.Errorf("job %d started at %d on %s, want %d on %s", w.id, j.Start, alloc(j), w.start, w.alloc)
-		}
-	}
+	})
 }
 
 // TestMinNodesOfAPartitionList: a job of -p big,small without -N gets the

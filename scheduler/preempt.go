@@ -209,6 +209,7 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 			b.vstamp[n] = b.vgen
 			b.free[n], b.mem[n] = c.Nodes[n].FreeCores, c.Nodes[n].FreeMem
 			b.gres[n] = c.FreeGres(n, gmask)
+			b.capLeft[n] = c.CapLeft(x.part, n)
 			if s.mask[n] {
 				b.free[n], b.mem[n], b.gres[n] = 0, 0, 0
 			}
@@ -221,6 +222,9 @@ func (s *Slurm) preemptOn(view *sim.View, plan *sim.Plan, x *cand) (preempted, f
 			if c.InPartition(x.part, sl.Node) && !s.mask[sl.Node] {
 				see(sl.Node)
 				b.free[sl.Node] += sl.Cores
+				if cd.v.Part == x.part && c.Capped(x.part) {
+					b.capLeft[sl.Node] += sl.Cores
+				}
 				if cd.act != actSuspend {
 					// A suspended job keeps its memory and GRES
 					// (cons_tres select_p_job_suspend frees cores only).

@@ -210,6 +210,14 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 		if !req.Exclusive {
 			usable = req.UsableCores(sh.cores, sh.mem, sh.cores, sh.mem)
 		}
+		if k := c.capOf(p); k >= 0 {
+			// MaxCPUsPerNode: a job gets at most the cap of a node,
+			// and a whole-node job none whose CPUs exceed it.
+			if req.Exclusive && sh.cores > c.caps.max[k] {
+				continue
+			}
+			usable = min(usable, c.caps.max[k])
+		}
 		if usable <= 0 {
 			continue
 		}
@@ -248,6 +256,8 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 		return Never, fmt.Sprintf("no node in %s has the GRES asked with the CPU and memory asked", part.Name)
 	case nodes == 0 && req.Type >= 0:
 		return Never, fmt.Sprintf("no %s node in %s can hold a CPU with the memory asked", c.Types[req.Type].Name, part.Name)
+	case nodes == 0 && req.Exclusive && c.capOf(p) >= 0:
+		return Never, fmt.Sprintf("whole nodes asked, and every node of %s has more CPUs than its MaxCPUsPerNode %d", part.Name, c.caps.max[c.capOf(p)])
 	case nodes == 0:
 		return Never, fmt.Sprintf("no node in %s can hold a CPU with the memory asked", part.Name)
 	case req.minSpread() && req.MaxNodes > 0 && req.MaxNodes < req.MinNodes:
@@ -267,9 +277,9 @@ func (c *Cluster) Capacity(req *Request, p int) (Fit, string) {
 		// node configuration is not available".
 		return Never, fmt.Sprintf("%d CPUs asked, partition %s gives a job at most %d nodes (MaxNodes), whose largest can give %d", req.CPUs, part.Name, req.MaxNodes, topK)
 	case !spread && req.Nodes > 0 && bigNodes < req.Nodes:
-		return Never, fmt.Sprintf("%d nodes with %d CPUs each asked, partition %s has %d such nodes", req.Nodes, need, part.Name, bigNodes)
+		return Never, fmt.Sprintf("%d nodes with %d CPUs each asked, partition %s has %d such nodes%s", req.Nodes, need, part.Name, bigNodes, c.capNote(p))
 	case cores < req.CPUs:
-		return Never, fmt.Sprintf("%d CPUs asked, partition %s can give at most %d", req.CPUs, part.Name, cores)
+		return Never, fmt.Sprintf("%d CPUs asked, partition %s can give at most %d%s", req.CPUs, part.Name, cores, c.capNote(p))
 	}
 	return FitsNow, ""
 }
@@ -416,7 +426,7 @@ func (c *Cluster) allocGres(req *Request, p int, dst Alloc) (Alloc, Fit) {
 				w &= w - 1
 				n := c.byRank[wi*64+b]
 				nd := &c.Nodes[n]
-				if nd.FreeCores < req.CPUs || !part.member[n] || !c.typeOK(req, n) || c.out(n) || !c.gresOK(req, n, true) {
+				if min(nd.FreeCores, c.CapLeft(p, n)) < req.CPUs || !part.member[n] || !c.typeOK(req, n) || c.out(n) || !c.gresOK(req, n, true) {
 					continue
 				}
 				t, _ := c.gresTake(req, n, req.perJobLeft(c.gleft[:0]))
@@ -536,7 +546,7 @@ func (c *Cluster) bucket(req *Request, p int, minK int) [][]int {
 			w &= w - 1
 			n := c.byRank[wi*64+bit]
 			if part.member[n] && c.typeOK(req, n) && !c.out(n) && (len(req.Gres) == 0 || c.gresOK(req, n, false)) {
-				if k := c.coresWithMem(req, n); k >= minK && k > 0 {
+				if k := min(c.coresWithMem(req, n), c.CapLeft(p, n)); k >= minK && k > 0 {
 					b[k] = append(b[k], n)
 				}
 			}
@@ -615,7 +625,7 @@ func (c *Cluster) allocExclusive(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	}
 	for _, n := range part.Nodes { // already in (Weight, index) order
 		nd := &c.Nodes[n]
-		if nd.FreeCores != nd.Cores || !c.typeOK(req, n) || nd.FreeMem != nd.MemMB || c.play != nil && c.play[nd.rank/64]&(1<<(nd.rank%64)) == 0 || c.out(n) {
+		if nd.FreeCores != nd.Cores || !c.typeOK(req, n) || nd.FreeMem != nd.MemMB || c.play != nil && c.play[nd.rank/64]&(1<<(nd.rank%64)) == 0 || c.out(n) || !c.CapWhole(p, n) {
 			continue
 		}
 		if gres {
@@ -662,13 +672,13 @@ func (c *Cluster) Provisional(req *Request, nodes []int, dst Alloc) Alloc {
 	return dst
 }
 
-// apply takes or returns an allocation's resources.
-func (c *Cluster) apply(a Alloc, take bool) {
+// apply takes or returns the resources of an allocation in partition p.
+func (c *Cluster) apply(a Alloc, p int, take bool) {
 	for _, s := range a {
 		if take {
-			c.take(s.Node, s.Cores, s.MemMB, s.Gres)
+			c.take(s.Node, p, s.Cores, s.MemMB, s.Gres)
 		} else {
-			c.give(s.Node, s.Cores, s.MemMB, s.Gres)
+			c.give(s.Node, p, s.Cores, s.MemMB, s.Gres)
 		}
 	}
 }
@@ -690,9 +700,9 @@ func (c *Cluster) AllocSpread(req *Request, p int, nodes []int, dst Alloc) (Allo
 		if !c.InPartition(p, n) || !nd.State.Usable() || !c.typeOK(req, n) {
 			return dst[:start], NotNow
 		}
-		u := req.UsableCores(nd.Cores, nd.MemMB, nd.FreeCores, nd.FreeMem)
+		u := min(req.UsableCores(nd.Cores, nd.MemMB, nd.FreeCores, nd.FreeMem), c.CapLeft(p, n))
 		if req.Exclusive || c.Parts[p].Exclusive {
-			if nd.FreeCores != nd.Cores {
+			if nd.FreeCores != nd.Cores || !c.CapWhole(p, n) {
 				return dst[:start], NotNow
 			}
 		}

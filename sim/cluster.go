@@ -55,10 +55,13 @@ type Partition struct {
 	// MinNodes), 0 or 1 for no floor: a job that gives no node count is
 	// spread over at least this many, each with at least one of its
 	// CPUs, and one asking fewer can never run here (PartitionNodeLimit).
-	MinNodes    int
-	DefaultTime int64 // seconds, Unlimited when not set
-	Exclusive   bool  // OverSubscribe=EXCLUSIVE: jobs get whole nodes
-	PreemptMode policy.PreemptMode
+	MinNodes int
+	// MaxCPUsPerNode caps the CPUs this partition's jobs together hold on
+	// one node (slurm.conf MaxCPUsPerNode), 0 when unlimited (partcap.go).
+	MaxCPUsPerNode int
+	DefaultTime    int64 // seconds, Unlimited when not set
+	Exclusive      bool  // OverSubscribe=EXCLUSIVE: jobs get whole nodes
+	PreemptMode    policy.PreemptMode
 	// GraceTime is the seconds a job this partition's preemption
 	// (preempt/partition_prio) stops runs on first.
 	GraceTime int64
@@ -222,6 +225,7 @@ type Cluster struct {
 	seen    []uint32
 	seenGen uint32
 	fl      freeLevels  // nodes by free cores (freelevel.go)
+	caps    partCaps    // partitions' MaxCPUsPerNode (partcap.go)
 	sh      shadowState // for a will-run shadow (shadow.go)
 	// cg, cgN and inWillRun: the COMPLETING nodes of a log replay
 	// (completing.go).
@@ -400,6 +404,10 @@ func (c *Cluster) index() error {
 	if len(c.Nodes) >= 1<<24 || len(c.Types) > 255 {
 		return fmt.Errorf("cluster too large: %d nodes (at most %d)", len(c.Nodes), 1<<24-1)
 	}
+	if len(c.Parts) > 1<<15-1 {
+		// The shadows' journal keeps a change's partition in 16 bits.
+		return fmt.Errorf("cluster too large: %d partitions (at most %d)", len(c.Parts), 1<<15-1)
+	}
 	for i := range c.Nodes {
 		if c.Nodes[i].Weight < 0 || c.Nodes[i].Weight > 1<<32-1 {
 			return fmt.Errorf("node %s: Weight %d out of range 0..%d", c.Nodes[i].Name, c.Nodes[i].Weight, 1<<32-1)
@@ -444,6 +452,9 @@ func (c *Cluster) index() error {
 		}
 	}
 	c.indexLevels()
+	if err := c.indexCaps(); err != nil {
+		return err
+	}
 	c.FreeCores = c.TotalCores
 	c.FreeGPUs = c.GPUs
 	// A node that allocates nothing holds all its resources for good, so
@@ -518,7 +529,7 @@ func (c *Cluster) recountNodeHash() uint64 {
 		nd := &c.Nodes[n]
 		h += nodeKey(n, nd.FreeCores, nd.FreeMem, nd.State)
 	}
-	return h
+	return h + c.capHash()
 }
 
 // nodeKey is node n's term of NodeHash.
@@ -535,9 +546,14 @@ func mix64(x uint64) uint64 {
 }
 
 // take and give move resources in and out of use, keeping the free-node
-// set and the per-partition free-core counts in step.
-func (c *Cluster) take(n, cores int, mem int64, g GresTake) {
-	c.record(n, delta{int32(n), true, cores, mem, g})
+// set and the per-partition free-core counts in step. p is the partition
+// of the job they are for (-1 for none: a node's own hold), whose
+// MaxCPUsPerNode count they keep.
+func (c *Cluster) take(n, p, cores int, mem int64, g GresTake) {
+	c.record(n, delta{int32(n), int16(p), true, cores, mem, g})
+	if c.caps.of != nil {
+		c.capMove(p, n, cores)
+	}
 	nd := &c.Nodes[n]
 	if c.hashing {
 		c.nodeHash += nodeKey(n, nd.FreeCores-cores, nd.FreeMem-mem, nd.State) - nodeKey(n, nd.FreeCores, nd.FreeMem, nd.State)
@@ -561,8 +577,13 @@ func (c *Cluster) take(n, cores int, mem int64, g GresTake) {
 	}
 }
 
-func (c *Cluster) give(n, cores int, mem int64, g GresTake) {
-	c.record(n, delta{int32(n), false, cores, mem, g})
+func (c *Cluster) give(n, p, cores int, mem int64, g GresTake) {
+	c.record(n, delta{int32(n), int16(p), false, cores, mem, g})
+	if c.caps.of != nil {
+		// A job on a node out of service leaves its partition's count
+		// too: only its resources go to the node's hold.
+		c.capMove(p, n, -cores)
+	}
 	nd := &c.Nodes[n]
 	if !nd.State.Usable() {
 		// A drained or failed node keeps what its jobs give back.

@@ -54,7 +54,7 @@ func TestMayHaveCoresSums(t *testing.T) {
 	ask("D held", 1000, 48, true)
 	ask("D held", 1000, 49, false)
 	// A left the holders (it ended): its cores are free now.
-	c.apply(hs[0].Alloc, false)
+	c.apply(hs[0].Alloc, hs[0].Part, false)
 	r.Reset([]Holding{d, hs[1], hs[2]})
 	ask("A gone", 899, 40, true)
 	ask("A gone", 899, 41, false)

@@ -57,7 +57,8 @@ func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 	part := &c.Parts[p]
 	outs := c.mayOut()
 	gres := len(req.Gres) > 0
-	if evalFast && !outs && !gres && req.Nodes <= 1 && !req.capped() && !req.minSpread() && (c.freeIsUsable(req) || c.idleIsUsable(req)) {
+	capped := c.capOf(p) >= 0
+	if evalFast && !outs && !gres && !capped && req.Nodes <= 1 && !req.capped() && !req.minSpread() && (c.freeIsUsable(req) || c.idleIsUsable(req)) {
 		return c.evalSets(req, p, dst)
 	}
 	nodes, avail, sets := c.evNodes[:0], c.evAvail[:0], c.evSets[:0]
@@ -77,7 +78,10 @@ func (c *Cluster) evalNodes(req *Request, p int, dst Alloc) (Alloc, Fit) {
 			switch {
 			case !req.Exclusive:
 				u = req.UsableCores(nd.Cores, nd.MemMB, nd.FreeCores, nd.FreeMem)
-			case nd.FreeCores == nd.Cores && nd.FreeMem == nd.MemMB:
+				if capped {
+					u = min(u, c.CapLeft(p, n))
+				}
+			case nd.FreeCores == nd.Cores && nd.FreeMem == nd.MemMB && (!capped || c.CapWhole(p, n)):
 				u = nd.Cores // a whole-node job: idle nodes, all their CPUs
 			}
 			if u > 0 {
@@ -313,7 +317,7 @@ var evalFast = true
 // request shape in the queue.
 func (c *Cluster) FreeFits(req *Request, p int) (fits, ok bool) {
 	part := &c.Parts[p]
-	if !evalFast || c.play != nil || c.except != nil || req.Resv != 0 || c.mayOut() || len(req.Gres) > 0 ||
+	if !evalFast || c.play != nil || c.except != nil || req.Resv != 0 || c.mayOut() || len(req.Gres) > 0 || c.capOf(p) >= 0 ||
 		req.Nodes > 0 || req.capped() || req.minSpread() || req.Exclusive || part.Exclusive || req.Type >= 0 || !c.freeIsUsable(req) {
 		return false, false
 	}

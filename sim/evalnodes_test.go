@@ -184,7 +184,7 @@ func TestEvalSetsMatchesScan(t *testing.T) {
 			if trial%4 == 3 && k < nd.Cores && rng.IntN(4) == 0 {
 				mem += 500 // more than its share: memory binds
 			}
-			c.take(n, k, mem, 0)
+			c.take(n, -1, k, mem, 0)
 		}
 		tight := 0
 		for n := range c.Nodes {

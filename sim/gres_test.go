@@ -121,7 +121,7 @@ func TestGresAlloc(t *testing.T) {
 				if fit != FitsNow {
 					t.Fatalf("pre %+v: %s", r, fit)
 				}
-				c.apply(a, true)
+				c.apply(a, -1, true)
 			}
 			got, fit := c.TryAlloc(&tc.req, p, nil)
 			if fit != tc.fit || gresString(c, got) != tc.want {
@@ -279,7 +279,7 @@ func TestGresPerJobPlacement(t *testing.T) {
 		if fit != FitsNow || gresString(c, a) != "n1:1/1000+gpu=2" {
 			t.Fatalf("holder on %q (%s)", gresString(c, a), fit)
 		}
-		c.apply(a, true)
+		c.apply(a, -1, true)
 		req := Request{CPUs: tc.cpus, MemPerCPU: 1000, Type: -1,
 			Gres: c.Needs([]workload.GresReq{{Name: "gpu", Count: int64(tc.gpus), Per: workload.GresPerJob}}, 0)}
 		got, fit := c.TryAlloc(&req, 0, nil)

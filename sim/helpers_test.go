@@ -93,7 +93,7 @@ func typeIdx(t testing.TB, c *Cluster, name string) int {
 // use takes cores and memory on a node, as a running job would.
 func use(t testing.TB, c *Cluster, name string, cores int, mem int64) {
 	t.Helper()
-	c.take(node(t, c, name), cores, mem, 0)
+	c.take(node(t, c, name), -1, cores, mem, 0)
 }
 
 // allocString renders an allocation as "n1:4/4000 n2:2/2000" (node:cores/MB).

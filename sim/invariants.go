@@ -10,9 +10,11 @@ import (
 // independent witness of the engine: every job is in a final state (or
 // still pending, never started); no job starts before it was submitted or
 // became eligible; ends follow starts; and at no instant does any node
-// hold more cores, memory or GRES than it has. A job holds the GRES it
-// asked for, of the types it asked for (all of its nodes' GRES when it has
-// whole nodes). The first fault of a job comes first, in job order.
+// hold more cores, memory or GRES than it has, nor a partition's jobs more
+// of its CPUs than the partition's MaxCPUsPerNode as one of them starts.
+// A job holds the GRES it asked for, of the types it asked for (all of its
+// nodes' GRES when it has whole nodes). The first fault of a job comes
+// first, in job order.
 func CheckInvariants(r *Result) error {
 	v := NewInvariantStream(r.Cluster)
 	for _, j := range r.Jobs {
@@ -44,6 +46,9 @@ type InvariantStream struct {
 	cores  []int
 	mem    []int64
 	gres   [][MaxNodeGres]int
+	// capped is, as Cluster.caps.used, the CPUs each capped partition's
+	// jobs hold on each node.
+	capped []int
 	jobs   int
 	err    error
 }
@@ -120,7 +125,8 @@ func (h *invHeap) pop() invEvent {
 // NewInvariantStream is an empty check of a run on c.
 func NewInvariantStream(c *Cluster) *InvariantStream {
 	n := len(c.Nodes)
-	return &InvariantStream{c: c, done: math.MinInt64, cores: make([]int, n), mem: make([]int64, n), gres: make([][MaxNodeGres]int, n)}
+	return &InvariantStream{c: c, done: math.MinInt64, cores: make([]int, n), mem: make([]int64, n), gres: make([][MaxNodeGres]int, n),
+		capped: make([]int, len(c.caps.max)*n)}
 }
 
 // Jobs is how many jobs were added.
@@ -225,10 +231,21 @@ func (v *InvariantStream) apply(e invEvent) {
 	}
 	whole := e.kind == evStart || e.kind == evEnd // memory and GRES too
 	nodes := v.c.Nodes
+	k := v.c.capOf(j.Part)
 	for _, s := range j.Alloc {
 		n := s.Node
 		nd := &nodes[n]
 		v.cores[n] += sign * s.Cores
+		if k >= 0 {
+			// Checked at starts only: gang resumes a suspended job
+			// without looking at MaxCPUsPerNode, as Slurm does.
+			i := k*len(nodes) + n
+			if v.capped[i] += sign * s.Cores; e.kind == evStart && v.capped[i] > v.c.caps.max[k] {
+				v.err = fmt.Errorf("partition %s's jobs hold %d CPUs of node %s at %d (MaxCPUsPerNode %d), job %d starting",
+					v.c.Parts[j.Part].Name, v.capped[i], nd.Name, e.t, v.c.caps.max[k], j.ID)
+				return
+			}
+		}
 		if whole {
 			v.mem[n] += int64(sign) * s.MemMB
 			for p, g := range nd.Gres {

@@ -21,7 +21,7 @@ func TestNetJournalReplaysAsTheJournal(t *testing.T) {
 		}, len(c.Nodes))
 		for n := range c.Nodes { // some of every node in use
 			k := rng.IntN(8)
-			c.take(n, k, int64(k)*500, 0)
+			c.take(n, -1, k, int64(k)*500, 0)
 			busy[n].cores, busy[n].mem = k, int64(k)*500
 		}
 		c.SetNodeState(3, NodeDrain)
@@ -34,13 +34,13 @@ func TestNetJournalReplaysAsTheJournal(t *testing.T) {
 			if rng.IntN(2) == 0 && nd.FreeCores > 0 && nd.State.Usable() {
 				k := 1 + rng.IntN(nd.FreeCores)
 				m := min(int64(rng.IntN(3))*int64(k)*400, nd.FreeMem)
-				c.take(n, k, m, 0)
+				c.take(n, -1, k, m, 0)
 				busy[n].cores += k
 				busy[n].mem += m
 			} else if busy[n].cores > 0 {
 				k := 1 + rng.IntN(busy[n].cores)
 				m := min(int64(rng.IntN(3))*int64(k)*400, busy[n].mem)
-				c.give(n, k, m, 0)
+				c.give(n, -1, k, m, 0)
 				busy[n].cores -= k
 				busy[n].mem -= m
 			}

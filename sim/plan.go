@@ -90,6 +90,10 @@ func (p *Plan) Start(j *Job, part int, a Alloc, by StartKind) error {
 			return fmt.Errorf("job %d: node %s has %d CPUs and %d MB free, %d and %d asked",
 				j.ID, nd.Name, nd.FreeCores, nd.FreeMem, sl.Cores, sl.MemMB)
 		}
+		if left := c.CapLeft(part, sl.Node); sl.Cores > left {
+			return fmt.Errorf("job %d: node %s has %d CPUs left under partition %s's MaxCPUsPerNode, %d asked",
+				j.ID, nd.Name, left, c.Parts[part].Name, sl.Cores)
+		}
 		if sl.Gres != 0 {
 			for p := range nd.Gres {
 				if k := sl.Gres.At(p); k > nd.Gres[p].Free {
@@ -120,7 +124,7 @@ func (p *Plan) Start(j *Job, part int, a Alloc, by StartKind) error {
 			}
 		}
 	}
-	c.apply(a, true)
+	c.apply(a, part, true)
 	j.planMark = v.mark(markPlaced)
 	if v.sim != nil {
 		// job_array_split runs as the task starts, within the pass: a
@@ -152,12 +156,13 @@ func (p *Plan) Preempt(j *Job, requeue bool) { p.PreemptAfter(j, requeue, 0) }
 func (p *Plan) PreemptAfter(j *Job, requeue bool, grace int64) {
 	v := p.v
 	var a Alloc
+	part := j.Part
 	switch {
 	case v.Placed(j):
 		v.unplaced++ // it leaves the placed jobs Hold keeps
 		for i := len(p.Actions) - 1; i >= 0; i-- {
 			if p.Actions[i].Kind == ActStart && p.Actions[i].Job == j {
-				a = p.Actions[i].Alloc
+				a, part = p.Actions[i].Alloc, p.Actions[i].Part
 				break
 			}
 		}
@@ -177,7 +182,7 @@ func (p *Plan) PreemptAfter(j *Job, requeue bool, grace int64) {
 	default:
 		return
 	}
-	v.c.apply(a, false)
+	v.c.apply(a, part, false)
 	j.planMark = v.mark(markPreempted)
 	p.Actions = append(p.Actions, Action{Kind: ActPreempt, Job: j, Requeue: requeue})
 }
@@ -193,7 +198,7 @@ func (p *Plan) Suspend(j *Job) {
 		return
 	}
 	v.preempted++
-	v.c.giveCores(j.Alloc)
+	v.c.giveCores(j.Alloc, j.Part)
 	j.planMark = v.mark(markPreempted)
 	p.Actions = append(p.Actions, Action{Kind: ActSuspend, Job: j})
 }

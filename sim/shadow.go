@@ -45,6 +45,7 @@ type netDelta struct {
 // delta is one take (or give) of the cluster's, for shadows to replay.
 type delta struct {
 	node  int32
+	part  int16 // the job's partition, for its MaxCPUsPerNode count; -1 none
 	take  bool
 	cores int
 	mem   int64
@@ -106,8 +107,8 @@ func (c *Cluster) netJournal() []delta {
 			s.netAt[d.node] = k
 		}
 		a := &s.net[k-1]
-		if d.gres != 0 {
-			a.simple = false
+		if d.gres != 0 || c.capOf(int(d.part)) >= 0 {
+			a.simple = false // summing would lose whose cores they are
 		}
 		if d.take {
 			a.cores -= d.cores
@@ -129,10 +130,10 @@ func (c *Cluster) netJournal() []delta {
 			continue
 		}
 		if a.cores > 0 || a.mem > 0 {
-			out = append(out, delta{node: a.node, cores: max(a.cores, 0), mem: max(a.mem, 0)})
+			out = append(out, delta{node: a.node, part: -1, cores: max(a.cores, 0), mem: max(a.mem, 0)})
 		}
 		if a.cores < 0 || a.mem < 0 {
-			out = append(out, delta{node: a.node, take: true, cores: max(-a.cores, 0), mem: max(-a.mem, 0)})
+			out = append(out, delta{node: a.node, part: -1, take: true, cores: max(-a.cores, 0), mem: max(-a.mem, 0)})
 		}
 	}
 	s.netOut = out
@@ -143,9 +144,9 @@ func (c *Cluster) netJournal() []delta {
 func (c *Cluster) replayDeltas(sh *Cluster, deltas []delta) {
 	for _, d := range deltas {
 		if d.take {
-			sh.take(int(d.node), d.cores, d.mem, d.gres)
+			sh.take(int(d.node), int(d.part), d.cores, d.mem, d.gres)
 		} else {
-			sh.give(int(d.node), d.cores, d.mem, d.gres)
+			sh.give(int(d.node), int(d.part), d.cores, d.mem, d.gres)
 		}
 	}
 }
@@ -169,6 +170,7 @@ func (c *Cluster) newShadow() *Cluster {
 	}
 	sh.Parts = slices.Clone(c.Parts)
 	sh.freeBits = slices.Clone(c.freeBits)
+	sh.caps.used = slices.Clone(c.caps.used)
 	sh.fl = c.fl.clone()
 	sh.buckets = make([][]int, len(c.buckets))
 	sh.sh = shadowState{track: true, dirtyMark: make([]bool, len(c.Nodes))}
@@ -203,6 +205,7 @@ func (sh *Cluster) copyShared(c *Cluster) {
 		own.Parts[p].FreeCores = free
 	}
 	sh.Nodes, sh.Parts, sh.freeBits, sh.fl, sh.buckets = own.Nodes, own.Parts, own.freeBits, own.fl, own.buckets
+	sh.caps.used = own.caps.used
 	sh.gleft, sh.willRunGiven, sh.except, sh.exceptFn = own.gleft, own.willRunGiven, nil, nil
 	sh.cgN = 0 // a will-run test's: COMPLETING nodes are free to it
 	sh.play, sh.playIdx, sh.playRank, sh.playT, sh.playTIdx = own.play, own.playIdx, own.playRank, own.playT, own.playTIdx
@@ -238,6 +241,9 @@ func (sh *Cluster) syncNode(c *Cluster, n int) {
 	if len(g) > 0 {
 		copy(g, c.Nodes[n].Gres)
 		nd.Gres = g
+	}
+	if c.caps.used != nil {
+		sh.syncCaps(c, n)
 	}
 	sh.fl.move(nd.rank, old, nd.FreeCores)
 	if nd.FreeCores > 0 {

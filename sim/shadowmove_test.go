@@ -28,7 +28,7 @@ func TestShadowMoveAsTakeAndGive(t *testing.T) {
 				}
 				k := 1 + rng.IntN(nd.FreeCores)
 				m := min(int64(rng.IntN(4))*int64(k)*700, nd.FreeMem)
-				c.take(n, k, m, 0)
+				c.take(n, -1, k, m, 0)
 				a = append(a, Slice{Node: n, Cores: k, MemMB: m})
 			}
 			holders = append(holders, a)
@@ -42,14 +42,14 @@ func TestShadowMoveAsTakeAndGive(t *testing.T) {
 			i := rng.IntN(len(holders))
 			take := given[i]
 			given[i] = !take
-			r.moveAlloc(x, holders[i], take)
+			r.moveAlloc(x, holders[i], -1, take)
 			for _, s := range holders[i] {
 				switch {
 				case y.downBits[s.Node>>6]&(1<<(s.Node&63)) != 0:
 				case take:
-					y.take(s.Node, s.Cores, s.MemMB, s.Gres)
+					y.take(s.Node, -1, s.Cores, s.MemMB, s.Gres)
 				default:
-					y.give(s.Node, s.Cores, s.MemMB, s.Gres)
+					y.give(s.Node, -1, s.Cores, s.MemMB, s.Gres)
 				}
 			}
 		}

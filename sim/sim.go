@@ -1268,7 +1268,7 @@ func (s *Simulator) removeRunning(j *Job, free bool) {
 	j.runIdx = -1
 	s.arrayRunning(j, -1)
 	if free {
-		s.c.apply(j.Alloc, false)
+		s.c.apply(j.Alloc, j.Part, false)
 	}
 }
 
@@ -1344,7 +1344,7 @@ func (s *Simulator) release(j *Job, at int64) {
 	} else {
 		k := slices.Index(s.completing, j)
 		s.completing = slices.Delete(s.completing, k, k+1)
-		s.c.apply(j.Alloc, false)
+		s.c.apply(j.Alloc, j.Part, false)
 	}
 	s.lastProgress = s.now
 	s.changed()

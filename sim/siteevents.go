@@ -68,7 +68,7 @@ func (c *Cluster) holdFree(n int) {
 		t = t.with(p, g.Free)
 	}
 	cores, mem := nd.FreeCores, nd.FreeMem
-	c.take(n, cores, mem, t)
+	c.take(n, -1, cores, mem, t)
 	c.hold(n, cores, mem, t)
 }
 
@@ -97,7 +97,7 @@ func (c *Cluster) SetNodeState(n int, st NodeState) {
 		nd.held = heldRes{}
 		c.DownCores -= h.cores
 		c.DownGPUs -= c.gpusOf(n, h.gres)
-		c.give(n, h.cores, h.mem, h.gres)
+		c.give(n, -1, h.cores, h.mem, h.gres)
 	}
 }
 
@@ -317,7 +317,7 @@ func (s *Simulator) killOn(n int) {
 			// A suspended job dies with its node too; it holds its
 			// memory and GRES only.
 			for _, sl := range j.Alloc {
-				s.c.give(sl.Node, 0, sl.MemMB, sl.Gres)
+				s.c.give(sl.Node, -1, 0, sl.MemMB, sl.Gres)
 			}
 			j.State = Running // ended below as a running job is
 			j.runIdx = -1

@@ -188,13 +188,13 @@ func TestSiteEventTimes(t *testing.T) {
 func TestNodeHashKept(t *testing.T) {
 	c := twoNodes(t)
 	h0 := c.NodeHash()
-	c.take(0, 3, 100, 0)
+	c.take(0, -1, 3, 100, 0)
 	h1 := c.NodeHash()
 	if h1 == h0 {
 		t.Fatal("NodeHash did not change with a take")
 	}
 	c.SetNodeState(0, NodeDrain)
-	c.give(0, 3, 100, 0) // held: a drained node keeps what it is given
+	c.give(0, -1, 3, 100, 0) // held: a drained node keeps what it is given
 	c.SetNodeState(1, NodeDown)
 	if err := c.checkCounters(nil, nil, nil); err != nil {
 		t.Fatal(err)

@@ -20,9 +20,9 @@ type preemptState struct {
 // giveCores frees an allocation's cores only: what cons_tres releases of a
 // suspended job (select_p_job_suspend, JOB_RES_ACTION_RESUME in
 // job_res_rm_job), its memory and GRES staying allocated.
-func (c *Cluster) giveCores(a Alloc) {
+func (c *Cluster) giveCores(a Alloc, p int) {
 	for _, s := range a {
-		c.give(s.Node, s.Cores, 0, 0)
+		c.give(s.Node, p, s.Cores, 0, 0)
 	}
 }
 
@@ -42,13 +42,14 @@ func (c *Cluster) canResume(a Alloc) bool {
 
 // takeCores takes back a resumed allocation's cores (from the hold on a
 // node out of service).
-func (c *Cluster) takeCores(a Alloc) {
+func (c *Cluster) takeCores(a Alloc, p int) {
 	for _, s := range a {
 		nd := &c.Nodes[s.Node]
 		if nd.State.Usable() {
-			c.take(s.Node, s.Cores, 0, 0)
+			c.take(s.Node, p, s.Cores, 0, 0)
 			continue
 		}
+		c.capMove(p, s.Node, s.Cores)
 		nd.held.cores -= s.Cores
 		c.DownCores -= s.Cores
 	}
@@ -96,7 +97,7 @@ func (s *Simulator) resumeSuspended() {
 			keep = append(keep, j)
 			continue
 		}
-		s.c.takeCores(j.Alloc)
+		s.c.takeCores(j.Alloc, j.Part)
 		j.State = Running
 		j.SuspendedSecs += s.now - j.susp.suspendedAt
 		j.susp.spans = append(j.susp.spans, [2]int64{j.susp.suspendedAt, s.now})
@@ -134,7 +135,7 @@ func (s *Simulator) graceStop(j *Job, requeue bool, grace int64) {
 func (s *Simulator) graceEnded(j *Job) {
 	requeue := j.susp.graceRequeue
 	j.susp.inGrace = false
-	s.c.apply(j.Alloc, false)
+	s.c.apply(j.Alloc, j.Part, false)
 	s.preempt(j, requeue)
 	s.released()
 	s.resumeSuspended()

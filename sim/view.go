@@ -349,4 +349,8 @@ func (v *View) mark(kind uint64) uint64 { return v.pass<<2 | kind }
 
 // Occupy takes the resources of an allocation on a hand-built cluster, so
 // tests can set up running jobs for NewView without running the engine.
-func (c *Cluster) Occupy(a Alloc) { c.apply(a, true) }
+func (c *Cluster) Occupy(a Alloc) { c.apply(a, -1, true) }
+
+// OccupyIn is Occupy for a job of partition p: its CPUs count towards
+// p's MaxCPUsPerNode.
+func (c *Cluster) OccupyIn(a Alloc, p int) { c.apply(a, p, true) }

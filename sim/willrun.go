@@ -289,7 +289,7 @@ func (r *Releases) carry(h []Holding) {
 			k := keyOf(&h[j])
 			for i < len(r.keys) && r.keys[i].before(k) {
 				if i < s.cur {
-					r.moveAlloc(s.c, r.h[i].Alloc, true) // left
+					r.moveAlloc(s.c, r.h[i].Alloc, r.h[i].Part, true) // left
 				}
 				i++
 			}
@@ -303,12 +303,12 @@ func (r *Releases) carry(h []Holding) {
 				i++
 			}
 			if given != was {
-				r.moveAlloc(s.c, h[j].Alloc, was)
+				r.moveAlloc(s.c, h[j].Alloc, h[j].Part, was)
 			}
 		}
 		for ; i < len(r.keys); i++ {
 			if i < s.cur {
-				r.moveAlloc(s.c, r.h[i].Alloc, true)
+				r.moveAlloc(s.c, r.h[i].Alloc, r.h[i].Part, true)
 			}
 		}
 		s.cur = cut
@@ -352,7 +352,7 @@ func (r *Releases) at(k int) *Cluster {
 func abs(x int) int { return max(x, -x) }
 
 func (r *Releases) move(c *Cluster, i int, take bool) {
-	r.moveAlloc(c, r.h[i].Alloc, take)
+	r.moveAlloc(c, r.h[i].Alloc, r.h[i].Part, take)
 }
 
 // moveAlloc gives an allocation back in shadow c, or takes it again, on
@@ -363,7 +363,7 @@ func (r *Releases) move(c *Cluster, i int, take bool) {
 // node without GRES in a usable state is changed here as take and give
 // change it, without their calls, deferred recount and the checks that
 // only the cluster's present needs (its node hash and journal).
-func (r *Releases) moveAlloc(c *Cluster, a Alloc, take bool) {
+func (r *Releases) moveAlloc(c *Cluster, a Alloc, part int, take bool) {
 	inline := !c.hashing && c.sh.track && !c.sh.journaled
 	sign := 1
 	if take {
@@ -377,15 +377,18 @@ func (r *Releases) moveAlloc(c *Cluster, a Alloc, take bool) {
 		nd := &c.Nodes[n]
 		if !inline || s.Gres != 0 || !nd.State.Usable() {
 			if take {
-				c.take(n, s.Cores, s.MemMB, s.Gres)
+				c.take(n, part, s.Cores, s.MemMB, s.Gres)
 			} else {
-				c.give(n, s.Cores, s.MemMB, s.Gres)
+				c.give(n, part, s.Cores, s.MemMB, s.Gres)
 			}
 			continue
 		}
 		c.mark(n)
 		tight := nd.memTight()
 		cores := sign * s.Cores
+		if c.caps.of != nil {
+			c.capMove(part, n, -cores) // cores is what the node gains
+		}
 		to := nd.FreeCores + cores
 		c.fl.move(nd.rank, nd.FreeCores, to)
 		nd.FreeCores = to
@@ -442,7 +445,7 @@ func (r *Releases) Insert(k int, h Holding) {
 		r.catchUp()
 		for i := range r.shs {
 			if s := &r.shs[i]; k < s.cur {
-				r.moveAlloc(s.c, h.Alloc, false)
+				r.moveAlloc(s.c, h.Alloc, h.Part, false)
 				s.cur++
 			}
 		}
@@ -592,7 +595,7 @@ func (c *Cluster) willRunSequential(req *Request, p int, rel *Releases, until in
 	defer func() {
 		c.Now = now
 		for _, i := range given {
-			c.willRunMove(rel.h[i].Alloc, true)
+			c.willRunMove(rel.h[i].Alloc, rel.h[i].Part, true)
 		}
 		c.willRunGiven = given[:0]
 	}()
@@ -614,7 +617,7 @@ func (c *Cluster) willRunSequential(req *Request, p int, rel *Releases, until in
 			if !rel.inPlay(i-1, c.playIdx) {
 				continue // no node in play: _will_run_test skips it
 			}
-			c.willRunMove(h.Alloc, false)
+			c.willRunMove(h.Alloc, h.Part, false)
 			given = append(given, i-1)
 			if endTime == 0 {
 				endTime = h.End + window0 - posMod(h.End+c.wall, window0)
@@ -947,7 +950,7 @@ func (w *wrWalk) step() {
 
 // willRunMove gives an allocation's resources back (take false) or takes
 // them again, on the nodes in play.
-func (c *Cluster) willRunMove(a Alloc, take bool) {
+func (c *Cluster) willRunMove(a Alloc, part int, take bool) {
 	for _, s := range a {
 		n := s.Node
 		if c.playIdx[n>>6]&(1<<(n&63)) == 0 {
@@ -956,12 +959,12 @@ func (c *Cluster) willRunMove(a Alloc, take bool) {
 		nd := &c.Nodes[n]
 		inType := c.play[nd.rank/64]&(1<<(nd.rank%64)) != 0
 		if take {
-			c.take(n, s.Cores, s.MemMB, s.Gres)
+			c.take(n, part, s.Cores, s.MemMB, s.Gres)
 			if inType {
 				c.playFree -= s.Cores
 			}
 		} else {
-			c.give(n, s.Cores, s.MemMB, s.Gres)
+			c.give(n, part, s.Cores, s.MemMB, s.Gres)
 			if inType {
 				c.playFree += s.Cores
 			}

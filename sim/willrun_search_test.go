@@ -224,8 +224,8 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 			for _, h := range fast.Holdings() {
 				switch rng.IntN(12) {
 				case 0, 1, 2:
-					c.apply(h.Alloc, false)
-					cs.apply(h.Alloc, false)
+					c.apply(h.Alloc, h.Part, false)
+					cs.apply(h.Alloc, h.Part, false)
 					continue
 				case 3, 4:
 					h.End += int64(rng.IntN(5000))

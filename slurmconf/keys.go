@@ -156,7 +156,7 @@ var simulatedAttrs = sync.OnceValue(func() map[string]map[string]bool {
 		"NodeName": set("Boards", "CoresPerSocket", "CPUs", "Feature", "Features", "Gres", "Procs",
 			"RealMemory", "Reason", "Sockets", "SocketsPerBoard", "State", "ThreadsPerCore", "Weight"),
 		"PartitionName": set("AllowAccounts", "AllowGroups", "AllowQos", "Default", "DefaultTime", "DefCPUPerGPU", "DefMemPerCPU", "DefMemPerGPU",
-			"DefMemPerNode", "DenyAccounts", "DenyQos", "GraceTime", "MaxMemPerCPU", "MaxMemPerNode", "MaxNodes", "MaxTime", "MinNodes",
+			"DefMemPerNode", "DenyAccounts", "DenyQos", "GraceTime", "MaxCPUsPerNode", "MaxMemPerCPU", "MaxMemPerNode", "MaxNodes", "MaxTime", "MinNodes",
 			"Nodes", "OverSubscribe", "PreemptMode", "Priority", "PriorityJobFactor", "PriorityTier",
 			"QOS", "Shared", "State", "TRESBillingWeights"),
 		"NodeSet":   set(nodeSetKeys...),

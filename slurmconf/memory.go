@@ -257,4 +257,8 @@ func (p *parser) partAccess(l *attrLine, key string, part *Partition) {
 		p.errorf(e.pos, key, "%s=0: no job could run in partition %s; give UNLIMITED or a count", e.key, part.Name)
 	}
 	u32("MaxCPUsPerNode", &part.MaxCPUsPerNode)
+	if e, ok := get("MaxCPUsPerNode"); ok && part.MaxCPUsPerNode == 0 {
+		// _allocate_sc would leave every job no CPU on any node.
+		p.errorf(e.pos, key, "%s=0: no job could run in partition %s; give UNLIMITED or a count", e.key, part.Name)
+	}
 }
