@@ -23,6 +23,8 @@ func FuzzScenario(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte("trace: {file: t.swf}\n"))
+	f.Add([]byte("name: c\ngenerate: {jobs: 5}\ncluster:\n  nodes: [{NodeName: \"n[1-4]\", Feature: broadwell, CPUs: 8, RealMemory: 16G}]\n" +
+		"  partitions: [{PartitionName: cpu, Default: true, MaxCPUsPerNode: 6, MinNodes: 2, MaxNodes: 3}, {PartitionName: gpu}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := Parse(data, "fuzz.yaml")
 		if err != nil {
