@@ -516,6 +516,17 @@ func (c *Cluster) Short(req *Request, p int) string {
 	if part.FreeCores < req.CPUs {
 		return fmt.Sprintf("%d CPUs asked, %d free in %s", req.CPUs, part.FreeCores, part.Name)
 	}
+	if k := c.capOf(p); k >= 0 {
+		left := 0
+		for _, n := range part.Nodes {
+			if c.Nodes[n].State.Usable() {
+				left += min(c.Nodes[n].FreeCores, c.CapLeft(p, n))
+			}
+		}
+		if left < req.CPUs {
+			return fmt.Sprintf("%d CPUs asked, %d free in %s and %d of them under its MaxCPUsPerNode %d", req.CPUs, part.FreeCores, part.Name, left, c.caps.max[k])
+		}
+	}
 	if len(req.Gres) > 0 {
 		return fmt.Sprintf("%d CPUs with their GRES and memory not free in %s", req.CPUs, part.Name)
 	}

@@ -182,3 +182,18 @@ func TestCheckInvariantsMaxCPUsPerNode(t *testing.T) {
 		{"after an end", func() []*Job { return []*Job{job(1, batch, 0, 100, 4), job(2, batch, 100, 150, 6)} }, ""},
 	})
 }
+
+// TestMaxCPUsPerNodeShort: the reason a job waits names the cap when
+// the partition has the CPUs free but not under it.
+func TestMaxCPUsPerNodeShort(t *testing.T) {
+	c := capCluster(t)
+	batch, _ := c.Partition("batch")
+	for _, n := range []string{"n1", "n2", "n3"} {
+		c.OccupyIn(Alloc{{Node: node(t, c, n), Cores: 6, MemMB: 6000}}, batch)
+	}
+	req := Request{CPUs: 8, MemPerCPU: 1000, Type: -1}
+	const want = "8 CPUs asked, 14 free in batch and 6 of them under its MaxCPUsPerNode 6"
+	if got := c.Short(&req, batch); got != want {
+		t.Errorf("Short: %q, want %q", got, want)
+	}
+}
