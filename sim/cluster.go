@@ -225,13 +225,13 @@ type Cluster struct {
 	seen    []uint32
 	seenGen uint32
 	fl      freeLevels  // nodes by free cores (freelevel.go)
-	caps    partCaps    // partitions' MaxCPUsPerNode (partcap.go)
 	sh      shadowState // for a will-run shadow (shadow.go)
 	// cg, cgN and inWillRun: the COMPLETING nodes of a log replay
 	// (completing.go).
 	cg        []int32
 	cgN       int
 	inWillRun bool
+	caps      partCaps // partitions' MaxCPUsPerNode (partcap.go)
 }
 
 // NodeSpec describes a group of identical nodes for NewCluster.

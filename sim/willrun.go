@@ -365,6 +365,7 @@ func (r *Releases) move(c *Cluster, i int, take bool) {
 // only the cluster's present needs (its node hash and journal).
 func (r *Releases) moveAlloc(c *Cluster, a Alloc, part int, take bool) {
 	inline := !c.hashing && c.sh.track && !c.sh.journaled
+	capped := c.capOf(part) >= 0
 	sign := 1
 	if take {
 		sign = -1
@@ -386,7 +387,7 @@ func (r *Releases) moveAlloc(c *Cluster, a Alloc, part int, take bool) {
 		c.mark(n)
 		tight := nd.memTight()
 		cores := sign * s.Cores
-		if c.caps.of != nil {
+		if capped {
 			c.capMove(part, n, -cores) // cores is what the node gains
 		}
 		to := nd.FreeCores + cores
