@@ -17,8 +17,9 @@ import (
 //
 // Simplification: the shadow time and extra cores are counted in cores of
 // the reserved job's partition (of its CPU type, when it asks for one), the
-// classic formulation; node counts and memory are not part of the
-// reservation. On clusters of identical nodes
+// classic formulation; node counts, memory and a partition's
+// MaxCPUsPerNode are not part of the reservation (placement counts them
+// all). On clusters of identical nodes
 // where jobs may spread over nodes (the SP2 traces) this is exact.
 type EASY struct {
 	queue []*sim.Job
