@@ -125,6 +125,12 @@ import "testing"
 //     memory). Before the caps were simulated: tau-b 0.61, 224 pairs in
 //     the opposite order, no backfill cycle as logged; now every start
 //     as the controller's and all 605 cycles planned as its log says.
+//   - partition-maxcpus2: batch capped at 5, small at 3 over two nodes
+//     (PriorityTier=2), full uncapped, bf_max_job_test=10, -N 2 to 4 at
+//     the cap a node: every start as the controller's (without the caps
+//     tau-b 0.66, 147 pairs); 246 of 247 cycles as logged, the other
+//     starting job 39 that the controller's main pass started a few
+//     hundred ms before it, in the same second.
 func TestValidateDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		run  string
@@ -132,7 +138,7 @@ func TestValidateDifferential(t *testing.T) {
 		tied int64 // pairs started in the same second in one record only
 	}{{"tier", 52, 0}, {"exclusive", 36, 0}, {"multinode", 36, 0}, {"mem2", 39, 0}, {"mixed", 55, 0}, {"arrays-limits", 54, 0},
 		{"completing-nodes", 43, 0}, {"completing", 45, 0}, {"total-cpus", 3, 0}, {"gpu-per-node", 42, 2}, {"gpu-per-job", 42, 0},
-		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}, {"partition-maxnodes", 37, 0}, {"partition-minnodes", 41, 0}, {"partition-minnodes2", 50, 0}, {"partition-maxcpus", 50, 0}, {"array-throttle", 111, 0}, {"maxnodes-mix", 75, 7}, {"maxnodes-mix2", 75, 12}, {"preempt-requeue", 36, 2}} {
+		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}, {"partition-maxnodes", 37, 0}, {"partition-minnodes", 41, 0}, {"partition-minnodes2", 50, 0}, {"partition-maxcpus", 50, 0}, {"partition-maxcpus2", 44, 0}, {"array-throttle", 111, 0}, {"maxnodes-mix", 75, 7}, {"maxnodes-mix2", 75, 12}, {"preempt-requeue", 36, 2}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)
