@@ -200,6 +200,17 @@
 //     22.05 harness sbatch refused the last two and kept the first
 //     PENDING (PartitionConfig). Gang's resume of a suspended job does
 //     not look at the cap, as in Slurm.
+//   - In a main pass, a job that cannot start takes its partition's
+//     nodes out of the pass (job_scheduler.c fail_by_part) only when
+//     select_nodes fails with ESLURM_NODES_BUSY: one that could not run
+//     even idle on the nodes the pass has left its partition, none of
+//     them COMPLETING (nor busy, for a whole-node job), fails with
+//     ESLURM_NODE_NOT_AVAIL (_pick_best_nodes: runable_avail,
+//     nodes_busy), pends ReqNodeNotAvail and blocks nothing
+//     (sim.Cluster.RunnableOn; differential run partition-maxcpus2, a
+//     -n 15 job capped at 5 CPUs a node and left two nodes). Fewer of its
+//     partition's nodes left than its min_nodes still blocks, as
+//     job_scheduler.c tests before select_nodes.
 //   - Licenses, node features and reboots, advance reservations in the
 //     map, heterogeneous jobs and deadlines are not modelled. A CPU-typed
 //     request's node count check counts nodes of every type, as Slurm

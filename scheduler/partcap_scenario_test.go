@@ -49,3 +49,40 @@ func TestMaxCPUsPerNode(t *testing.T) {
 		{1, 3, "n1:6 n2:2"}, {2, 3, "n2:4"}, {3, 103, "n1:6 n2:6 n3:4"}, {6, 30, "n2:1"}, {7, 30, "n1:2"},
 	})
 }
+
+// TestMainPassNodeNotAvail: a job that could not run even idle on the
+// nodes a main pass has left its partition fails with
+// ESLURM_NODE_NOT_AVAIL, not ESLURM_NODES_BUSY, and job_scheduler.c then
+// blocks nothing for it (node_scheduler.c _pick_best_nodes: runable_avail
+// false, nodes_busy false). 4 nodes x 8 CPUs; hi over n3-n4 with
+// PriorityTier=2, batch and full over n1-n4:
+//
+//	job 1 hi -n 16 and job 2 batch -n 8 start at 3 on n3-n4 and n1.
+//	at 10: job 3 hi -n 4 cannot start: hi's nodes n3-n4 leave the pass.
+//	job 4 batch: -n 20 cannot run on n1-n2 even idle (16 CPUs), so it
+//	      blocks nothing and job 5 full -n 4 starts in that main pass (at
+//	      10, the submissions' pass after a quiet spell), on n2. With -n 12 instead (it could run there idle) batch's
+//	      failure takes n1-n2 from the pass too, and job 5 waits for
+//	      backfill's cycle at 30.
+func TestMainPassNodeNotAvail(t *testing.T) {
+	for _, tc := range []struct {
+		cpus4 int
+		start int64
+		by    sim.StartKind
+	}{{20, 10, sim.ByMain}, {12, 30, sim.ByBackfill}} {
+		hi := part("hi", "n3", "n4")
+		hi.PriorityTier = 2
+		c := cluster(t, []sim.NodeSpec{nodes("n", 4, 8, 16000)}, []sim.PartitionSpec{hi, part("batch"), part("full")})
+		_, by := run(t, c, NewSlurm(DefaultParams()), []tjob{
+			{id: 1, part: "hi", cpus: 16, run: 100, limit: 120},
+			{id: 2, part: "batch", cpus: 8, run: 100, limit: 120},
+			{id: 3, submit: 10, part: "hi", cpus: 4, run: 50, limit: 200},
+			{id: 4, submit: 10, part: "batch", cpus: tc.cpus4, run: 50, limit: 200},
+			{id: 5, submit: 10, part: "full", cpus: 4, run: 20, limit: 30},
+		}, 0, nil)
+		if j := by[5]; j.Start != tc.start || j.StartedBy != tc.by {
+			t.Errorf("job 4 -n %d: job 5 started at %d by %v, want %d by %v", tc.cpus4, j.Start, j.StartedBy, tc.start, tc.by)
+		}
+		wantStarts(t, c, by, []startOn{{1, 3, "n3:8 n4:8"}, {2, 3, "n1:8"}, {5, tc.start, "n2:4"}})
+	}
+}

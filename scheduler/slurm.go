@@ -300,6 +300,12 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 				if !s.P.AssocLimitStop {
 					continue
 				}
+			} else if nFailed > 0 && notAvail(c, &x, s.mask) {
+				// _pick_best_nodes: not runnable on the nodes the pass
+				// left it, idle, none busy: ESLURM_NODE_NOT_AVAIL,
+				// which blocks nothing (job_scheduler.c).
+				plan.Pend(j, "ReqNodeNotAvail")
+				continue
 			} else {
 				plan.Pend(j, "Resources")
 			}
@@ -327,6 +333,14 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 			}
 		}
 	}
+}
+
+// notAvail reports whether x could not run even idle on the nodes its
+// partition has left in a main pass that took others out (mask), with
+// none of them busy: select_nodes' ESLURM_NODE_NOT_AVAIL.
+func notAvail(c *sim.Cluster, x *cand, mask []bool) bool {
+	runnable, busy := c.RunnableOn(&x.req, x.part, mask)
+	return !runnable && !busy
 }
 
 // partStateReason is the pending reason of a job whose partition does not

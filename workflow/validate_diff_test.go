@@ -128,9 +128,10 @@ import "testing"
 //   - partition-maxcpus2: batch capped at 5, small at 3 over two nodes
 //     (PriorityTier=2), full uncapped, bf_max_job_test=10, -N 2 to 4 at
 //     the cap a node: every start as the controller's (without the caps
-//     tau-b 0.66, 147 pairs); 246 of 247 cycles as logged, the other
-//     starting job 39 that the controller's main pass started a few
-//     hundred ms before it, in the same second.
+//     tau-b 0.66, 147 pairs) and all 247 cycles as logged once the main
+//     pass knew ESLURM_NODE_NOT_AVAIL (a job that cannot run even idle on
+//     the nodes the pass left it blocks nothing): before, job 32's
+//     failure kept job 39 of another partition for backfill.
 func TestValidateDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		run  string
