@@ -10,6 +10,16 @@ import (
 // oneUserDump is an association tree of one account a with one user u.
 const oneUserDump = "Cluster - 'c':Fairshare=1\nParent - 'root'\nAccount - 'a':Fairshare=1\nParent - 'a'\nUser - 'u':Fairshare=1\n"
 
+// runQOS runs jobs under the slurm scheduler on four nodes of 8 CPUs and
+// 16000 MB with partitions parts and QOS file qos, for oneUserDump's
+// single user.
+func runQOS(t *testing.T, parts []sim.PartitionSpec, qos string, jobs []tjob) (*sim.Cluster, *sim.Result, map[int64]*sim.Job) {
+	t.Helper()
+	c := cluster(t, []sim.NodeSpec{nodes("n", 4, 8, 16000)}, parts)
+	res, by := run(t, c, NewSlurm(DefaultParams()), jobs, 0, mfPolicy(t, oneUserDump, qos, fairshare.Config{HalfLife: 86400}))
+	return c, res, by
+}
+
 // TestPartitionMaxNodes: a partition's MaxNodes as slurmctld applies it
 // (node_scheduler.c get_node_cnts: a job's max_nodes is capped at the
 // partition's; min_nodes above it is ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE,
@@ -97,15 +107,14 @@ func TestPartitionMaxNodes(t *testing.T) {
 func TestQOSLiftsPartitionLimits(t *testing.T) {
 	prio := part("prio", "n3", "n4")
 	prio.MaxNodes, prio.MaxTime = 1, 300
-	c := cluster(t, []sim.NodeSpec{nodes("n", 4, 8, 16000)}, []sim.PartitionSpec{part("batch"), prio})
 	const qos = "Name|Priority|Flags\nnormal|0|\nlong|0|PartitionMaxNodes,PartitionTimeLimit\n"
-	res, by := run(t, c, NewSlurm(DefaultParams()), []tjob{
+	c, res, by := runQOS(t, []sim.PartitionSpec{part("batch"), prio}, qos, []tjob{
 		{id: 1, part: "prio", qos: "long", cpus: 2, nodes: 2, run: 50, limit: 60},
 		{id: 2, part: "prio", qos: "normal", cpus: 2, nodes: 2, run: 50, limit: 60},
 		{id: 3, part: "prio", qos: "long", cpus: 16, run: 100, limit: 120},
 		{id: 4, part: "prio", qos: "normal", cpus: 1, run: 100, limit: 600},
 		{id: 5, part: "prio", qos: "long", cpus: 8, run: 100, limit: 600},
-	}, 0, mfPolicy(t, oneUserDump, qos, fairshare.Config{HalfLife: 86400}))
+	})
 	want := map[string]int{"nodes over partition MaxNodes": 1, "time limit over partition MaxTime": 1, "bigger than its partition": 1}
 	for class, n := range want {
 		if res.Rejected[class] != n {
@@ -194,15 +203,14 @@ func TestMaxNodesRetry(t *testing.T) {
 func TestLiftedMaxNodesNeedsANodeCount(t *testing.T) {
 	two := part("two")
 	two.MaxNodes = 2
-	c := cluster(t, []sim.NodeSpec{nodes("n", 4, 8, 16000)}, []sim.PartitionSpec{two})
 	const qos = "Name|Priority|Flags\nnormal|0|\nlong|0|PartitionMaxNodes\n"
-	_, by := run(t, c, NewSlurm(DefaultParams()), []tjob{
+	_, _, by := runQOS(t, []sim.PartitionSpec{two}, qos, []tjob{
 		{id: 1, part: "two", qos: "long", cpus: 8, nodes: 4, run: 1000, limit: 1100},
 		{id: 2, part: "two", qos: "normal", cpus: 16, run: 50, limit: 60},
 		{id: 3, part: "two", qos: "long", cpus: 16, run: 50, limit: 60},
 		{id: 4, part: "two", qos: "long", cpus: 16, nodes: 3, run: 50, limit: 60},
 		{id: 5, part: "two", qos: "long", cpus: 16, nodes: 1, minOnly: true, run: 50, limit: 60},
-	}, 0, mfPolicy(t, oneUserDump, qos, fairshare.Config{HalfLife: 86400}))
+	})
 	if j := by[1]; j.Start != 3 || len(j.Alloc) != 4 {
 		t.Fatalf("job 1 started at %d on %d nodes, want 3 on 4", j.Start, len(j.Alloc))
 	}
@@ -241,9 +249,8 @@ func TestLiftedMaxNodesNeedsANodeCount(t *testing.T) {
 func TestPartitionMinNodes(t *testing.T) {
 	big := part("big")
 	big.MinNodes = 2
-	c := cluster(t, []sim.NodeSpec{nodes("n", 4, 8, 16000)}, []sim.PartitionSpec{big})
 	const qos = "Name|Priority|Flags\nnormal|0|\nflex|0|PartitionMinNodes\n"
-	res, by := run(t, c, NewSlurm(DefaultParams()), []tjob{
+	c, res, by := runQOS(t, []sim.PartitionSpec{big}, qos, []tjob{
 		{id: 1, part: "big", qos: "normal", cpus: 1, run: 100, limit: 120},
 		{id: 2, part: "big", qos: "normal", cpus: 12, run: 100, limit: 120},
 		{id: 3, submit: 200, part: "big", qos: "normal", cpus: 20, run: 100, limit: 120},
@@ -251,7 +258,7 @@ func TestPartitionMinNodes(t *testing.T) {
 		{id: 5, submit: 200, part: "big", qos: "normal", cpus: 3, nodes: 3, run: 50, limit: 60},
 		{id: 6, submit: 400, part: "big", qos: "flex", cpus: 2, nodes: 1, run: 50, limit: 60},
 		{id: 7, submit: 400, part: "big", qos: "flex", cpus: 2, run: 50, limit: 60},
-	}, 0, mfPolicy(t, oneUserDump, qos, fairshare.Config{HalfLife: 86400}))
+	})
 	if j := by[4]; j.State != sim.Rejected || res.Rejected["nodes under partition MinNodes"] != 1 || len(res.Rejected) != 1 {
 		t.Errorf("job 4: %v, refusals %v; want it refused as nodes under partition MinNodes, alone", j.State, res.Rejected)
 	}
