@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"fairsim/policy"
 	"fairsim/sim"
 )
 
@@ -375,11 +376,19 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 			}
 			cpus := testedCPUs(c, &x.req, b.nodes)
 			plan.Expect(j, t, cpus)
-			if arr != 0 {
+			noResv := s.qosNoReserve(x.j)
+			if arr != 0 && !noResv {
 				contResv, contResvAt, contResvCPUs = j, t, cpus
 			}
 			if s.Trace != nil {
 				s.Trace(BackfillEvent{Kind: Reserved, Now: now, Job: j, Part: x.part, Start: t, End: floorRes(t+tl, res, wall), Alloc: s.alloc})
+			}
+			if noResv {
+				// A NoReserve QOS: the estimate stands (and is logged,
+				// as the trace has it), but backfill.c adds no
+				// reservation, and an array's rejected task stays
+				// rejected.
+				continue
 			}
 			if b.ns.full(s.nodeSpaceSize()) {
 				return // backfill.c: "table size limit reached"
@@ -896,13 +905,22 @@ func (s *Slurm) bfCount(x *cand) bool {
 }
 
 // bfLimit is the limit a backfill cycle plans record x over: planLimit,
-// or one minute for a NoReserve QOS job. settled must test the same run
-// the cycle would plan.
+// or one minute for a NoReserve QOS job when slurm.conf sets a
+// PreemptMode (backfill.c sets time_limit = 1 only when preempt_mode is
+// non-zero: such a job is meant to run in gaps it may be preempted
+// from). settled must test the same run the cycle would plan.
 func (s *Slurm) bfLimit(c *sim.Cluster, x *cand) int64 {
-	if s.qosNoReserve(x.j) {
-		return 60 // a NoReserve QOS job is planned with a one-minute limit
+	if s.qosNoReserve(x.j) && s.preemptModeSet() {
+		return 60
 	}
 	return s.planLimit(c, x)
+}
+
+// preemptModeSet is backfill.c's test of slurm_conf.preempt_mode: any
+// PreemptMode but OFF, GANG alone included.
+func (s *Slurm) preemptModeSet() bool {
+	m := s.P.PreemptMode
+	return m.IsSet() && m != policy.PreemptOff
 }
 
 // planLimit is the time limit backfill plans with: the job's limit capped
@@ -920,12 +938,15 @@ func (s *Slurm) planLimit(c *sim.Cluster, x *cand) int64 {
 	return tl
 }
 
-// noReserve is Slurm's "test now only" (backfill.c _attempt_backfill: such
-// a job may start now but gets no reservation): a QOS with NoReserve, a
+// noReserve is Slurm's "test now only" (backfill.c _attempt_backfill:
+// TEST_NOW_ONLY, such a job may start now but gets no reservation): a
 // priority below the reserve threshold (the QOS MinPrioThreshold, else
-// bf_min_prio_reserve), or eligible for less than bf_min_age_reserve.
+// bf_min_prio_reserve), or eligible for less than bf_min_age_reserve. A
+// QOS with NoReserve is not one: backfill.c runs its whole test, later
+// tries included, and sets its expected start, but adds no reservation
+// (the backfill loop's default case).
 func (s *Slurm) noReserve(v *sim.View, x *cand) bool {
-	if s.qosNoReserve(x.j) || s.belowPrioReserve(x) {
+	if s.belowPrioReserve(x) {
 		return true
 	}
 	return s.P.BfMinAgeReserve > 0 && v.Now()-x.j.EligibleTime < s.P.BfMinAgeReserve

@@ -26,7 +26,9 @@
 // the chosen nodes meet a reservation (_test_resv_overlap); one map for
 // every partition; bf_max_job_test counting only the records that reach
 // the will-run test (bf_last_depth_try); bf_max_job_user, _assoc, _part
-// and _user_part counted as _job_exceeds_max_bf_param counts them. On
+// and _user_part counted as _job_exceeds_max_bf_param counts them; a
+// QOS NoReserve job tested as any other (its limit one minute when
+// PreemptMode is set), given its expected start but no reservation. On
 // the reference runs recorded with slurmctld's log and replayed with its
 // timing (fairsim validate --timing log), every backfill cycle with jobs
 // plans as the controller's did, its starts and each reservation's time
@@ -126,8 +128,6 @@
 //   - A job of several partitions reserves in each, and its expected
 //     start is the last record's, not the earliest (no
 //     bf_one_resv_per_job, bf_job_part_count_reserve).
-//   - A QOS NoReserve job is planned with a one-minute limit whether or
-//     not preemption is enabled (Slurm: only with PreemptMode set).
 //   - Backfill preempts as backfill.c does (bfpreempt.go), but its later
 //     start estimates still count preemptable jobs as running to their
 //     limits.

@@ -58,3 +58,56 @@ func TestQOSNoReserve(t *testing.T) {
 		}
 	}
 }
+
+// TestQOSNoReserveLimit: backfill.c plans a NoReserve QOS job with a
+// one-minute limit only when slurm.conf sets a PreemptMode (time_limit = 1
+// under slurm_conf.preempt_mode), and runs its whole test (not
+// TEST_NOW_ONLY): the job gets an expected start but no reservation. In
+// the scenario of backfill_scenario_test.go, job 5 (1 CPU, limit 3000 s)
+// is under such a QOS; job 3 reserves both nodes over [1980, 2100).
+// Without preemption job 5's [30, 3030) meets that reservation: it waits,
+// expected at 2100 (the reservation's end, as an ordinary job), and
+// starts when job 3 ends, at 2103. With PreemptMode=REQUEUE it is tested
+// over [30, 90) and backfilled at 30.
+func TestQOSNoReserveLimit(t *testing.T) {
+	const dump = "Cluster - 'c':Fairshare=1\nParent - 'root'\nAccount - 'a':Fairshare=1\nParent - 'a'\nUser - 'u':Fairshare=1\n"
+	const qos = "Name|Priority|Flags\nnormal|0|\nnr|0|NoReserve\n"
+	for _, tc := range []struct {
+		mode         policy.PreemptMode
+		typ          string
+		start        int64
+		by           sim.StartKind
+		expectAt40   int64
+		wantEstimate bool
+	}{
+		{policy.PreemptOff, "preempt/none", 2103, sim.ByMain, 2100, true},
+		{policy.PreemptRequeue, "preempt/qos", 30, sim.ByBackfill, 0, false},
+	} {
+		for _, until := range []int64{40, 0} {
+			jobs := append([]tjob(nil), backfillJobs...)
+			jobs[4].qos = "nr"
+			mk := mfPolicy(t, dump, qos, fairshare.Config{HalfLife: 7 * 86400})
+			p := DefaultParams()
+			p.PreemptType, p.PreemptMode = tc.typ, tc.mode
+			s := planner(p) // every record estimated, as explain asks
+			_, by := run(t, backfillCluster(t), s, jobs, until, func(c *sim.Cluster, n *workload.Names) sim.Policy {
+				pol := mk(c, n)
+				s.QOS = qosTable{pol.(*multifactor.Policy).QOSSet()}
+				return pol
+			})
+			j := by[5]
+			if until == 40 {
+				if tc.wantEstimate && j.ExpectStart != tc.expectAt40 {
+					t.Errorf("%v: at 40 job 5 expected at %d, want %d (the estimate of its whole test)", tc.mode, j.ExpectStart, tc.expectAt40)
+				}
+				continue
+			}
+			if j.Start != tc.start || j.StartedBy != tc.by {
+				t.Errorf("%v: job 5 started at %d by %q, want %d by %q", tc.mode, j.Start, j.StartedBy, tc.start, tc.by)
+			}
+			if by[3].Start != 2003 {
+				t.Errorf("%v: job 3 started at %d, want 2003", tc.mode, by[3].Start)
+			}
+		}
+	}
+}
