@@ -105,6 +105,9 @@ func schedParams(c *slurmconf.Config) scheduler.Params {
 	p.BfMaxJobPart = int(sp.BfMaxJobPart)
 	p.BfMaxJobUserPart = int(sp.BfMaxJobUserPart)
 	p.BfMaxJobArrayResv = int(sp.BfMaxJobArrayResv)
+	p.BfJobPartCountReserve = int(sp.BfJobPartCountReserve)
+	p.BfOneResvPerJob = sp.BfOneResvPerJob
+	p.BfRunningJobReserve = sp.BfRunningJobReserve // bf_licenses set it too
 	p.BfMinAgeReserve = sp.BfMinAgeReserveSec
 	p.BfMinPrioReserve = uint32(max(sp.BfMinPrioReserve, 0))
 	p.PreemptType = c.PreemptType

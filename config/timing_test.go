@@ -38,7 +38,7 @@ func TestTimingKeys(t *testing.T) {
 		}
 	}
 
-	conf, err := slurmconf.ParseIn("slurm.conf", []byte("SchedulerParameters=defer_batch,sched_min_interval=2000000,bf_max_time=90,bf_yield_interval=1000000,bf_yield_sleep=250000,bf_continue,bf_max_job_array_resv=2,bf_max_job_user_part=3\n"), "")
+	conf, err := slurmconf.ParseIn("slurm.conf", []byte("SchedulerParameters=defer_batch,sched_min_interval=2000000,bf_max_time=90,bf_yield_interval=1000000,bf_yield_sleep=250000,bf_continue,bf_max_job_array_resv=2,bf_max_job_user_part=3,bf_one_resv_per_job,bf_job_part_count_reserve=4,bf_licenses\n"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +50,10 @@ func TestTimingKeys(t *testing.T) {
 	// differential run (bf_max_job_array_resv=2) showed backfill planning
 	// four tasks of one array where the controller planned two.
 	want.BfMaxJobArrayResv, want.BfMaxJobUserPart = 2, 3
+	// So were these three, with no warning, until a reading of the
+	// switches slurmconf calls modelled; bf_licenses implies
+	// bf_running_job_reserve (backfill.c).
+	want.BfOneResvPerJob, want.BfJobPartCountReserve, want.BfRunningJobReserve = true, 4, true
 	if p != want {
 		t.Errorf("params %+v\nwant %+v", p, want)
 	}

@@ -50,6 +50,16 @@ type backfillState struct {
 	perPart     []int
 	perUserPart map[[2]int32]int
 	arrResv     map[int64]int // reservations made per job array this pass
+	// partResv counts each partition's reservations this pass, for
+	// bf_job_part_count_reserve.
+	partResv []int
+	// est is, for jobs of several partitions, the earliest start a
+	// record of this pass expected (backfill.c keeps the earliest across
+	// a job's partitions; bf_one_resv_per_job tests its later records
+	// now only).
+	est map[*sim.Job]int64
+	// running is scratch for bf_running_job_reserve's holders.
+	running []sim.Holding
 	// gen changes with every start and reservation of the pass; failed
 	// remembers the record shapes that found no start at a generation,
 	// as queues hold many records of one shape.
@@ -132,6 +142,8 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	clear(b.perAssoc)
 	clear(b.perUserPart)
 	clear(b.arrResv)
+	clear(b.partResv)
+	clear(b.est)
 	b.failed.reset()
 	b.blocked.reset()
 	b.moves.reset()
@@ -187,6 +199,9 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 	wall := c.Wall()
 	b.ns.reset(b.words, floorRes(now, res, wall), floorRes(now+s.P.BfWindow, res, wall), b.usable)
 	b.hs = v.Holdings(b.hs[:0])
+	if s.P.BfRunningJobReserve {
+		s.reserveRunning(c, b.hs)
+	}
 	// A cycle whose cluster and holders are those the releases were made
 	// from, with no start or preemption since (relDirty), keeps them:
 	// sorting and resetting them again gives the same (37 % of CEA-Curie's
@@ -309,7 +324,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		// shapes where the records after it reserve, and those
 		// reservations decide the starts.
 		horizon := now + s.P.BfWindow
-		nowOnly := s.noReserve(v, x)
+		nowOnly := s.noReserve(v, x) || s.reserveSpent(x)
 		key := &b.pk
 		*key = planKey{s.shapes.id(c, &jobs[i], x.resv), tl, horizon, nowOnly, s.preemptKey(x)}
 		b.pkHash = hashPlanKey(key)
@@ -375,7 +390,9 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 				continue
 			}
 			cpus := testedCPUs(c, &x.req, b.nodes)
-			plan.Expect(j, t, cpus)
+			if s.earliest(x.j, t) {
+				plan.Expect(j, t, cpus)
+			}
 			noResv := s.qosNoReserve(x.j)
 			if arr != 0 && !noResv {
 				contResv, contResvAt, contResvCPUs = j, t, cpus
@@ -397,6 +414,7 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 				b.nodesOf(s.alloc)
 			}
 			b.ns.add(floorRes(t, res, wall), floorRes(t+tl, res, wall), res, b.nodes)
+			b.partResv[x.part]++
 			arrRej = 0
 			contArr, contPart = arr, x.part
 			if arr != 0 {
@@ -796,6 +814,64 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 	}
 }
 
+// reserveSpent reports whether record x tests now only because its
+// reservations are spent (backfill.c _attempt_backfill, TEST_NOW_ONLY):
+// bf_one_resv_per_job and an earlier record of its job expected a start
+// this pass, or bf_job_part_count_reserve and its partition has made
+// that many reservations.
+func (s *Slurm) reserveSpent(x *cand) bool {
+	b := &s.bf
+	if s.P.BfOneResvPerJob && len(x.j.Parts) > 1 {
+		if _, ok := b.est[x.j]; ok {
+			return true
+		}
+	}
+	return s.P.BfJobPartCountReserve > 0 && b.partResv[x.part] >= s.P.BfJobPartCountReserve
+}
+
+// earliest reports whether start t of a record of job j is the job's
+// expected start: the first a pass found, or earlier than it, as
+// backfill.c keeps a job's earliest start over its partitions
+// (orig_start_time). It notes t for a job of several partitions.
+func (s *Slurm) earliest(j *sim.Job, t int64) bool {
+	if len(j.Parts) <= 1 {
+		return true
+	}
+	if prev, ok := s.bf.est[j]; ok && prev <= t {
+		return false
+	}
+	s.bf.est[j] = t
+	return true
+}
+
+// reserveRunning begins the cycle's map with the nodes of each running
+// whole-node job, held until its expected end rounded down, in job order
+// (bf_running_job_reserve: backfill.c _bf_reserve_running over job_list);
+// none when jobs can be preempted, and none past the map's size. A
+// will-run test gives these nodes back at the same ends, so the records
+// change only where later tries begin.
+func (s *Slurm) reserveRunning(c *sim.Cluster, hs []sim.Holding) {
+	if s.preemptible() {
+		return
+	}
+	b := &s.bf
+	b.running = b.running[:0]
+	for _, h := range hs {
+		if h.Job.Req.Exclusive || c.Parts[h.Part].Exclusive {
+			b.running = append(b.running, h)
+		}
+	}
+	slices.SortFunc(b.running, func(x, y sim.Holding) int { return cmp.Compare(x.Job.Idx, y.Job.Idx) })
+	res := s.P.BfResolution
+	for _, h := range b.running {
+		if b.ns.full(s.nodeSpaceSize()) {
+			return
+		}
+		b.nodesOf(h.Alloc)
+		b.ns.add(0, floorRes(h.End, res, c.Wall()), res, b.nodes)
+	}
+}
+
 // started records a start of this pass in the plan: its release at its
 // expected end joins the releases, and a whole-node job that cannot be
 // preempted also holds its nodes in the map until then
@@ -998,6 +1074,8 @@ func (s *Slurm) ensure(c *sim.Cluster) {
 	b.perAssoc = map[int]int{}
 	b.perUserPart = map[[2]int32]int{}
 	b.arrResv = map[int64]int{}
+	b.partResv = make([]int, len(c.Parts))
+	b.est = map[*sim.Job]int64{}
 	b.failed = keyTable[planKey, planFail]{hash: hashPlanKey}
 	b.blocked = keyTable[blockKey, bool]{hash: hashBlockKey}
 }

@@ -70,9 +70,12 @@
 //     evenly over its nodes.
 //   - The will-run test has no wall-clock cut-off (Slurm's stops after
 //     2 s) and no bf_window_scale (the window always doubles).
-//   - Running jobs are never in the map (bf_running_job_reserve is not
-//     modelled); a whole-node job the pass starts is, until its end
-//     rounded down, when preemption is off (_bf_reserve_running).
+//   - A whole-node job the pass starts holds its nodes in the map until
+//     its end rounded down, when preemption is off (_bf_reserve_running),
+//     and with bf_running_job_reserve (or bf_licenses) so do the running
+//     ones, from the cycle's start; preemption is off or on for every
+//     job alike (Slurm asks each job's preempt mode). Licenses are not
+//     simulated, so bf_licenses does nothing more.
 //   - Reservations are made only up to the last record that could start
 //     now at all, or that a limit holds (it gets its pending reason as in
 //     Slurm, whose cycle reaches it), or that asks whole nodes where the
@@ -125,9 +128,14 @@
 //     and the later one keeps the reservation's expected start: in
 //     fairsim each task has its own runtime, so the wrong one would end
 //     at the wrong time (differential run array-throttle: 1 pair).
-//   - A job of several partitions reserves in each, and its expected
-//     start is the last record's, not the earliest (no
-//     bf_one_resv_per_job, bf_job_part_count_reserve).
+//   - A job of several partitions reserves in each (with
+//     bf_one_resv_per_job only in the first whose record expects a
+//     start; the later ones test now only), and its expected start is
+//     the earliest its records found, as backfill.c keeps
+//     orig_start_time. bf_job_part_count_reserve counts a partition's
+//     reservations, after which its records test now only. A start past
+//     bf_window is no estimate here (Slurm sets one, and with
+//     bf_one_resv_per_job it makes the job's later records test now only).
 //   - Backfill preempts as backfill.c does (bfpreempt.go), but its later
 //     start estimates still count preemptable jobs as running to their
 //     limits.

@@ -29,6 +29,17 @@ type Params struct {
 	BfMinPrioReserve  uint32
 	BfMaxJobArrayResv int // bf_max_job_array_resv: reservations per job array a pass
 	BfNodeSpaceSize   int // bf_node_space_size: records of a cycle's map; 0 = BfMaxJobTest
+	// BfJobPartCountReserve is bf_job_part_count_reserve: reservations a
+	// cycle makes per partition, later records test now only; 0 = no limit.
+	BfJobPartCountReserve int
+	// BfOneResvPerJob is bf_one_resv_per_job: a job of several partitions
+	// reserves in the first that gives it a start; its later records test
+	// now only.
+	BfOneResvPerJob bool
+	// BfRunningJobReserve is bf_running_job_reserve (bf_licenses implies
+	// it): each cycle's map begins with the nodes of running whole-node
+	// jobs held until their expected ends.
+	BfRunningJobReserve bool
 
 	// The backfill cycle's cost model (backfill.c _attempt_backfill),
 	// off while BfTestsPerSec is 0: see BackfillBudget.

@@ -1,0 +1,143 @@
+package scheduler
+
+import (
+	"testing"
+
+	"fairsim/sim"
+)
+
+// TestBfJobPartCountReserve: bf_job_part_count_reserve=N lets a
+// partition's first N reservations of a cycle be made; its later records
+// test now only (backfill.c _attempt_backfill: _check_bf_usage on the
+// partition's resv_usage sets TEST_NOW_ONLY, and each reservation counts
+// one). Two 4-CPU nodes:
+//
+//	t=0  job 1 (3 CPUs, limit 1000) on n1, job 2 (4 CPUs, limit 2000) on
+//	     n2, at 3: n1 has one CPU free.
+//	t=10 job 3 (8 CPUs, limit 100), job 4 (4 CPUs, limit 500), job 5 (1
+//	     CPU, limit 1200, runs 100), in that order.
+//	t=30 backfill: job 3 reserves both nodes over [1980, 2100) (job 2's
+//	     end, 2003). Job 4 fits on n1 at 1003 and reserves it over [960,
+//	     1500). Job 5 fits now on n1's free CPU, but [30, 1230] meets job
+//	     4's reservation: it waits, and once job 4 has run (1003 to 1503)
+//	     job 3's reservation holds it until job 3 ends at 2103.
+//
+// With bf_job_part_count_reserve=1 job 4 tests now only and reserves
+// nothing, so job 5 starts at 30 and is done by 130. Either way job 4
+// starts at 1004 (job 3 blocks the main pass at 1003, the backfill cycle
+// after that change starts it) and job 3 at 2003.
+func TestBfJobPartCountReserve(t *testing.T) {
+	jobs := []tjob{
+		{id: 1, submit: 0, cpus: 3, run: 1000, limit: 1000},
+		{id: 2, submit: 0, cpus: 4, run: 2000, limit: 2000},
+		{id: 3, submit: 10, cpus: 8, run: 100, limit: 100},
+		{id: 4, submit: 10, cpus: 4, run: 500, limit: 500},
+		{id: 5, submit: 10, cpus: 1, run: 100, limit: 1200},
+	}
+	for _, tc := range []struct {
+		count int
+		job5  int64
+		by5   sim.StartKind
+	}{
+		{0, 2103, sim.ByMain},
+		{2, 2103, sim.ByMain},
+		{1, 30, sim.ByBackfill},
+	} {
+		p := DefaultParams()
+		p.BfJobPartCountReserve = tc.count
+		_, by := run(t, backfillCluster(t), NewSlurm(p), jobs, 0, nil)
+		if j := by[5]; j.Start != tc.job5 || j.StartedBy != tc.by5 {
+			t.Errorf("bf_job_part_count_reserve=%d: job 5 started at %d by %q, want %d by %q", tc.count, j.Start, j.StartedBy, tc.job5, tc.by5)
+		}
+		if by[4].Start != 1004 || by[3].Start != 2003 {
+			t.Errorf("bf_job_part_count_reserve=%d: jobs 4 and 3 started at %d and %d, want 1004 and 2003", tc.count, by[4].Start, by[3].Start)
+		}
+	}
+}
+
+// TestBfOneResvPerJob: a job of two partitions reserves in each, unless
+// bf_one_resv_per_job, where its records after the first that expected a
+// start test now only (backfill.c: job_ptr->start_time set earlier in
+// the cycle → TEST_NOW_ONLY); either way its expected start is the
+// earliest its records found (orig_start_time). Partition a is n1,
+// partition b n2, 4 CPUs each:
+//
+//	t=0  job 1 (a, 3 CPUs, limit 1000) on n1, job 2 (b, 3 CPUs, limit
+//	     1100) on n2, at 3: one CPU free on each.
+//	t=10 job 3 (-p a,b, 4 CPUs, limit 100), then job 4 (b, 1 CPU, limit
+//	     1200, runs 100).
+//	t=30 backfill: job 3 is expected at 1003 in a (n1 over [960, 1080))
+//	     and at 1103 in b (n2 over [1080, 1200)); its expected start is
+//	     1003. Job 4 fits now on n2, but its run [30, 1230] meets the
+//	     reservation in b: it waits until job 3 has started on n1 (1003,
+//	     main pass) and starts then.
+//
+// With bf_one_resv_per_job the record in b tests now only and reserves
+// nothing, and job 4 starts at 30.
+func TestBfOneResvPerJob(t *testing.T) {
+	mk := func() *sim.Cluster {
+		return cluster(t, []sim.NodeSpec{nodes("n", 2, 4, 4096)}, []sim.PartitionSpec{part("a", "n1"), part("b", "n2")})
+	}
+	jobs := []tjob{
+		{id: 1, submit: 0, part: "a", cpus: 3, run: 1000, limit: 1000},
+		{id: 2, submit: 0, part: "b", cpus: 3, run: 1100, limit: 1100},
+		{id: 3, submit: 10, part: "a", plist: "a,b", cpus: 4, run: 100, limit: 100},
+		{id: 4, submit: 10, part: "b", cpus: 1, run: 100, limit: 1200},
+	}
+	for _, tc := range []struct {
+		one  bool
+		job4 int64
+	}{{false, 1003}, {true, 30}} {
+		p := DefaultParams()
+		p.BfOneResvPerJob = tc.one
+		_, by := run(t, mk(), planner(p), jobs, 40, nil)
+		if j := by[3]; j.ExpectStart != 1003 {
+			t.Errorf("bf_one_resv_per_job=%v: at 40 job 3 expected at %d, want 1003 (the earlier of its partitions' 1003 and 1103)", tc.one, j.ExpectStart)
+		}
+		_, by = run(t, mk(), NewSlurm(p), jobs, 0, nil)
+		if j := by[4]; j.Start != tc.job4 {
+			t.Errorf("bf_one_resv_per_job=%v: job 4 started at %d, want %d", tc.one, j.Start, tc.job4)
+		}
+		if j := by[3]; j.Start != 1003 {
+			t.Errorf("bf_one_resv_per_job=%v: job 3 started at %d, want 1003", tc.one, j.Start)
+		}
+	}
+}
+
+// TestBfRunningJobReserve: with bf_running_job_reserve each cycle's map
+// begins with the nodes of running whole-node jobs held until their
+// expected ends rounded down (backfill.c _bf_reserve_running); without
+// it they are not in the map (the will-run test alone knows them). An
+// OverSubscribe=EXCLUSIVE partition of three 4-CPU nodes: job 1 (1 CPU,
+// limit 1000) holds n1 from 3; job 2 (12 CPUs, limit 100) waits and, at
+// 30, reserves the three nodes over [960, 1020); job 3 (1 CPU, limit
+// 5000) could start now on n2 but its run meets that reservation. After
+// that cycle n1 is free of reservations over [40, 500] only without the
+// option.
+func TestBfRunningJobReserve(t *testing.T) {
+	p0 := part("p")
+	p0.Exclusive = true
+	jobs := []tjob{
+		{id: 1, submit: 0, cpus: 1, run: 1000, limit: 1000},
+		{id: 2, submit: 10, cpus: 12, run: 100, limit: 100},
+		{id: 3, submit: 10, cpus: 1, run: 100, limit: 5000},
+	}
+	for _, tc := range []struct {
+		on    bool
+		avail int // nodes free of reservations over [40, 500]
+	}{{false, 3}, {true, 2}} {
+		c := cluster(t, []sim.NodeSpec{nodes("n", 3, 4, 4096)}, []sim.PartitionSpec{p0})
+		p := DefaultParams()
+		p.BfRunningJobReserve = tc.on
+		s := planner(p)
+		_, by := run(t, c, s, jobs, 40, nil)
+		if j := by[2]; j.ExpectStart != 1003 || by[3].State != sim.Pending {
+			t.Fatalf("running reserve %v: job 2 expected at %d, job 3 %s; want 1003 and PENDING", tc.on, j.ExpectStart, by[3].State)
+		}
+		dst := make([]uint64, len(s.bf.usable))
+		copy(dst, s.bf.usable)
+		if _, n := s.bf.ns.availOver(dst, 40, 500); n != tc.avail {
+			t.Errorf("running reserve %v: %d nodes free of reservations over [40, 500], want %d", tc.on, n, tc.avail)
+		}
+	}
+}
