@@ -287,6 +287,11 @@ func (sc *Scenario) Build() (*Run, error) {
 		if run.Cluster, err = sc.buildCluster(run.Source.Header()); err != nil {
 			return fail(fmt.Errorf("%s: cluster: %w", sc.whereIn("cluster", err), err))
 		}
+		// Partitions of the scenario's own take the cluster-wide
+		// OverTimeLimit (slurm.conf or the slurm: map).
+		for i := range run.Cluster.Parts {
+			run.Cluster.Parts[i].OverTime = overTime(conf.OverTimeLimit)
+		}
 	}
 	if err := sc.applyPartitionSet(run.Cluster); err != nil {
 		return fail(err)
@@ -325,6 +330,12 @@ func (sc *Scenario) Build() (*Run, error) {
 		IgnoreDependencies: sc.Sim.IgnoreDependencies, SampleInterval: sample,
 		ControllerUptime: uptime, CompletingTime: *sc.Sim.CompletingSeconds, RequeueDelay: requeue,
 		DecayThreadDelay: sc.Sim.DecayThreadDelay, LoopDelay: sc.Sim.BackgroundLoopDelay}
+	if sc.Scheduler == "slurm" {
+		// The 30 s time-limit check and OverTimeLimit apply to Slurm's
+		// controller; fifo, easy and a recorded schedule end a job
+		// that overruns at its limit.
+		run.Options.TimeLimitTick, run.Options.KillWait = timeLimitTick, int64(conf.KillWait)
+	}
 	if sc.Trace != nil {
 		run.Options.File = sc.Trace.File
 	}

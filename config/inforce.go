@@ -62,6 +62,7 @@ type PartInForce struct {
 	MaxNodes           int      `yaml:"MaxNodes,omitempty"`       // absent: UNLIMITED
 	MinNodes           int      `yaml:"MinNodes,omitempty"`       // absent: 1
 	MaxCPUsPerNode     int      `yaml:"MaxCPUsPerNode,omitempty"` // absent: UNLIMITED
+	OverTimeLimit      string   `yaml:"OverTimeLimit,omitempty"`  // minutes or UNLIMITED; absent: 0
 	DefaultTime        string   `yaml:"DefaultTime"`
 	Exclusive          bool     `yaml:"Exclusive,omitempty"`
 	PreemptMode        string   `yaml:"PreemptMode,omitempty"`
@@ -164,7 +165,7 @@ func inForce(c *sim.Cluster, tree *fairshare.Tree, cpuTypeBilling bool, refType 
 			MaxTime: limitString(p.MaxTime), MaxNodes: p.MaxNodes, MinNodes: p.MinNodes, MaxCPUsPerNode: p.MaxCPUsPerNode, DefaultTime: limitString(p.DefaultTime), Exclusive: p.Exclusive,
 			PreemptMode: pm, TRESBillingWeights: bw, QOS: p.QOS,
 			AllowAccounts: p.AllowAccounts, DenyAccounts: p.DenyAccounts, AllowQos: p.AllowQOS, DenyQos: p.DenyQOS,
-			AllowGroups: p.AllowGroups, Memory: memoryInForce(c, p)})
+			AllowGroups: p.AllowGroups, Memory: memoryInForce(c, p), OverTimeLimit: overTimeInForce(p.OverTime)})
 	}
 	if tree != nil {
 		for i := 1; i < tree.Len(); i++ {
@@ -192,6 +193,18 @@ func sharesString(s fairshare.Shares) string {
 		return "parent"
 	}
 	return strconv.FormatUint(uint64(s.Raw), 10)
+}
+
+// overTimeInForce writes a partition's OverTime as slurm.conf's
+// OverTimeLimit: minutes, UNLIMITED, or "" for Slurm's default 0.
+func overTimeInForce(sec int64) string {
+	switch {
+	case sec == sim.Unlimited:
+		return "UNLIMITED"
+	case sec > 0:
+		return strconv.FormatInt(sec/60, 10)
+	}
+	return ""
 }
 
 // memoryInForce says in words what memory a job asking none takes in p,

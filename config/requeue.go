@@ -8,6 +8,10 @@ import (
 	"fairsim/slurmconf"
 )
 
+// timeLimitTick is controller.c's PERIODIC_TIMEOUT: its background loop
+// checks time limits (job_time_limit) every 30 s.
+const timeLimitTick = 30
+
 // requeueDelay is how long a requeued job waits before it is eligible
 // again: job_mgr.c batch_requeue_fini sets its begin time to now + the
 // job credential's lifetime + 1, and that lifetime is AuthInfo's

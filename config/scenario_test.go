@@ -520,3 +520,47 @@ func TestMaxCPUsPerNodeFromSlurmConf(t *testing.T) {
 		t.Errorf("MaxCPUsPerNode=0: error %v, want one naming slurm.conf:2", err)
 	}
 }
+
+// TestOverTimeLimitFromSlurmConf: OverTimeLimit (the cluster's, and a
+// partition's own: a number, UNLIMITED, a negative one Slurm ignores)
+// and KillWait reach the simulator, with the 30 s time-limit check under
+// the slurm scheduler only; scenario.resolved.yaml shows each
+// partition's.
+func TestOverTimeLimitFromSlurmConf(t *testing.T) {
+	path := filepath.Join("testdata", "overtime", "scenario.yaml")
+	run, err := buildScenario(t, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := run.Cluster
+	for name, want := range map[string]int64{"batch": 120, "strict": 0, "free": sim.Unlimited, "odd": 120} {
+		p, _ := c.Partition(name)
+		if got := c.Parts[p].OverTime; got != want {
+			t.Errorf("partition %s: OverTime %d s, want %d", name, got, want)
+		}
+	}
+	if o := run.Options; o.TimeLimitTick != 30 || o.KillWait != 45 {
+		t.Errorf("time-limit check every %d s, KillWait %d; want 30 and 45", o.TimeLimitTick, o.KillWait)
+	}
+	warned := false
+	for _, w := range run.Warnings {
+		warned = warned || strings.Contains(w, "OverTimeLimit=-3 is negative")
+	}
+	if !warned {
+		t.Errorf("no warning for OverTimeLimit=-3 in %q", run.Warnings)
+	}
+	resolved, err := run.Scenario.MarshalResolved()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(resolved), "OverTimeLimit: UNLIMITED") || !strings.Contains(string(resolved), `OverTimeLimit: "2"`) {
+		t.Errorf("scenario.resolved.yaml lacks the partitions' OverTimeLimit:\n%s", resolved)
+	}
+	easy, err := buildScenario(t, path, [2]string{"scheduler", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if easy.Options.TimeLimitTick != 0 {
+		t.Errorf("under easy the time-limit check runs every %d s, want none (killed at the limit)", easy.Options.TimeLimitTick)
+	}
+}

@@ -117,6 +117,15 @@ func schedParams(c *slurmconf.Config) scheduler.Params {
 	return p
 }
 
+// overTime is an OverTimeLimit (minutes, slurmconf.Infinite16 for
+// UNLIMITED) in the simulator's seconds.
+func overTime(m uint16) int64 {
+	if m == slurmconf.Infinite16 {
+		return sim.Unlimited
+	}
+	return int64(m) * 60
+}
+
 // qosPreemption adapts the policy's QOS table to the scheduler.
 type qosPreemption struct{ s *policy.QOSSet }
 
@@ -398,6 +407,7 @@ func (sc *Scenario) buildClusterFromSlurm(run *Run, conf *slurmconf.Config) (*si
 			sp.MaxNodes = int(min(p.MaxNodes, 1<<24)) // more than any cluster fairsim simulates
 		}
 		sp.MinNodes = int(min(p.MinNodes, 1<<24))
+		sp.OverTime = overTime(p.OverTimeLimit)
 		if p.MaxCPUsPerNode != slurmconf.Infinite32 {
 			sp.MaxCPUsPerNode = int(min(p.MaxCPUsPerNode, 1<<24)) // more than any node's CPUs
 		}

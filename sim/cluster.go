@@ -59,9 +59,13 @@ type Partition struct {
 	// MaxCPUsPerNode caps the CPUs this partition's jobs together hold on
 	// one node (slurm.conf MaxCPUsPerNode), 0 when unlimited (partcap.go).
 	MaxCPUsPerNode int
-	DefaultTime    int64 // seconds, Unlimited when not set
-	Exclusive      bool  // OverSubscribe=EXCLUSIVE: jobs get whole nodes
-	PreemptMode    policy.PreemptMode
+	// OverTime is how long a job may run past its time limit before the
+	// time-limit check kills it (slurm.conf OverTimeLimit, the
+	// partition's else the cluster's), seconds; Unlimited: never.
+	OverTime    int64
+	DefaultTime int64 // seconds, Unlimited when not set
+	Exclusive   bool  // OverSubscribe=EXCLUSIVE: jobs get whole nodes
+	PreemptMode policy.PreemptMode
 	// GraceTime is the seconds a job this partition's preemption
 	// (preempt/partition_prio) stops runs on first.
 	GraceTime int64
@@ -113,6 +117,10 @@ type Cluster struct {
 	// trace's limits are wall-clock on any node and jobs on slow nodes
 	// time out.
 	ScaleLimit bool
+	// KillWait is slurm.conf's KillWait in seconds, which a will-run test
+	// adds to the end of a job past its limit (releaseAt); the simulator
+	// sets it under the time-limit check (Options.KillWait).
+	KillWait int64
 	// wall is the Unix time of simulated time 0 (the trace's
 	// UnixStartTime): Slurm rounds on the wall clock (will-run windows,
 	// bf_resolution), so the simulation does too.

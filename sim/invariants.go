@@ -17,6 +17,7 @@ import (
 // first, in job order.
 func CheckInvariants(r *Result) error {
 	v := NewInvariantStream(r.Cluster)
+	v.tick = r.TimeLimitTick
 	for _, j := range r.Jobs {
 		v.Add(j)
 	}
@@ -50,7 +51,10 @@ type InvariantStream struct {
 	// jobs hold on each node.
 	capped []int
 	jobs   int
-	err    error
+	// tick is the run's Options.TimeLimitTick: a job may run its
+	// partition's OverTime and up to one tick past its limit.
+	tick int64
+	err  error
 }
 
 // The kinds of event: frees (evEnd, evSuspend) come before takes
@@ -198,8 +202,11 @@ func (v *InvariantStream) job(j *Job) error {
 	if j.End < j.Start {
 		return fmt.Errorf("job %d ends at %d before its start %d", j.ID, j.End, j.Start)
 	}
-	if j.Limit > 0 && j.End-j.Start-j.SuspendedSecs > j.Limit {
-		return fmt.Errorf("job %d ran %d s, over its limit %d s", j.ID, j.End-j.Start-j.SuspendedSecs, j.Limit)
+	if ran, most := j.End-j.Start-j.SuspendedSecs, v.mostRun(j); most >= 0 && ran > most {
+		if most > j.Limit {
+			return fmt.Errorf("job %d ran %d s, over its limit %d s and the %d s the time-limit check lets it run past it", j.ID, ran, j.Limit, most-j.Limit)
+		}
+		return fmt.Errorf("job %d ran %d s, over its limit %d s", j.ID, ran, j.Limit)
 	}
 	if j.Alloc.Cores() < j.CPUs {
 		return fmt.Errorf("job %d got %d cores for %d asked", j.ID, j.Alloc.Cores(), j.CPUs)
@@ -210,6 +217,22 @@ func (v *InvariantStream) job(j *Job) error {
 		}
 	}
 	return gresHeld(v.c, j)
+}
+
+// mostRun is the longest job j may run (-1: no bound): its limit, and
+// with time-limit checks its partition's OverTime and up to one tick.
+func (v *InvariantStream) mostRun(j *Job) int64 {
+	if j.Limit <= 0 {
+		return -1
+	}
+	if v.tick <= 0 {
+		return j.Limit
+	}
+	over := v.c.Parts[j.Part].OverTime
+	if over == Unlimited {
+		return -1
+	}
+	return j.Limit + over + v.tick
 }
 
 // Advance applies the events before w: no job added later may start

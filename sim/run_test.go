@@ -787,3 +787,35 @@ func TestChurnMovesWithGraceTime(t *testing.T) {
 		t.Errorf("churn at the passes of 10 and 20: %d (%v) and %d (%v), want two different", a, okA, b, okB)
 	}
 }
+
+// TestCheckInvariantsOverTime: with the time-limit check (a Result's
+// TimeLimitTick) a job may run its partition's OverTime and up to one
+// tick past its limit, and without bound when OverTime is unlimited.
+func TestCheckInvariantsOverTime(t *testing.T) {
+	c := newTestCluster(t, "broadwell", false, []NodeSpec{nodeGroup("broadwell", 4, 4000, 1, "n1")}, partSpec("p", "n1"))
+	n1 := node(t, c, "n1")
+	for _, tc := range []struct {
+		over, ran int64
+		tick      int64
+		want      string
+	}{
+		{0, 60, 0, ""},
+		{0, 61, 0, "job 1 ran 61 s, over its limit 60 s"},
+		{0, 90, 30, ""},
+		{0, 91, 30, "job 1 ran 91 s, over its limit 60 s and the 30 s the time-limit check lets it run past it"},
+		{120, 210, 30, ""},
+		{120, 211, 30, "job 1 ran 211 s, over its limit 60 s and the 150 s the time-limit check lets it run past it"},
+		{Unlimited, 100000, 30, ""},
+	} {
+		c.Parts[0].OverTime = tc.over
+		j := &Job{Job: workload.Job{ID: 1, CPUs: 1}, State: Timeout, Start: 0, End: tc.ran, Limit: 60,
+			Alloc: Alloc{{Node: n1, Cores: 1}}}
+		got := ""
+		if err := CheckInvariants(&Result{Cluster: c, Jobs: []*Job{j}, TimeLimitTick: tc.tick}); err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("OverTime %d, ran %d, tick %d: %q, want %q", tc.over, tc.ran, tc.tick, got, tc.want)
+		}
+	}
+}

@@ -67,6 +67,17 @@ type Options struct {
 	// NoRequeue is JobRequeue=0: a job killed by a node failure ends
 	// NODE_FAIL instead of going back to the queue.
 	NoRequeue bool
+	// TimeLimitTick is how often slurmctld's background loop checks time
+	// limits (controller.c: job_time_limit every PERIODIC_TIMEOUT, 30 s,
+	// on the loop's clock, LoopDelay after the controller's start): a
+	// job that runs past its limit plus its partition's OverTime is
+	// killed at the next check. 0 kills it at its limit exactly, as the
+	// textbook schedulers assume.
+	TimeLimitTick int64
+	// KillWait is slurm.conf's KillWait, seconds: with OverTime, what a
+	// will-run test adds to the end of a job past its limit
+	// (_guess_job_end). Read only when TimeLimitTick is set.
+	KillWait int64
 	// ControllerUptime is how long slurmctld had been running at the
 	// first submission: its periodic timers (sched_interval, bf_interval,
 	// PriorityCalcPeriod) count from its start, as
@@ -137,6 +148,8 @@ type Result struct {
 	QOSNames  []string
 	Pending   []*Job // eligible jobs still pending at Now
 	Scheduler string
+	// TimeLimitTick is Options.TimeLimitTick as run, for the invariants.
+	TimeLimitTick int64
 	// MissingLimit is Options.MissingLimit as run, for the summary to
 	// flag the perfect-knowledge "runtime" choice.
 	MissingLimit string
@@ -215,6 +228,7 @@ type Simulator struct {
 	agentFull    bool
 	lastMainEnd  int64
 	bfEnd        int64
+	tlBase       int64 // the background loop's clock: time-limit checks fall on tlBase + k·TimeLimitTick
 	bfWaiting    bool
 	lastChange   int64
 	completing   []*Job               // ended jobs whose resources are held while their nodes are COMPLETING (Options.CompletingTime)
@@ -253,6 +267,12 @@ func New(c *Cluster, sched Scheduler, pol Policy, src workload.Source, opt Optio
 	}
 	if opt.MissingLimit == "" {
 		opt.MissingLimit = "slurm"
+	}
+	if opt.Check != nil {
+		opt.Check.tick = opt.TimeLimitTick
+	}
+	if opt.TimeLimitTick > 0 {
+		c.KillWait = opt.KillWait
 	}
 	s := &Simulator{c: c, sched: sched, pol: pol, src: src, opt: opt, trig: sched.Triggers(),
 		waiters: map[int][]int{}, rejected: workload.Tally{},
@@ -416,6 +436,7 @@ func (s *Simulator) Run() (*Result, error) {
 // then its next one bf_interval later or at its poll after the first
 // change (t0 + 1), whichever is later.
 func (s *Simulator) arm(start, t0 int64) {
+	s.tlBase = start + s.opt.LoopDelay
 	if s.pol != nil && s.pol.CalcPeriod() > 0 {
 		// The decay thread ticks first once the priority plugin has
 		// loaded (_decay_thread runs its loop at once), so a controller up
@@ -475,6 +496,29 @@ func (s *Simulator) arm(start, t0 int64) {
 		s.heap.push(Event{T: first, Kind: EvBackfill})
 	}
 	s.heap.push(Event{T: t0, Kind: EvSample})
+}
+
+// runEnd is when running job j ends, from its start and the time it
+// was suspended: after its runtime, or, when that passes its limit, when
+// it is killed. With Options.TimeLimitTick that is the first time-limit
+// check at or after its limit plus its partition's OverTime
+// (job_mgr.c job_time_limit: end_time <= now - over_time_limit), never
+// for an unlimited OverTime; without, at its limit.
+func (s *Simulator) runEnd(j *Job) int64 {
+	base := j.Start + j.SuspendedSecs
+	end := base + j.AllocRuntime
+	if j.Limit <= 0 || j.AllocRuntime <= j.Limit {
+		return end
+	}
+	kill := base + j.Limit
+	if tick := s.opt.TimeLimitTick; tick > 0 {
+		over := s.c.Parts[j.Part].OverTime
+		if over == Unlimited {
+			return end
+		}
+		kill = onGrid(s.tlBase, tick, kill+over, 0)
+	}
+	return min(end, kill)
 }
 
 // onGrid is the first time start + k·period (k ≥ kmin) at or after t.
@@ -1242,11 +1286,8 @@ func (s *Simulator) start(a *Action) {
 	}
 	s.holes++
 	j.AllocRuntime, j.Limit, j.NodeType = c.runOn(j, j.Alloc)
-	end := s.now + j.AllocRuntime
-	if j.Limit > 0 && j.AllocRuntime > j.Limit {
-		end = s.now + j.Limit
-	}
-	j.End = end
+	j.End = s.runEnd(j)
+	end := j.End
 	j.runIdx = len(s.running)
 	s.running = append(s.running, j)
 	s.lastProgress = s.now
@@ -1298,8 +1339,8 @@ func (s *Simulator) end(j *Job) {
 	// nodes COMPLETING (noderelease.go); the timer model holds them.
 	s.removeRunning(j, s.opt.CompletingTime == 0 || logged)
 	switch {
-	case j.Limit > 0 && j.AllocRuntime > j.Limit:
-		j.State = Timeout
+	case j.Limit > 0 && s.now-j.Start-j.SuspendedSecs < j.AllocRuntime:
+		j.State = Timeout // killed before its runtime was done
 	case j.Status == workload.StatusFailed:
 		j.State = Failed
 	case j.Status == workload.StatusCancelled:
@@ -1487,7 +1528,8 @@ func (s *Simulator) result() *Result {
 		}
 	}
 	r := &Result{Cluster: s.c, Jobs: jobs, Samples: s.samples, Read: s.src.Stats(), Header: s.src.Header(),
-		Names: s.src.Names(), Rejected: s.rejected, Defaulted: s.defaulted, Scheduler: s.sched.Name(), MissingLimit: s.opt.MissingLimit}
+		Names: s.src.Names(), Rejected: s.rejected, Defaulted: s.defaulted, Scheduler: s.sched.Name(), MissingLimit: s.opt.MissingLimit,
+		TimeLimitTick: s.opt.TimeLimitTick}
 	r.First, r.Last = s.first, s.lastEnd
 	for _, j := range jobs {
 		r.Last = max(r.Last, j.End)

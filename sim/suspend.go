@@ -102,6 +102,9 @@ func (s *Simulator) resumeSuspended() {
 		j.SuspendedSecs += s.now - j.susp.suspendedAt
 		j.susp.spans = append(j.susp.spans, [2]int64{j.susp.suspendedAt, s.now})
 		j.End = s.now + j.susp.remaining
+		if !j.susp.inGrace {
+			j.End = s.runEnd(j) // on the time-limit check's clock again
+		}
 		j.runIdx = len(s.running)
 		s.running = append(s.running, j)
 		s.push(Event{T: j.End, Kind: EvJobEnd, Job: int32(j.Idx), Gen: j.gen})

@@ -606,7 +606,7 @@ func (c *Cluster) willRunSequential(req *Request, p int, rel *Releases, until in
 	hs := rel.h
 	i := 0
 	for more := true; more; {
-		var last int64
+		var last, at int64 // the batch's last end, and when its resources are expected back
 		removed, skip := 0, false
 		for {
 			if i >= len(hs) {
@@ -623,7 +623,7 @@ func (c *Cluster) willRunSequential(req *Request, p int, rel *Releases, until in
 			if endTime == 0 {
 				endTime = h.End + window0 - posMod(h.End+c.wall, window0)
 			}
-			last = h.End
+			last, at = h.End, c.releaseAt(h, now)
 			if i >= len(hs) {
 				more = false
 				break
@@ -652,9 +652,10 @@ func (c *Cluster) willRunSequential(req *Request, p int, rel *Releases, until in
 			continue // the cheap filters: too few cores in the partition, or on the nodes in play
 		}
 		// A holder still running now ends a second later at the soonest
-		// (_will_run_test guesses the end of one past its limit); a
-		// maintenance reservation is judged against that start.
-		c.Now = max(last, now+1)
+		// (_will_run_test guesses the end of one past its limit:
+		// releaseAt); a maintenance reservation is judged against that
+		// start.
+		c.Now = max(at, now+1)
 		if a, fit = c.TryAlloc(req, p, dst); fit == FitsNow {
 			return a, c.Now, FitsNow
 		}
@@ -751,7 +752,7 @@ type wrPoint struct {
 // only, into nodes, and dst stays as it is unless the start is now.
 func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until, by int64, dst Alloc, nodes []uint64) (Alloc, int64, Fit, bool) {
 	now := c.Now
-	w := wrWalk{c: c, rel: rel, req: req, until: until, window: wrWindow0, more: true, free: -1}
+	w := wrWalk{c: c, rel: rel, req: req, until: until, now: now, window: wrWindow0, more: true, free: -1}
 	if m := &rel.sums; m.ok && m.gen == rel.gen && m.hash == c.NodeHash() && slices.Equal(m.set, c.playT) {
 		w.sums = m
 		if c.rankIsIndex {
@@ -869,7 +870,7 @@ type wrWalk struct {
 	c              *Cluster
 	rel            *Releases
 	req            *Request
-	until          int64
+	until, now     int64
 	window, endTim int64
 	i, free        int
 	more           bool
@@ -893,7 +894,7 @@ func (w *wrWalk) reach(k int) bool {
 // step is one batch of WillRun's loop: it may list one test.
 func (w *wrWalk) step() {
 	hs, rel, c := w.rel.h, w.rel, w.c
-	var last int64
+	var last, at int64 // the batch's last end, and when its resources are expected back
 	removed, skip := 0, false
 	for {
 		if w.i >= len(hs) {
@@ -922,6 +923,11 @@ func (w *wrWalk) step() {
 			w.endTim = h.End + wrWindow0 - posMod(h.End+c.wall, wrWindow0)
 		}
 		last = h.End
+		if last <= w.now {
+			at = c.releaseAt(h, w.now)
+		} else {
+			at = last
+		}
 		if w.i >= len(hs) {
 			w.more = false
 			break
@@ -945,8 +951,30 @@ func (w *wrWalk) step() {
 		w.window *= 2
 	}
 	if w.free >= w.req.CPUs {
-		w.pts = append(w.pts, wrPoint{w.i, last, false})
+		w.pts = append(w.pts, wrPoint{w.i, at, false})
 	}
+}
+
+// releaseAt is when a will-run test expects holder h's resources back:
+// its end, or for a job already past it (running on into its OverTime
+// until the time-limit check kills it), cons_common's _guess_job_end:
+// the end plus KillWait and the partition's OverTime (UNLIMITED: now
+// plus its limit, or a year), at least now + 1.
+func (c *Cluster) releaseAt(h *Holding, now int64) int64 {
+	if h.End > now {
+		return h.End
+	}
+	t := h.End + c.KillWait
+	switch over := c.Parts[h.Part].OverTime; {
+	case over == Unlimited:
+		t = now + 365*86400
+		if h.Job != nil && h.Job.Limit > 0 {
+			t = now + h.Job.Limit
+		}
+	case over > 0:
+		t += over
+	}
+	return max(t, now+1)
 }
 
 // willRunMove gives an allocation's resources back (take false) or takes

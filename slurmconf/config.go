@@ -206,7 +206,14 @@ type Partition struct {
 	// MaxNodes is simulated: the most nodes one job may take.
 	MaxNodes       uint32 // Infinite32 (the default) means unlimited; never 0
 	MaxCPUsPerNode uint32 // Infinite32 (the default) means unlimited
+	// OverTimeLimit is the minutes a job may run past its time limit
+	// before the time-limit check kills it: the partition's own, else
+	// the cluster's OverTimeLimit; Infinite16 for UNLIMITED.
+	OverTimeLimit uint16
 }
+
+// Infinite16 is Slurm's INFINITE16 (OverTimeLimit=UNLIMITED).
+const Infinite16 uint16 = 1<<16 - 1
 
 // Infinite32 is Slurm's INFINITE for 32-bit limits (MaxNodes,
 // MaxCPUsPerNode): no limit.
@@ -263,7 +270,7 @@ type Config struct {
 	DefMemPerGPU                uint64 // MB, 0 unset
 
 	KillWait       uint16 // seconds between SIGTERM and SIGKILL at time limit; default 30
-	OverTimeLimit  uint16 // minutes a job may overrun its limit; default 0
+	OverTimeLimit  uint16 // minutes a job may overrun its limit; default 0; Infinite16 for UNLIMITED
 	CompleteWait   uint16 // seconds; default 0
 	MessageTimeout uint16 // seconds; default 10 (sets the max_sched_time default)
 

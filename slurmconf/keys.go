@@ -157,7 +157,7 @@ var simulatedAttrs = sync.OnceValue(func() map[string]map[string]bool {
 			"RealMemory", "Reason", "Sockets", "SocketsPerBoard", "State", "ThreadsPerCore", "Weight"),
 		"PartitionName": set("AllowAccounts", "AllowGroups", "AllowQos", "Default", "DefaultTime", "DefCPUPerGPU", "DefMemPerCPU", "DefMemPerGPU",
 			"DefMemPerNode", "DenyAccounts", "DenyQos", "GraceTime", "MaxCPUsPerNode", "MaxMemPerCPU", "MaxMemPerNode", "MaxNodes", "MaxTime", "MinNodes",
-			"Nodes", "OverSubscribe", "PreemptMode", "Priority", "PriorityJobFactor", "PriorityTier",
+			"Nodes", "OverSubscribe", "OverTimeLimit", "PreemptMode", "Priority", "PriorityJobFactor", "PriorityTier",
 			"QOS", "Shared", "State", "TRESBillingWeights"),
 		"NodeSet":   set(nodeSetKeys...),
 		"DownNodes": set(downNodesKeys...),

@@ -261,4 +261,37 @@ func (p *parser) partAccess(l *attrLine, key string, part *Partition) {
 		// _allocate_sc would leave every job no CPU on any node.
 		p.errorf(e.pos, key, "%s=0: no job could run in partition %s; give UNLIMITED or a count", e.key, part.Name)
 	}
+	p.partOverTime(get, key, part)
+}
+
+// partOverTime reads a partition's OverTimeLimit as read_config.c does:
+// UNLIMITED or INFINITE, else strtol's leading number, a negative one
+// ignored (with an error in Slurm's log), one above 0xfffe unlimited;
+// absent, the cluster's.
+func (p *parser) partOverTime(get func(string) (entry, bool), key string, part *Partition) {
+	part.OverTimeLimit = p.cfg.OverTimeLimit
+	e, ok := get("OverTimeLimit")
+	if !ok {
+		return
+	}
+	v := strings.TrimSpace(e.value)
+	if strings.EqualFold(v, "UNLIMITED") || strings.EqualFold(v, "INFINITE") {
+		part.OverTimeLimit = Infinite16
+		return
+	}
+	n, rest := atoll(v)
+	switch {
+	case rest == v:
+		p.warnf(e.pos, key, "%s=%s is not a number: Slurm reads it as 0", e.key, e.value)
+	case rest != "":
+		p.warnf(e.pos, key, "%s=%s: Slurm reads only the leading number %d and ignores %q", e.key, e.value, n, rest)
+	}
+	switch {
+	case n < 0:
+		p.warnf(e.pos, key, "%s=%s is negative: Slurm ignores it (and logs an error), so the cluster's %d applies", e.key, e.value, p.cfg.OverTimeLimit)
+	case n > 0xfffe:
+		part.OverTimeLimit = Infinite16
+	default:
+		part.OverTimeLimit = uint16(n)
+	}
 }

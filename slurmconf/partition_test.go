@@ -4,6 +4,7 @@ import (
 	"fairsim/policy"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"fairsim/slurmtime"
@@ -173,5 +174,51 @@ func TestPartitionsShareNodeLists(t *testing.T) {
 	_ = append(a, "n4")
 	if len(b) != 2 || cap(a) != len(a) {
 		t.Errorf("appending to one partition's hosts reached another's: %v (cap %d)", b, cap(a))
+	}
+}
+
+// TestPartitionOverTimeLimit: a partition's OverTimeLimit as
+// read_config.c reads it (UNLIMITED/INFINITE, strtol's leading number,
+// above 0xfffe unlimited, negative ignored), the cluster's where it gives
+// none, with a warning for what Slurm reads otherwise than written; and
+// written back so that it reads the same.
+func TestPartitionOverTimeLimit(t *testing.T) {
+	for _, tc := range []struct {
+		cluster, part string
+		want          uint16
+		warn          string
+	}{
+		{"", "", 0, ""},
+		{"OverTimeLimit=3\n", "", 3, ""},
+		{"OverTimeLimit=UNLIMITED\n", "", Infinite16, ""},
+		{"OverTimeLimit=3\n", " OverTimeLimit=0", 0, ""},
+		{"", " OverTimeLimit=infinite", Infinite16, ""},
+		{"", " OverTimeLimit=70000", Infinite16, ""},
+		{"", " OverTimeLimit=5x", 5, `reads only the leading number 5 and ignores "x"`},
+		{"", " OverTimeLimit=abc", 0, "is not a number: Slurm reads it as 0"},
+		{"OverTimeLimit=2\n", " OverTimeLimit=-4", 2, "is negative: Slurm ignores it (and logs an error), so the cluster's 2 applies"},
+	} {
+		src := tc.cluster + "NodeName=n1 CPUs=4\nPartitionName=p Nodes=n1" + tc.part + "\n"
+		c := mustParse(t, src)
+		if got := c.Partitions[0].OverTimeLimit; got != tc.want {
+			t.Errorf("%q: OverTimeLimit %d, want %d", src, got, tc.want)
+		}
+		warned := ""
+		for _, w := range c.Warnings {
+			if w.Key == "PartitionName=p" || strings.Contains(w.Msg, "OverTimeLimit") {
+				warned += w.Msg
+			}
+		}
+		if (tc.warn == "") != (warned == "") || !strings.Contains(warned, tc.warn) {
+			t.Errorf("%q: warnings %q, want one saying %q", src, warned, tc.warn)
+		}
+		var b strings.Builder
+		if err := c.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		back := mustParse(t, b.String())
+		if got := back.Partitions[0].OverTimeLimit; got != tc.want || back.OverTimeLimit != c.OverTimeLimit {
+			t.Errorf("%q written as\n%s\nreads back OverTimeLimit %d (cluster %d), want %d (cluster %d)", src, b.String(), got, back.OverTimeLimit, tc.want, c.OverTimeLimit)
+		}
 	}
 }

@@ -131,7 +131,7 @@ func (c *Config) writeScheduling(cw *confWriter) {
 	}
 	c.writeMemory(cw)
 	cw.put("KillWait", itoa(int64(c.KillWait)))
-	cw.put("OverTimeLimit", itoa(int64(c.OverTimeLimit)))
+	cw.put("OverTimeLimit", overTimeText(c.OverTimeLimit))
 	cw.put("CompleteWait", itoa(int64(c.CompleteWait)))
 	cw.put("MessageTimeout", itoa(int64(c.MessageTimeout)))
 }
@@ -295,7 +295,18 @@ func (c *Config) partitionMemory(p *Partition) []string {
 	if p.DefMemPerGPU != c.DefMemPerGPU {
 		pairs = append(pairs, "DefMemPerGPU", fmt.Sprint(p.DefMemPerGPU))
 	}
+	if p.OverTimeLimit != c.OverTimeLimit {
+		pairs = append(pairs, "OverTimeLimit", overTimeText(p.OverTimeLimit))
+	}
 	return pairs
+}
+
+// overTimeText writes an OverTimeLimit: minutes, or UNLIMITED.
+func overTimeText(m uint16) string {
+	if m == Infinite16 {
+		return "UNLIMITED"
+	}
+	return fmt.Sprint(m)
 }
 
 // partitionAccess writes the access lists and the kept attributes that

@@ -1,0 +1,74 @@
+package scheduler
+
+import (
+	"testing"
+
+	"fairsim/sim"
+)
+
+// TestOverTimeLimitKill: under slurmctld's time-limit check
+// (sim.Options.TimeLimitTick, 30 s on the background loop's clock from
+// the controller's start, here the first submission at 0) a job that runs
+// past its limit is killed at the first check at or after its limit plus
+// its partition's OverTimeLimit (job_mgr.c job_time_limit); one that ends
+// before that check ends by itself. Job 1 (limit 100, runs 500) and job
+// 2 (limit 100, runs 110) start at 3 on a 2-node partition.
+func TestOverTimeLimitKill(t *testing.T) {
+	jobs := []tjob{
+		{id: 1, submit: 0, cpus: 4, run: 500, limit: 100},
+		{id: 2, submit: 0, cpus: 4, run: 110, limit: 100},
+	}
+	for _, tc := range []struct {
+		tick, over  int64
+		end1, end2  int64
+		state2      sim.JobState
+		description string
+	}{
+		{0, 0, 103, 103, sim.Timeout, "no check: killed at the limit"},
+		{30, 0, 120, 113, sim.Completed, "the check at 120 (103 passed): job 2 ended at 113 by itself"},
+		{30, 60, 180, 113, sim.Completed, "OverTimeLimit=1: the check at 180 (163 passed)"},
+		{30, sim.Unlimited, 503, 113, sim.Completed, "OverTimeLimit=UNLIMITED: never killed"},
+	} {
+		c := backfillCluster(t)
+		c.Parts[0].OverTime = tc.over
+		_, by := runWith(t, c, NewSlurm(DefaultParams()), jobs, sim.Options{TimeLimitTick: tc.tick}, nil)
+		j1, j2 := by[1], by[2]
+		want1 := sim.Timeout
+		if tc.over == sim.Unlimited {
+			want1 = sim.Completed
+		}
+		if j1.End != tc.end1 || j1.State != want1 || j2.End != tc.end2 || j2.State != tc.state2 {
+			t.Errorf("%s: job 1 ended at %d %s, job 2 at %d %s; want %d %s and %d %s", tc.description,
+				j1.End, j1.State, j2.End, j2.State, tc.end1, want1, tc.end2, tc.state2)
+		}
+	}
+}
+
+// TestWillRunGuessesPastLimit: a will-run test expects a job already past
+// its limit to end KillWait (plus its partition's OverTimeLimit) after
+// that limit, at least a second from now (cons_common _guess_job_end).
+// Job 1 (7 of the 8 CPUs, limit 100, runs 500) starts at 3 and passes
+// its limit at 103; the check kills it at 120 (tick 30). Job 2 (8 CPUs)
+// waits. Job 3 (1 CPU, limit 1000), submitted at 105, brings a backfill
+// cycle, which expects job 2 at 103 + KillWait 30 = 133, or with
+// OverTimeLimit=1 at 193; with KillWait 0 and no OverTimeLimit the guess
+// is now + 1.
+func TestWillRunGuessesPastLimit(t *testing.T) {
+	jobs := []tjob{
+		{id: 1, submit: 0, cpus: 7, run: 500, limit: 100},
+		{id: 2, submit: 10, cpus: 8, run: 50, limit: 100},
+		{id: 3, submit: 105, cpus: 1, run: 50, limit: 1000},
+	}
+	for _, tc := range []struct {
+		killWait, over, want int64
+	}{{30, 0, 133}, {30, 60, 193}, {0, 0, 107}} {
+		c := backfillCluster(t)
+		c.Parts[0].OverTime = tc.over
+		p := DefaultParams()
+		p.BfInterval = 3
+		_, by := runWith(t, c, planner(p), jobs, sim.Options{TimeLimitTick: 30, KillWait: tc.killWait, StopAt: 110}, nil)
+		if j := by[2]; j.ExpectStart != tc.want {
+			t.Errorf("KillWait %d, OverTime %d: at 110 job 2 expected at %d, want %d", tc.killWait, tc.over, j.ExpectStart, tc.want)
+		}
+	}
+}
