@@ -564,3 +564,27 @@ func TestOverTimeLimitFromSlurmConf(t *testing.T) {
 		t.Errorf("under easy the time-limit check runs every %d s, want none (killed at the limit)", easy.Options.TimeLimitTick)
 	}
 }
+
+// TestPriorityBasicFromSlurmConf: PriorityType=priority/basic reaches
+// the policy: jobs are prioritised by submission order alone.
+func TestPriorityBasicFromSlurmConf(t *testing.T) {
+	path := filepath.Join("testdata", "overtime", "scenario.yaml")
+	for _, tc := range []struct {
+		typ   string
+		basic bool
+	}{{"priority/basic", true}, {"priority/multifactor", false}} {
+		run, err := buildScenario(t, path, [2]string{"PriorityType", tc.typ})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := run.Simulate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		j0, j1 := res.Jobs[0], res.Jobs[1]
+		got := j0.Priority == 0xffff0000-1 && j1.Priority == 0xffff0000-2
+		if got != tc.basic {
+			t.Errorf("%s: the first jobs' priorities %d and %d; want 0xffff0000 less 1 and 2: %v", tc.typ, j0.Priority, j1.Priority, tc.basic)
+		}
+	}
+}

@@ -207,7 +207,8 @@ func (sc *Scenario) buildSlurm(run *Run, conf *slurmconf.Config) error {
 		QOS: qos, DefaultQOS: sc.DefaultQOS, Tree: tree, EnforceLimits: conf.AccountingStorageEnforce.HasLimits(),
 		EnforceSafe:   conf.AccountingStorageEnforce.Safe,
 		EnforceAssocs: conf.AccountingStorageEnforce.Associations, EnforceQOS: conf.AccountingStorageEnforce.QOS,
-		FairshareSample: sample, Epoch: run.Source.Header().UnixStartTime, CPUTypeBilling: sc.Sim.Billing == "cpu_type"}
+		FairshareSample: sample, Epoch: run.Source.Header().UnixStartTime, CPUTypeBilling: sc.Sim.Billing == "cpu_type",
+		Basic: conf.PriorityType == "priority/basic"}
 	for _, p := range run.Cluster.Parts {
 		var w policy.TRESWeights
 		if p.BillingWeights != "" {

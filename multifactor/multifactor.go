@@ -44,6 +44,12 @@ type Config struct {
 	// FairshareSample is the period of fair-share snapshots for
 	// fairshare.csv (0: every calc tick).
 	FairshareSample int64
+	// Basic is PriorityType=priority/basic: each job gets, at submission,
+	// one less than the job before (priority_basic.c priority_p_set from
+	// job_mgr.c's lowest_prio, which starts at 0xffff0000), and no tick
+	// changes it: first in, first served, whatever the weights. Usage
+	// is still charged (fairshare.csv, sshare), as it weighs nothing.
+	Basic bool
 	// Epoch is the Unix time of simulated time 0 (the trace's
 	// UnixStartTime): PriorityUsageResetPeriod boundaries are calendar
 	// dates, so the fair-share engine works in Unix time.
@@ -56,7 +62,10 @@ type Config struct {
 // from the configured algorithm, and job priorities recomputed at each
 // tick, not at each pass.
 type Policy struct {
-	cfg     Config
+	cfg Config
+	// lowest is job_mgr.c's lowest_prio under priority/basic: the next
+	// job gets one less.
+	lowest  uint32
 	names   *workload.Names
 	cluster *sim.Cluster
 	engine  *fairshare.Engine
@@ -227,8 +236,35 @@ func (m *Policy) Submit(j *sim.Job, now int64) {
 		}
 	}
 	j.QOSIdx = m.jobQOS(j, true)
+	if m.cfg.Basic {
+		j.Priority = m.basic(j)
+		return
+	}
 	j.Priority = m.set(j, now)
 }
+
+// basic is a submitted job's priority under priority/basic: one less
+// than the last job's (at least 1), in each of its partitions.
+func (m *Policy) basic(j *sim.Job) uint32 {
+	if m.lowest == 0 {
+		m.lowest = basicTop
+	}
+	if m.lowest >= 2 {
+		m.lowest--
+	}
+	if len(j.Parts) > 1 {
+		if len(j.PartPrio) != len(j.Parts) {
+			j.PartPrio = make([]uint32, len(j.Parts))
+		}
+		for k := range j.PartPrio {
+			j.PartPrio[k] = m.lowest
+		}
+	}
+	return m.lowest
+}
+
+// basicTop is job_mgr.c's TOP_PRIORITY, where priority/basic starts.
+const basicTop = 0xffff0000
 
 // jobQOS is the QOS job j runs under: the one the trace names, else the
 // default; note counts a name the QOS table lacks.
@@ -723,9 +759,11 @@ func (m *Policy) Tick(now int64, running, pending []*sim.Job) {
 	m.engine.EndTick(now + m.cfg.Epoch)
 	flags := m.cfg.Priority.Flags
 	for _, j := range pending {
-		j.Priority = m.set(j, now)
+		if !m.cfg.Basic {
+			j.Priority = m.set(j, now)
+		}
 	}
-	if flags.Has(policy.FlagCalculateRunning) {
+	if flags.Has(policy.FlagCalculateRunning) && !m.cfg.Basic {
 		for _, j := range running {
 			j.Priority = m.set(j, now)
 		}
@@ -746,7 +784,9 @@ func (m *Policy) Tick(now int64, running, pending []*sim.Job) {
 // recomputed it. Fair-share moves only at ticks and its age accrues only
 // from now, so computing it now gives the last tick's figure.
 func (m *Policy) Reprice(j *sim.Job, now int64) {
-	j.Priority = m.set(j, now)
+	if !m.cfg.Basic { // priority/basic set it once, at submission
+		j.Priority = m.set(j, now)
+	}
 }
 
 // buildAssocLimits reads the associations' limits from the tree (sacctmgr

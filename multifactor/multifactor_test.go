@@ -174,3 +174,52 @@ func TestHoldMaxJobsPU(t *testing.T) {
 		t.Errorf("after an end: held %q", why)
 	}
 }
+
+// TestBasicPriority: under PriorityType=priority/basic each job gets, at
+// submission, one less than the job before, from job_mgr.c's
+// TOP_PRIORITY 0xffff0000 (priority_basic.c priority_p_set), the same in
+// each of its partitions, whatever the weights; no calc tick changes it.
+func TestBasicPriority(t *testing.T) {
+	bw, _ := sim.LookupCPUType("broadwell")
+	c, err := sim.NewCluster([]sim.CPUType{bw}, []sim.NodeSpec{{Names: []string{"n1", "n2"}, Type: "broadwell", Cores: 4, MemMB: 4096, Weight: 1}},
+		[]sim.PartitionSpec{
+			{Partition: sim.Partition{Name: "a", PriorityJobFactor: 10, MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n1"}},
+			{Partition: sim.Partition{Name: "b", PriorityJobFactor: 1, MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n2"}},
+		}, "broadwell", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := &workload.Names{}
+	tree := fairshare.NewTree()
+	if err := tree.AddAccount("acct", "root", fairshare.Shares{Raw: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := tree.AddUser("u", "acct", fairshare.Shares{Raw: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	pp := policy.DefaultParams()
+	pp.Weights = policy.Weights{Age: 1000, Partition: 1000, JobSize: 1000, Fairshare: 1000}
+	m, err := New(Config{Priority: pp, FairShare: fairshare.Config{HalfLife: 86400}, CalcPeriod: 300, Tree: tree, Basic: true}, c, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := func(id int64, parts ...int) *sim.Job {
+		return &sim.Job{Job: workload.Job{ID: id, CPUs: 1, Nodes: 1, TimeLimit: 60, QOS: workload.Unset,
+			Account: names.Accounts.ID("acct"), User: names.Users.ID("u")}, Idx: int(id - 1), Part: parts[0], Parts: parts}
+	}
+	j1, j2, j3 := job(1, 0), job(2, 0, 1), job(3, 1)
+	for _, j := range []*sim.Job{j1, j2, j3} {
+		m.Submit(j, 0)
+	}
+	if j1.Priority != 0xffff0000-1 || j2.Priority != 0xffff0000-2 || j3.Priority != 0xffff0000-3 {
+		t.Errorf("priorities %d %d %d, want 0xffff0000 less 1, 2, 3", j1.Priority, j2.Priority, j3.Priority)
+	}
+	if len(j2.PartPrio) != 2 || j2.PartPrio[0] != j2.Priority || j2.PartPrio[1] != j2.Priority {
+		t.Errorf("job 2's per-partition priorities %v, want its %d in both", j2.PartPrio, j2.Priority)
+	}
+	m.Tick(3600, nil, []*sim.Job{j1, j2, j3})
+	m.Reprice(j3, 3600)
+	if j1.Priority != 0xffff0000-1 || j3.Priority != 0xffff0000-3 {
+		t.Errorf("after a calc tick: %d and %d, want them as set at submission", j1.Priority, j3.Priority)
+	}
+}
