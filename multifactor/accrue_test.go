@@ -26,13 +26,7 @@ func TestAgeFromSecondZero(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := &workload.Names{}
-	tree := fairshare.NewTree()
-	if err := tree.AddAccount("acct", "root", fairshare.Shares{Raw: 1}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := tree.AddUser("u", "acct", fairshare.Shares{Raw: 1}, nil); err != nil {
-		t.Fatal(err)
-	}
+	tree := oneUserTree(t)
 	pp := policy.DefaultParams()
 	pp.Weights.Age = 1000
 	pp.MaxAge = 300

@@ -16,23 +16,9 @@ import (
 // Priority is its first partition's, and computing the second partition's
 // priority leaves the job in its first partition.
 func TestSubmitPerPartitionPriority(t *testing.T) {
-	bw, _ := sim.LookupCPUType("broadwell")
-	c, err := sim.NewCluster([]sim.CPUType{bw}, []sim.NodeSpec{{Names: []string{"n1", "n2"}, Type: "broadwell", Cores: 4, MemMB: 4096, Weight: 1}},
-		[]sim.PartitionSpec{
-			{Partition: sim.Partition{Name: "a", PriorityJobFactor: 10, MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n1"}},
-			{Partition: sim.Partition{Name: "b", PriorityJobFactor: 1, MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n2"}},
-		}, "broadwell", false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := twoPartCluster(t)
 	names := &workload.Names{}
-	tree := fairshare.NewTree()
-	if err := tree.AddAccount("acct", "root", fairshare.Shares{Raw: 1}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := tree.AddUser("u", "acct", fairshare.Shares{Raw: 1}, nil); err != nil {
-		t.Fatal(err)
-	}
+	tree := oneUserTree(t)
 	pp := policy.DefaultParams()
 	pp.Weights.Partition = 1000
 	m, err := New(Config{Priority: pp, FairShare: fairshare.Config{HalfLife: 86400}, CalcPeriod: 300, Tree: tree}, c, names)
@@ -180,23 +166,9 @@ func TestHoldMaxJobsPU(t *testing.T) {
 // TOP_PRIORITY 0xffff0000 (priority_basic.c priority_p_set), the same in
 // each of its partitions, whatever the weights; no calc tick changes it.
 func TestBasicPriority(t *testing.T) {
-	bw, _ := sim.LookupCPUType("broadwell")
-	c, err := sim.NewCluster([]sim.CPUType{bw}, []sim.NodeSpec{{Names: []string{"n1", "n2"}, Type: "broadwell", Cores: 4, MemMB: 4096, Weight: 1}},
-		[]sim.PartitionSpec{
-			{Partition: sim.Partition{Name: "a", PriorityJobFactor: 10, MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n1"}},
-			{Partition: sim.Partition{Name: "b", PriorityJobFactor: 1, MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n2"}},
-		}, "broadwell", false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := twoPartCluster(t)
 	names := &workload.Names{}
-	tree := fairshare.NewTree()
-	if err := tree.AddAccount("acct", "root", fairshare.Shares{Raw: 1}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := tree.AddUser("u", "acct", fairshare.Shares{Raw: 1}, nil); err != nil {
-		t.Fatal(err)
-	}
+	tree := oneUserTree(t)
 	pp := policy.DefaultParams()
 	pp.Weights = policy.Weights{Age: 1000, Partition: 1000, JobSize: 1000, Fairshare: 1000}
 	m, err := New(Config{Priority: pp, FairShare: fairshare.Config{HalfLife: 86400}, CalcPeriod: 300, Tree: tree, Basic: true}, c, names)
@@ -222,4 +194,34 @@ func TestBasicPriority(t *testing.T) {
 	if j1.Priority != 0xffff0000-1 || j3.Priority != 0xffff0000-3 {
 		t.Errorf("after a calc tick: %d and %d, want them as set at submission", j1.Priority, j3.Priority)
 	}
+}
+
+// twoPartCluster is nodes n1 and n2 of 4 CPUs, partition a (n1,
+// PriorityJobFactor 10) and b (n2, factor 1).
+func twoPartCluster(t *testing.T) *sim.Cluster {
+	t.Helper()
+	bw, _ := sim.LookupCPUType("broadwell")
+	c, err := sim.NewCluster([]sim.CPUType{bw}, []sim.NodeSpec{{Names: []string{"n1", "n2"}, Type: "broadwell", Cores: 4, MemMB: 4096, Weight: 1}},
+		[]sim.PartitionSpec{
+			{Partition: sim.Partition{Name: "a", PriorityJobFactor: 10, MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n1"}},
+			{Partition: sim.Partition{Name: "b", PriorityJobFactor: 1, MaxTime: sim.Unlimited, DefaultTime: sim.Unlimited}, NodeNames: []string{"n2"}},
+		}, "broadwell", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// oneUserTree is account acct with its user u, the tests' one
+// association.
+func oneUserTree(t *testing.T) *fairshare.Tree {
+	t.Helper()
+	tree := fairshare.NewTree()
+	if err := tree.AddAccount("acct", "root", fairshare.Shares{Raw: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := tree.AddUser("u", "acct", fairshare.Shares{Raw: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return tree
 }
