@@ -466,6 +466,12 @@ func (p *parser) interpretTop() {
 	p.topU16("KillWait", &c.KillWait)
 	p.topU16("OverTimeLimit", &c.OverTimeLimit)
 	p.topU16("CompleteWait", &c.CompleteWait)
+	if e, ok := p.topEntry("CompleteWait"); ok && c.CompleteWait != 0 {
+		// job_is_completing: no main pass, backfill cycle or start at
+		// submission while a job that ended within CompleteWait is
+		// still COMPLETING. Not simulated, so listed as ignored.
+		p.ignore("CompleteWait", e.pos)
+	}
 	if e, ok := p.topEntry("PreemptExemptTime"); ok {
 		// read_config.c: time_str2secs, a plain number being minutes.
 		if v, err := slurmtime.ParseSeconds(e.value); err != nil || v < 0 {

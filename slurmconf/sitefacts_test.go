@@ -328,9 +328,10 @@ PartitionName=DEFAULT Hidden=YES
 PartitionName=p Nodes=ALL MaxTime=10 AllowGroups=g DefMemPerCPU=10 AllowAccounts=a
 NodeSet=s Feature=x
 DownNodes=n1
+CompleteWait=32
 `)
 	want := []string{
-		"AuthType (t.conf:2)", "Colour (t.conf:6)", "NodeName.TmpDisk (t.conf:7)",
+		"AuthType (t.conf:2)", "Colour (t.conf:6)", "CompleteWait (t.conf:13)", "NodeName.TmpDisk (t.conf:7)",
 		"PartitionName.Hidden (t.conf:9)",
 		"SlurmctldHost (t.conf:1)",
 	}
