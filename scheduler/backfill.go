@@ -862,13 +862,10 @@ func (s *Slurm) reserveRunning(c *sim.Cluster, hs []sim.Holding) {
 		}
 	}
 	slices.SortFunc(b.running, func(x, y sim.Holding) int { return cmp.Compare(x.Job.Idx, y.Job.Idx) })
-	res := s.P.BfResolution
 	for _, h := range b.running {
-		if b.ns.full(s.nodeSpaceSize()) {
+		if !s.holdInMap(c, h.Alloc, h.End) {
 			return
 		}
-		b.nodesOf(h.Alloc)
-		b.ns.add(0, floorRes(h.End, res, c.Wall()), res, b.nodes)
 	}
 }
 
@@ -886,11 +883,23 @@ func (s *Slurm) started(v *sim.View, plan *sim.Plan, x *cand) {
 	b.relDirty = true
 	s.memo.reset()
 	s.wr.stale = true
-	if (x.req.Exclusive || v.Cluster().Parts[x.part].Exclusive) && !s.preemptible() && !b.ns.full(s.nodeSpaceSize()) {
-		res := s.P.BfResolution
-		b.nodesOf(a.Alloc)
-		b.ns.add(0, floorRes(a.ExpectedEnd, res, v.Cluster().Wall()), res, b.nodes)
+	if (x.req.Exclusive || v.Cluster().Parts[x.part].Exclusive) && !s.preemptible() {
+		s.holdInMap(v.Cluster(), a.Alloc, a.ExpectedEnd)
 	}
+}
+
+// holdInMap holds allocation a's nodes in the cycle's map from its
+// beginning to end rounded down (_bf_reserve_running), unless the map is
+// full; it reports whether it did.
+func (s *Slurm) holdInMap(c *sim.Cluster, a sim.Alloc, end int64) bool {
+	b := &s.bf
+	if b.ns.full(s.nodeSpaceSize()) {
+		return false
+	}
+	res := s.P.BfResolution
+	b.nodesOf(a)
+	b.ns.add(0, floorRes(end, res, c.Wall()), res, b.nodes)
+	return true
 }
 
 // arrayFirst reports whether task p, which the record before x reserved
