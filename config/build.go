@@ -330,10 +330,10 @@ func (sc *Scenario) Build() (*Run, error) {
 		IgnoreDependencies: sc.Sim.IgnoreDependencies, SampleInterval: sample,
 		ControllerUptime: uptime, CompletingTime: *sc.Sim.CompletingSeconds, RequeueDelay: requeue,
 		DecayThreadDelay: sc.Sim.DecayThreadDelay, LoopDelay: sc.Sim.BackgroundLoopDelay}
-	if sc.Scheduler == "slurm" {
+	if sc.usesSlurm() {
 		// The 30 s time-limit check and OverTimeLimit apply to Slurm's
-		// controller; fifo, easy and a recorded schedule end a job
-		// that overruns at its limit.
+		// controller, and to its recorded schedule; fifo and easy end a
+		// job that overruns at its limit.
 		run.Options.TimeLimitTick, run.Options.KillWait = timeLimitTick, int64(conf.KillWait)
 	}
 	if sc.Trace != nil {

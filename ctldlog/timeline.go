@@ -19,7 +19,8 @@ import (
 
 // The lines the timing comes from (22.05): a batch submission
 // (proc_req.c _slurm_rpc_submit_batch_job, info), a completion
-// (job_mgr.c _job_complete "done", info), a node's epilog complete
+// (job_mgr.c _job_complete "done", info, or _job_timed_out's "Time limit
+// exhausted", info), a node's epilog complete
 // message (proc_req.c _slurm_rpc_epilog_complete, debug2), a main pass
 // (job_scheduler.c _schedule, "sched: Running job scheduler", debug) and
 // a backfill cycle (backfill.c _attempt_backfill "beginning", debug or
@@ -35,6 +36,7 @@ import (
 var (
 	reSubmit = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_slurm_rpc_submit_batch_job: JobId=(\d+)`) })
 	reDone   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_job_complete: JobId=(\S+) done`) })
+	reKilled = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Time limit exhausted for JobId=(\S+)`) })
 	reEpilog = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_slurm_rpc_epilog_complete: JobId=(\S+) Node=(\S+)`) })
 	reDecay  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`priority/multifactor: _read_last_decay_ran`) })
 	reAlloc  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`sched: Allocate JobId=(\S+) NodeList=(\S+)`) })
@@ -117,6 +119,13 @@ func ReadTimeline(r io.Reader, name string, loc *time.Location) (*sim.Timeline, 
 		case strings.Contains(line, "_job_complete: "):
 			if m = reDone().FindStringSubmatch(line); m == nil {
 				continue // "WEXITSTATUS" and the like
+			}
+			kind = 2
+		case strings.Contains(line, "Time limit exhausted for "):
+			// job_mgr.c _job_timed_out: the time-limit check ends the
+			// job here; no "_job_complete ... done" follows.
+			if m = reKilled().FindStringSubmatch(line); m == nil {
+				continue
 			}
 			kind = 2
 		case strings.Contains(line, "_slurm_rpc_epilog_complete: "):

@@ -26,6 +26,7 @@ const sample = `#fairsim tz=UTC
 [2026-11-27T11:33:53.100] error: _slurm_rpc_epilog_complete: epilog error JobId=1 Node=n3 Err=x
 [2026-11-27T11:33:53] debug:  sched: Running job scheduler for full queue.
 [2026-11-27T11:34:00.0012] _job_complete: JobId=120_3(131) done
+[2026-11-27T11:34:30.888] Time limit exhausted for JobId=7
 [2026-11-27T11:35:00.900] priority/multifactor: _read_last_decay_ran: No last decay (/x/priority_last_decay_ran) to recover
 `
 
@@ -54,8 +55,10 @@ func TestReadTimeline(t *testing.T) {
 			t.Errorf("pass %d: %+v, want %+v", i, tl.Passes[i], want[i])
 		}
 	}
-	if len(tl.SubmitMs) != 1 || tl.SubmitMs[1] != 738 || len(tl.EndAt) != 2 || tl.EndAt[1] != at("2026-11-27T11:33:52Z")*1000+426 || tl.EndAt[131] != at("2026-11-27T11:34:00Z")*1000+1 {
-		t.Errorf("submits %v ends %v, want 1:738 and 1 at 11:33:52.426, 131 at 11:34:00.001", tl.SubmitMs, tl.EndAt)
+	// Job 7 was killed by the time-limit check: no "done" follows.
+	if len(tl.SubmitMs) != 1 || tl.SubmitMs[1] != 738 || len(tl.EndAt) != 3 || tl.EndAt[1] != at("2026-11-27T11:33:52Z")*1000+426 || tl.EndAt[131] != at("2026-11-27T11:34:00Z")*1000+1 ||
+		tl.EndAt[7] != at("2026-11-27T11:34:30Z")*1000+888 {
+		t.Errorf("submits %v ends %v, want 1:738 and 1 at 11:33:52.426, 131 at 11:34:00.001, 7 at 11:34:30.888", tl.SubmitMs, tl.EndAt)
 	}
 	// Job 1's last node's epilog came 600 ms after its completion (the
 	// error line is not a release); job 131 logged none.

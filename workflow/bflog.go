@@ -56,7 +56,7 @@ var (
 // completions and main passes, to the millisecond) it can replay.
 var bfKeep = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`_attempt_backfill: (beginning|no jobs to backfill)|_start_job: Started JobId|_dump_job_sched: JobId|No reservation created|` +
-		`_slurm_rpc_submit_batch_job: JobId=|_job_complete: JobId=\S+ done|_slurm_rpc_epilog_complete: JobId=|sched: Running job scheduler|sched: Allocate JobId|priority/multifactor: _read_last_decay_ran|node_did_resp `)
+		`_slurm_rpc_submit_batch_job: JobId=|_job_complete: JobId=\S+ done|Time limit exhausted for JobId=|_slurm_rpc_epilog_complete: JobId=|sched: Running job scheduler|sched: Allocate JobId|priority/multifactor: _read_last_decay_ran|node_did_resp `)
 })
 
 // captureBackfillLog copies the lines of slurmctld's log validate reads
