@@ -25,13 +25,12 @@
 // weights), as Slurm's code and the sshare man page count it; one Broadwell
 // core for one minute adds 60. GrpTRESRaw and GrpTRESMins are minutes.
 //
-// Precision: Slurm keeps usage_raw (and level_fs) in C's long double, the
-// x87's 64-bit mantissa, adding each job's slice rounded to a double;
-// fairsim keeps float64. Sums that are equal in float64 can differ in the
-// last bits in Slurm, and Fair Tree then ranks two users where fairsim
-// ties them: two jobs of 4 and 12 CPUs charge 4·d + 12·d, 2.8e-14 less
-// than one 16-CPU job's 16·d in long double, exactly 16·d in float64
-// (differential run part-count-reserve: one calc period of priorities).
+// Precision: Slurm keeps usage_raw, usage_efctv and level_fs in C's long
+// double (the x87's 64-bit mantissa), adding each job's slice rounded to
+// a double; fairsim keeps usage_raw and level_fs as double-doubles
+// (extended.go), so that sums float64 would round together stay apart as
+// in Slurm: two jobs of 4 and 12 CPUs charge 2.8e-14 less than one 16-CPU
+// job (differential run part-count-reserve).
 //
 // Nothing in the package depends on map iteration order, and no input makes
 // it panic.

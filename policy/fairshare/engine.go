@@ -77,6 +77,9 @@ type Engine struct {
 	norm    []float64 // usage_norm
 	efctv   []float64 // usage_efctv
 	levelFS []float64
+	// levelLo is level_fs's low part (extended.go), which ranks ties of
+	// levelFS as Slurm's long double does.
+	levelLo []float64
 	fs      []float64 // fs_factor
 	sibSum  []float64 // depth-oblivious: Σ usage_norm of fs-children
 
@@ -135,6 +138,7 @@ func NewEngine(t *Tree, cfg Config) (*Engine, error) {
 		norm:        make([]float64, n),
 		efctv:       make([]float64, n),
 		levelFS:     make([]float64, n),
+		levelLo:     make([]float64, n),
 		fs:          make([]float64, n),
 		sibSum:      make([]float64, n),
 		sortBuf:     make([]int32, len(t.fsKids)),
@@ -183,7 +187,7 @@ func (e *Engine) addedAfterStart() {
 	inf := 0
 	for _, c := range users {
 		e.norm[c] = 0
-		e.levelFS[c] = FairTreeLevelFS(e.shares[c], 0, t.nodes[c].shares.Parent, true)
+		e.levelFS[c], e.levelLo[c] = FairTreeLevelFS(e.shares[c], 0, t.nodes[c].shares.Parent, true), 0
 		if math.IsInf(e.levelFS[c], 1) {
 			inf++
 		}
@@ -492,9 +496,9 @@ func (e *Engine) SetUsage(assoc int, raw float64) error {
 	if !finite(raw) || raw < 0 {
 		return fmt.Errorf("fairshare: invalid usage %v", raw)
 	}
-	delta := raw - e.led.usage[assoc]
+	delta := (raw - e.led.usage[assoc]) - e.led.usageLo[assoc]
 	e.led.addChain(int32(assoc), delta, 0, nil)
-	e.led.usage[assoc] = raw
+	e.led.usage[assoc], e.led.usageLo[assoc] = raw, 0
 	return nil
 }
 
@@ -595,9 +599,10 @@ func (e *Engine) FairShare(assoc int) float64 {
 
 // usageNorm is set_assoc_usage_norm.
 func (e *Engine) usageNorm(i int32) float64 {
-	root := e.led.usage[0]
-	if root == 0 {
+	root, rootLo := e.led.usage[0], e.led.usageLo[0]
+	if root == 0 && rootLo == 0 {
 		return 0
 	}
-	return min(1, e.led.usage[i]/root)
+	n, _ := ddDiv(e.led.usage[i], e.led.usageLo[i], root, rootLo)
+	return min(1, n)
 }

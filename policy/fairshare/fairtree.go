@@ -34,7 +34,7 @@ func FairTreeLevelFS(s, u float64, useParent, isUser bool) float64 {
 // Each user's factor is rank / g_user_assoc_count; the best user gets 1.
 func (e *Engine) fairTree() {
 	t := e.tree
-	e.levelFS[0] = noVal
+	e.levelFS[0], e.levelLo[0] = noVal, 0
 	e.efctv[0] = 1
 	e.norm[0] = 0
 	n := t.UserCount()
@@ -76,9 +76,9 @@ func (e *Engine) rankSiblings(x int32, accountTied bool, rank, rnt *int, nUsers 
 		e.sorted[x] = true
 	}
 
-	prev := noVal
+	prev, prevLo := noVal, 0.0
 	for i, c := range sib {
-		tied := prev == e.levelFS[c]
+		tied := prev == e.levelFS[c] && prevLo == e.levelLo[c]
 		if i == 0 && accountTied {
 			tied = true
 		}
@@ -92,7 +92,7 @@ func (e *Engine) rankSiblings(x int32, accountTied bool, rank, rnt *int, nUsers 
 			e.fs[c] = 0
 			e.rankSiblings(c, tied, rank, rnt, nUsers)
 		}
-		prev = e.levelFS[c]
+		prev, prevLo = e.levelFS[c], e.levelLo[c]
 	}
 }
 
@@ -101,14 +101,14 @@ func (e *Engine) rankSiblings(x int32, accountTied bool, rank, rnt *int, nUsers 
 func (e *Engine) calcLevelFS(c int32) {
 	t := e.tree
 	p := t.fsParent[c]
-	u := 0.0
-	if pu := e.led.usage[p]; pu != 0 {
-		u = e.led.usage[c] / pu
+	u, ul := 0.0, 0.0
+	if pu, pl := e.led.usage[p], e.led.usageLo[p]; pu != 0 || pl != 0 {
+		u, ul = ddDiv(e.led.usage[c], e.led.usageLo[c], pu, pl)
 	}
 	e.efctv[c] = u
 	e.norm[c] = e.usageNorm(c)
 	nd := &t.nodes[c]
-	e.levelFS[c] = FairTreeLevelFS(e.shares[c], u, nd.shares.Parent, nd.isUser)
+	e.levelFS[c], e.levelLo[c] = fairTreeLevelFSdd(e.shares[c], u, ul, nd.shares.Parent, nd.isUser)
 }
 
 // compareLevelFS is _cmp_level_fs: higher level_fs first, then users
@@ -147,6 +147,12 @@ func (e *Engine) sortAgain(sib []int32) {
 func (e *Engine) compareLevelFS(a, b int32) int {
 	la, lb := e.levelFS[a], e.levelFS[b]
 	if la != lb {
+		if la < lb {
+			return 1
+		}
+		return -1
+	}
+	if la, lb := e.levelLo[a], e.levelLo[b]; la != lb {
 		if la < lb {
 			return 1
 		}

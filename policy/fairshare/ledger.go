@@ -24,9 +24,12 @@ type TRES [NumTRES]float64
 type ledger struct {
 	parent []int32 // direct parent per association, -1 for root
 
-	usage []float64 // usage_raw, billing-seconds
-	tres  []TRES    // usage_tres_raw, TRES-seconds
-	wall  []float64 // grp_used_wall, seconds
+	usage []float64 // usage_raw, billing-seconds: its float64 value, the high part
+	// usageLo is usage_raw's low part (extended.go): Slurm's long double
+	// tells apart sums float64 rounds together.
+	usageLo []float64
+	tres    []TRES    // usage_tres_raw, TRES-seconds
+	wall    []float64 // grp_used_wall, seconds
 
 	qosUsage   []float64
 	qosTRES    []TRES
@@ -48,6 +51,7 @@ func newLedger(parent []int32, nQOS int, noDecay []bool) ledger {
 	l := ledger{
 		parent:     parent,
 		usage:      make([]float64, n),
+		usageLo:    make([]float64, n),
 		tres:       make([]TRES, n),
 		wall:       make([]float64, n),
 		qosUsage:   make([]float64, nQOS),
@@ -68,7 +72,7 @@ func (l *ledger) decay(f float64) {
 		return
 	}
 	for i := range l.usage {
-		l.usage[i] *= f
+		l.usage[i], l.usageLo[i] = ddMul(l.usage[i], l.usageLo[i], f)
 		for k := range l.tres[i] {
 			l.tres[i][k] *= f
 		}
@@ -90,6 +94,7 @@ func (l *ledger) decay(f float64) {
 // included, is zeroed.
 func (l *ledger) reset() {
 	clear(l.usage)
+	clear(l.usageLo)
 	clear(l.tres)
 	clear(l.wall)
 	clear(l.qosUsage)
@@ -101,7 +106,7 @@ func (l *ledger) reset() {
 // TRES usage to assoc and every direct ancestor up to and including root.
 func (l *ledger) addChain(assoc int32, raw, wall float64, tres *TRES) {
 	for a := assoc; a >= 0; a = l.parent[a] {
-		l.usage[a] += raw
+		l.usage[a], l.usageLo[a] = ddAdd(l.usage[a], l.usageLo[a], raw)
 		l.wall[a] += wall
 		if tres != nil {
 			for k := range tres {

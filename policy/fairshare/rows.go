@@ -68,7 +68,7 @@ func (e *Engine) Rows() []Row {
 			Depth:        int(t.depth[i]),
 			IsUser:       nd.isUser,
 			NormShares:   e.shares[i],
-			RawUsage:     toUint64(e.led.usage[i]),
+			RawUsage:     toUint64(ddTrunc(e.led.usage[i], e.led.usageLo[i])),
 			EffectvUsage: e.efctv[i],
 		}
 		switch {
@@ -130,7 +130,7 @@ type Value struct {
 func (e *Engine) Snapshot(dst []Value) []Value {
 	for _, i32 := range e.tree.order {
 		i := int(i32)
-		dst = append(dst, Value{RawUsage: toUint64(e.led.usage[i]), NormShares: float32(e.shares[i]),
+		dst = append(dst, Value{RawUsage: toUint64(ddTrunc(e.led.usage[i], e.led.usageLo[i])), NormShares: float32(e.shares[i]),
 			EffectvUsage: float32(e.efctv[i]), FairShare: float32(e.fs[i]), LevelFS: float32(e.levelFS[i])})
 	}
 	return dst
