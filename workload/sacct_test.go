@@ -509,3 +509,39 @@ func TestSacctHeaderErrors(t *testing.T) {
 		t.Errorf("empty input: %v, %d jobs", err, len(jobs))
 	}
 }
+
+// TestSacctSubmitLinePartitions: a job submitted to several partitions
+// (sbatch -p a,b) that started shows in sacct under the one it ran in;
+// its SubmitLine gives the list back, first partition first, when it
+// names that partition. A single -p, or a list without the partition sacct
+// names, leaves the job as sacct has it.
+func TestSacctSubmitLinePartitions(t *testing.T) {
+	h := sacctTestHeader + "|SubmitLine"
+	in := sacctInput(h,
+		map[string]string{"JobID": "1", "JobIDRaw": "1", "Partition": "p2", "SubmitLine": "sbatch -p p1,p2 -n 4 --wrap x"},
+		map[string]string{"JobID": "2", "JobIDRaw": "2", "Partition": "p1", "SubmitLine": "sbatch --partition=p1 -n 4 --wrap x"},
+		map[string]string{"JobID": "3", "JobIDRaw": "3", "Partition": "p3", "SubmitLine": "sbatch -p p1,p2 -n 4 --wrap x"},
+		map[string]string{"JobID": "4", "JobIDRaw": "4", "Partition": "p1,p2", "SubmitLine": "sbatch -p p2,p1 -n 4 --wrap x"})
+	jobs, r, err := readSacct(t, in, SacctOptions{Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nm := r.Names()
+	got := map[int64]string{}
+	for _, j := range jobs {
+		l := ""
+		if j.PartitionList != 0 {
+			l = nm.PartitionLists.Name(j.PartitionList - 1)
+		}
+		got[j.ID] = nm.Partitions.Name(j.Partition) + " [" + l + "]"
+	}
+	want := map[int64]string{1: "p1 [p1,p2]", 2: "p1 []", 3: "p3 []", 4: "p1 [p1,p2]"}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("job %d: %s, want %s", id, got[id], w)
+		}
+	}
+	if n := r.Stats().Defaulted["Partition list from SubmitLine -p (sacct names the one the job ran in)"]; n != 1 {
+		t.Errorf("%d jobs counted with their list from SubmitLine, want 1", n)
+	}
+}

@@ -1,5 +1,10 @@
 package workload
 
+import (
+	"slices"
+	"strings"
+)
+
 // parseSubmitLine takes from SubmitLine what the user asked for and
 // sacct's own columns do not carry (as HPE's FastSim does): a node range,
 // --exclusive, dependencies, --begin (when Eligible is missing), a
@@ -32,6 +37,7 @@ func (r *SacctReader) parseSubmitLine(l *sacctLine, j *Job, t sacctTimes) *Submi
 	}
 	j.Exclusive = req.Exclusive
 	j.ArrayMaxRun = int32(req.ArrayThrottle)
+	r.submitPartitions(l, j, req.Partition)
 	if req.MemPerNode > 0 {
 		j.MemPerNode = req.MemPerNode
 		l.defs = append(l.defs, "memory per node from SubmitLine --mem")
@@ -66,4 +72,32 @@ func (r *SacctReader) parseSubmitLine(l *sacctLine, j *Job, t sacctTimes) *Submi
 		j.ExcNodeList = 1 + r.names.NodeLists.ID(req.Exclude)
 	}
 	return &req
+}
+
+// submitPartitions restores the partitions a job was submitted to (sbatch
+// -p a,b) from its SubmitLine: once such a job started, sacct's Partition
+// is the one it ran in, and a replay would try it there alone. The list
+// is kept when it names that partition; the job is still first tried in
+// the list's first, as for a pending job's "a,b".
+func (r *SacctReader) submitPartitions(l *sacctLine, j *Job, given string) {
+	if j.PartitionList != 0 || !strings.Contains(given, ",") {
+		return
+	}
+	var parts []string
+	for _, p := range strings.Split(given, ",") {
+		if p = strings.TrimSpace(p); p != "" && !slices.Contains(parts, p) {
+			parts = append(parts, p)
+		}
+	}
+	ran := r.names.Partitions.Name(j.Partition)
+	if len(parts) < 2 || ran != "" && !slices.Contains(parts, ran) {
+		return
+	}
+	list := strings.Join(parts, ",")
+	for _, p := range parts {
+		r.intern(sfPartition, &r.names.Partitions, []byte(p))
+	}
+	j.PartitionList = 1 + r.names.PartitionLists.ID(list)
+	j.Partition = r.intern(sfPartition, &r.names.Partitions, []byte(parts[0]))
+	l.defs = append(l.defs, "Partition list from SubmitLine -p (sacct names the one the job ran in)")
 }

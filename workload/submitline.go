@@ -24,6 +24,9 @@ type SubmitRequest struct {
 	NodeList    string // -w/--nodelist value; "" when none
 	Exclude     string // -x/--exclude value; "" when none
 	Script      string // the first word after the options (script or command); "" when none
+	// Partition is -p/--partition as given ("a,b" for several); "" when
+	// none.
+	Partition string
 
 	NTasks        int // -n/--ntasks; Unset when not given
 	NTasksPerNode int // --ntasks-per-node; Unset when not given
@@ -311,6 +314,8 @@ func ParseSubmitLine(line string) (SubmitRequest, error) {
 				}
 				req.ArrayThrottle = int(k)
 			}
+		case "partition":
+			req.Partition = val
 		case "reservation":
 			req.Reservation = val
 		case "nodelist":
