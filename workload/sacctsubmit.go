@@ -85,7 +85,11 @@ func (r *SacctReader) submitPartitions(l *sacctLine, j *Job, given string) {
 	}
 	var parts []string
 	for _, p := range strings.Split(given, ",") {
-		if p = strings.TrimSpace(p); p != "" && !slices.Contains(parts, p) {
+		p = strings.TrimSpace(p)
+		if !partitionName(p) {
+			return // not a list of partition names: sacct's own stands
+		}
+		if !slices.Contains(parts, p) {
 			parts = append(parts, p)
 		}
 	}
@@ -100,4 +104,19 @@ func (r *SacctReader) submitPartitions(l *sacctLine, j *Job, given string) {
 	j.PartitionList = 1 + r.names.PartitionLists.ID(list)
 	j.Partition = r.intern(sfPartition, &r.names.Partitions, []byte(parts[0]))
 	l.defs = append(l.defs, "Partition list from SubmitLine -p (sacct names the one the job ran in)")
+}
+
+// partitionName reports whether s can be a partition's name: letters,
+// digits, '-', '_' and '.', as slurm.conf's PartitionName lines hold
+// them; a submit line's -p value is free text.
+func partitionName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
