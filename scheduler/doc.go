@@ -135,7 +135,9 @@
 //     orig_start_time. bf_job_part_count_reserve counts a partition's
 //     reservations, after which its records test now only. A start past
 //     bf_window is no estimate here (Slurm sets one, and with
-//     bf_one_resv_per_job it makes the job's later records test now only).
+//     bf_one_resv_per_job it makes the job's later records test now only),
+//     nor is a start whose reservation a limit refused after selection
+//     (Slurm's start_time stays set, with the same effect).
 //   - Backfill preempts as backfill.c does (bfpreempt.go), but its later
 //     start estimates still count preemptable jobs as running to their
 //     limits.
