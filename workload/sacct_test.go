@@ -544,4 +544,7 @@ func TestSacctSubmitLinePartitions(t *testing.T) {
 	if n := r.Stats().Defaulted["Partition list from SubmitLine -p (sacct names the one the job ran in)"]; n != 1 {
 		t.Errorf("%d jobs counted with their list from SubmitLine, want 1", n)
 	}
+	if n := r.Stats().Defaulted[submitListIgnored]; n != 1 {
+		t.Errorf("%d lists counted as not taken, want 1 (job 3's)", n)
+	}
 }

@@ -78,7 +78,8 @@ func (r *SacctReader) parseSubmitLine(l *sacctLine, j *Job, t sacctTimes) *Submi
 // -p a,b) from its SubmitLine: once such a job started, sacct's Partition
 // is the one it ran in, and a replay would try it there alone. The list
 // is kept when it names that partition; the job is still first tried in
-// the list's first, as for a pending job's "a,b".
+// the list's first, as for a pending job's "a,b". A list it cannot take
+// is counted in Defaulted, the job left in sacct's partition.
 func (r *SacctReader) submitPartitions(l *sacctLine, j *Job, given string) {
 	if j.PartitionList != 0 || !strings.Contains(given, ",") {
 		return
@@ -87,14 +88,19 @@ func (r *SacctReader) submitPartitions(l *sacctLine, j *Job, given string) {
 	for _, p := range strings.Split(given, ",") {
 		p = strings.TrimSpace(p)
 		if !partitionName(p) {
-			return // not a list of partition names: sacct's own stands
+			l.defs = append(l.defs, submitListIgnored)
+			return
 		}
 		if !slices.Contains(parts, p) {
 			parts = append(parts, p)
 		}
 	}
 	ran := r.names.Partitions.Name(j.Partition)
-	if len(parts) < 2 || ran != "" && !slices.Contains(parts, ran) {
+	if len(parts) < 2 {
+		return // "-p a,a": one partition
+	}
+	if ran != "" && !slices.Contains(parts, ran) {
+		l.defs = append(l.defs, submitListIgnored)
 		return
 	}
 	list := strings.Join(parts, ",")
@@ -105,6 +111,10 @@ func (r *SacctReader) submitPartitions(l *sacctLine, j *Job, given string) {
 	j.Partition = r.intern(sfPartition, &r.names.Partitions, []byte(parts[0]))
 	l.defs = append(l.defs, "Partition list from SubmitLine -p (sacct names the one the job ran in)")
 }
+
+// submitListIgnored counts a SubmitLine -p list that is not partition
+// names, or does not name the partition sacct gives.
+const submitListIgnored = "SubmitLine -p list not taken (not partition names, or not the one sacct names): sacct's partition kept"
 
 // partitionName reports whether s can be a partition's name: letters,
 // digits, '-', '_' and '.', as slurm.conf's PartitionName lines hold
