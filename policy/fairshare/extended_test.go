@@ -1,6 +1,10 @@
 package fairshare
 
-import "testing"
+import (
+	"math"
+	"math/rand"
+	"testing"
+)
 
 // TestLongDoubleUsageTies: the case of differential run
 // part-count-reserve. Users fsu1 and fsu2 of account a1 (beside fsu3 and
@@ -27,5 +31,39 @@ func TestLongDoubleUsageTies(t *testing.T) {
 	}
 	if f1, f2 := e.FairShare(u1), e.FairShare(u2); !(f1 > f2) {
 		t.Errorf("fair-share fsu1 %v, fsu2 %v: want fsu1 above fsu2 (fsu2's one job charged 2.8e-14 more)", f1, f2)
+	}
+}
+
+// TestDDDivShortcut: ddDiv's first remainder step is fastTwoSum(ah − p,
+// al) on the claim that ah − p is exact; the textbook ddAdd(ah, al, −p)
+// must give the very same quotient, or fair-share ranks could move
+// between builds. Magnitudes from 1e-147 to 1e148, so quotients stay finite and normal.
+func TestDDDivShortcut(t *testing.T) {
+	textbook := func(ah, al, bh, bl float64) (float64, float64) {
+		q1 := ah / bh
+		p := q1 * bh
+		pe := math.FMA(q1, bh, -p)
+		rh, rl := ddAdd(ah, al, -p)
+		rh, rl = ddAdd(rh, rl, -pe)
+		rh, rl = ddAdd(rh, rl, -q1*bl)
+		return fastTwoSum(q1, (rh+rl)/bh)
+	}
+	r := rand.New(rand.NewSource(1))
+	val := func() (float64, float64) {
+		h := math.Ldexp(1+r.Float64(), r.Intn(980)-490)
+		l := 0.0
+		if r.Intn(3) > 0 {
+			l = h * math.Ldexp(r.Float64()-0.5, -53)
+		}
+		return fastTwoSum(h, l)
+	}
+	for i := 0; i < 200000; i++ {
+		ah, al := val()
+		bh, bl := val()
+		gh, gl := ddDiv(ah, al, bh, bl)
+		wh, wl := textbook(ah, al, bh, bl)
+		if gh != wh || gl != wl {
+			t.Fatalf("ddDiv(%v, %v, %v, %v) = (%v, %v), textbook (%v, %v)", ah, al, bh, bl, gh, gl, wh, wl)
+		}
 	}
 }
