@@ -453,7 +453,7 @@ func (s *Slurm) settled(v *sim.View, jobs []Record, i, last int) bool {
 		tl := key.tl
 		b.base = b.baseOf(x.part, s.cycle)
 		copy(b.avail, b.base)
-		if _, n := b.ns.availOver(b.avail, now, now+tl); n < x.req.MinNodeCount() {
+		if _, ok := b.ns.availOver(b.avail, now, now+tl, x.req.MinNodeCount()); !ok {
 			continue
 		}
 		var fit sim.Fit
@@ -713,8 +713,8 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 			rp = len(prev)
 		}
 		copy(b.avail, b.base)
-		later, n := b.ns.availOver(b.avail, startRes, startRes+tl)
-		if n < minNodes {
+		later, enough := b.ns.availOver(b.avail, startRes, startRes+tl, minNodes)
+		if !enough {
 			if retry(later) {
 				moved(startRes, later, moveNodes)
 				startRes = later

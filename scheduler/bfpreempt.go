@@ -108,7 +108,7 @@ func (s *Slurm) planJobPreempt(v *sim.View, plan *sim.Plan, x *cand, tl int64, n
 	// The will-run tests moved only the releases' shadows: the cluster
 	// itself, which preemptOn reads, is the present.
 	copy(b.avail, b.base)
-	if _, n := b.ns.availOver(b.avail, now, now+tl); n < x.req.MinNodeCount() {
+	if _, ok := b.ns.availOver(b.avail, now, now+tl, x.req.MinNodeCount()); !ok {
 		return t, counted
 	}
 	s.maskOutside(c, b.avail)

@@ -93,7 +93,7 @@ func (b *backfillState) triedIn(tl int64, minNodes int) bool {
 			continue
 		}
 		copy(b.avail, b.base)
-		if _, n := b.ns.availOver(b.avail, mv.start, mv.start+tl); n >= minNodes {
+		if _, ok := b.ns.availOver(b.avail, mv.start, mv.start+tl, minNodes); ok {
 			return true
 		}
 	}

@@ -97,9 +97,10 @@ func TestNodeSpaceReservationsAsRecords(t *testing.T) {
 				want := slices.Clone(base)
 				wl := availOverRecords(&m, want, base, qs, ae)
 				got := slices.Clone(base)
-				gl, gn := m.availOver(got, qs, ae)
-				if gn != count(got) {
-					t.Fatalf("trial %d add %d: availOver [%d, %d] counts %d nodes, keeps %d", trial, k, qs, ae, gn, count(got))
+				need := rng.Intn(nodes + 2)
+				gl, gok := m.availOver(got, qs, ae, need)
+				if gok != (count(got) >= need) {
+					t.Fatalf("trial %d add %d: availOver [%d, %d] says %v for %d nodes, keeps %d", trial, k, qs, ae, gok, need, count(got))
 				}
 				if wl != gl || !slices.Equal(want, got) {
 					t.Fatalf("trial %d add %d: availOver [%d, %d] = %x later %d, records give %x later %d\n%s",

@@ -136,7 +136,8 @@ func TestBfRunningJobReserve(t *testing.T) {
 		}
 		dst := make([]uint64, len(s.bf.usable))
 		copy(dst, s.bf.usable)
-		if _, n := s.bf.ns.availOver(dst, 40, 500); n != tc.avail {
+		if s.bf.ns.availOver(dst, 40, 500, 0); count(dst) != tc.avail {
+			n := count(dst)
 			t.Errorf("running reserve %v: %d nodes free of reservations over [40, 500], want %d", tc.on, n, tc.avail)
 		}
 	}
