@@ -288,3 +288,32 @@ func TestLimitsCountWholeNodes(t *testing.T) {
 		}
 	})
 }
+
+// TestLimitRefusedKeepsStart: a reservation that
+// acct_policy_job_runnable_post_select refuses leaves the will-run test's
+// start as the job's start_time (backfill.c _attempt_backfill continues
+// without clearing it), so under bf_one_resv_per_job the job's later
+// partitions test now only. 602 (-p a,b, --exclusive, QOS cpu=4) could
+// start in a at 1203 on c01, a whole 8-CPU node over its limit: refused.
+// Its record in b (c02, 4 CPUs, free at 603) then makes no reservation,
+// and 603 (-p b, 30 min) is backfilled beside 601 at once; without the
+// option 602 holds c02 from 603 and 603 waits until 602 has run (ending at 904).
+func TestLimitRefusedKeepsStart(t *testing.T) {
+	const conf = "AccountingStorageEnforce=limits\nNodeName=c01 CPUs=8 RealMemory=8000\nNodeName=c02 CPUs=4 RealMemory=4000\nDefMemPerCPU=100\n" +
+		"PartitionName=a Nodes=c01 Default=YES\nPartitionName=b Nodes=c02\n"
+	rows := []string{
+		"600|600|u2|a1|normal|a|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:20:00|00:20:00|00:20:00|1|COMPLETED|sbatch -p a -n 1 -t 20 job.sh",
+		"601|601|u3|a1|normal|b|2026-01-05T08:00:00|2026-01-05T08:00:00|2026-01-05T08:10:00|00:10:00|00:10:00|1|COMPLETED|sbatch -p b -n 1 -t 10 job.sh",
+		"602|602|u1|a1|lim|a,b|2026-01-05T08:00:01|2026-01-05T08:00:01|2026-01-05T08:05:01|00:05:00|00:05:00|1|COMPLETED|sbatch -p a,b -n 1 -t 5 --exclusive job.sh",
+		"603|603|u4|a1|normal|b|2026-01-05T08:00:02|2026-01-05T08:00:02|2026-01-05T08:30:02|00:30:00|00:30:00|1|COMPLETED|sbatch -p b -n 1 -t 30 job.sh",
+	}
+	const header = "JobID|JobIDRaw|User|Account|QOS|Partition|Submit|Start|End|Elapsed|Timelimit|NCPUS|State|SubmitLine"
+	for _, tc := range []struct {
+		params, start603 string
+	}{{"", "905"}, {"SchedulerParameters=bf_one_resv_per_job\n", "30"}} {
+		got := runLimitsSacct(t, conf+tc.params, "Name|MaxTRESPU\nnormal|\nlim|cpu=4\n", header, rows...)
+		if g := got["603"]; g[0] != tc.start603 {
+			t.Errorf("%q: job 603 (Start, State, Reason) %v; want started at %s (602: %v)", tc.params, g, tc.start603, got["602"])
+		}
+	}
+}

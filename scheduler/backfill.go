@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"cmp"
+	"math"
 	"math/bits"
 	"slices"
 
@@ -32,6 +33,7 @@ type backfillState struct {
 	// nodesSet says nodes holds s.alloc's nodes: planJob left them
 	// there with the start it found, and the reservation needs them.
 	nodesSet bool
+	pastAt   int64        // planJob's start past bf_window (pastWindow)
 	rel      sim.Releases // expected releases, by (End, job index)
 	// relFP is the fingerprint of the cluster and holders rel was last
 	// made from; relDirty says a start or preemption changed rel since.
@@ -328,7 +330,8 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		key := &b.pk
 		*key = planKey{s.shapes.id(c, &jobs[i], x.resv), tl, horizon, nowOnly, s.preemptKey(x)}
 		b.pkHash = hashPlanKey(key)
-		if f, ok := b.failed.getHashed(key, b.pkHash); ok && f.gen == b.gen0 && !memoOff {
+		past := s.estimatesPast(c, x, nowOnly)
+		if f, ok := b.failed.getHashed(key, b.pkHash); ok && f.gen == b.gen0 && !memoOff && !past {
 			if f.counted {
 				tested++ // the same test on the same map: the same failure
 			}
@@ -352,6 +355,17 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 		}
 		if t == heldByLimit {
 			continue // held by this job's limits, not by its shape: not memoised
+		}
+		if t == pastWindow {
+			// backfill.c: "StartTime set to time after current backfill
+			// window. No reservation created": the start stays the
+			// job's (or an earlier one of its partitions'), and the
+			// test's total_cpus with it. Not a failure of the shape:
+			// another job's record of it has its own start to keep.
+			if s.earliest(x.j, b.pastAt) {
+				plan.Expect(j, b.pastAt, testedCPUs(c, &x.req, b.nodes))
+			}
+			continue
 		}
 		if t < 0 {
 			b.failed.putHashed(key, b.pkHash, planFail{b.gen0, counted})
@@ -385,11 +399,20 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 				b.nodesOf(s.alloc)
 				b.nodesSet = true
 			}
+			cpus := testedCPUs(c, &x.req, b.nodes)
 			if why := s.limitsOnLater(v, c, x, b.nodes); why != "" {
-				plan.Pend(j, why) // backfill.c: no reservation
+				// backfill.c: no reservation, but the test's start_time
+				// stays the job's, even where another partition's was
+				// earlier (this path skips the orig_start_time check):
+				// under bf_one_resv_per_job its later records test now
+				// only.
+				plan.Pend(j, why)
+				plan.Expect(j, t, cpus)
+				if len(x.j.Parts) > 1 {
+					b.est[x.j] = t
+				}
 				continue
 			}
-			cpus := testedCPUs(c, &x.req, b.nodes)
 			if s.earliest(x.j, t) {
 				plan.Expect(j, t, cpus)
 			}
@@ -653,6 +676,27 @@ func (b *backfillState) sortPacked(hs []sim.Holding) bool {
 // its shape, since another user's record of that shape may start.
 const heldByLimit = -2
 
+// pastWindow is planJob's answer for a record estimatesPast tested again
+// without bf_window and found a start past it, at b.pastAt on b.nodes.
+const pastWindow = -3
+
+// estimatesPast reports whether record x, when it cannot start within
+// bf_window, is tested again without the window: cons_tres's
+// _will_run_test tries every running job's end, so backfill.c sets a
+// start past the window as the job's start_time (and its total_cpus),
+// reserving nothing. Only two things read that start: under
+// bf_one_resv_per_job a job of several partitions whose start_time is
+// set tests its later records now only, and a whole-node job's
+// total_cpus is what WholeNodeCPUs' priority weighs. Other records are
+// spared the longer test.
+func (s *Slurm) estimatesPast(c *sim.Cluster, x *cand, nowOnly bool) bool {
+	if nowOnly {
+		return false
+	}
+	return s.P.BfOneResvPerJob && len(x.j.Parts) > 1 ||
+		s.WholeNodeCPUs && (x.j.Req.Exclusive || c.Parts[x.part].Exclusive)
+}
+
 // planJob is one record's test in _attempt_backfill, from TRY_LATER on:
 // the nodes free of reservations over its run, the will-run test on
 // them, and a later try when reservations free more nodes later. It
@@ -779,6 +823,12 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 				moved(startRes, later, moveTest)
 				startRes = later
 				continue
+			}
+			if s.estimatesPast(c, x, nowOnly) {
+				if s.alloc, t, fit, _ = c.WillRunNodes(&x.req, x.part, b.avail, &b.rel, math.MaxInt64, 0, s.alloc[:0], b.nodes); fit == sim.FitsNow {
+					b.pastAt = max(t, startRes)
+					return pastWindow, tried
+				}
 			}
 			return -1, tried
 		}

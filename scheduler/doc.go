@@ -133,11 +133,16 @@
 //     start; the later ones test now only), and its expected start is
 //     the earliest its records found, as backfill.c keeps
 //     orig_start_time. bf_job_part_count_reserve counts a partition's
-//     reservations, after which its records test now only. A start past
-//     bf_window is no estimate here (Slurm sets one, and with
-//     bf_one_resv_per_job it makes the job's later records test now only),
-//     nor is a start whose reservation a limit refused after selection
-//     (Slurm's start_time stays set, with the same effect).
+//     reservations, after which its records test now only. A start
+//     whose reservation a limit refused after selection stays the job's
+//     start_time, as backfill.c leaves it (even over an earlier one of
+//     another partition), so under bf_one_resv_per_job its later records
+//     test now only. A start past bf_window (which cons_tres's will-run
+//     test finds, trying every running job's end) is looked for only
+//     where something reads it: a job of several partitions under
+//     bf_one_resv_per_job, and a whole-node job whose total_cpus the
+//     priority weighs (WholeNodeCPUs); other records stop at the window,
+//     as nothing of theirs changes (estimatesPast).
 //   - Backfill preempts as backfill.c does (bfpreempt.go), but its later
 //     start estimates still count preemptable jobs as running to their
 //     limits.

@@ -104,6 +104,43 @@ func TestBfOneResvPerJob(t *testing.T) {
 	}
 }
 
+// TestBfOneResvPastWindow: a start past bf_window still counts as the
+// job's start for bf_one_resv_per_job (backfill.c _attempt_backfill:
+// "StartTime set to time after current backfill window", start_time
+// kept; cons_tres's _will_run_test tries every running job's end). Two
+// 4-CPU nodes, partitions a (n1) and b (n2), bf_window 10 minutes: job 1
+// holds 3 CPUs of n1 until 2003, job 2 3 CPUs of n2 until 403. Job 3
+// (-p a,b, 4 CPUs) can start in a only at 2003, past the window, and in
+// b at 403. With the option its b record tests now only, so nothing is
+// reserved and job 4 (1 CPU, limit 1200, b) starts at the first cycle;
+// without it b reserves n2 from 403 and job 4 waits until job 3 is done.
+func TestBfOneResvPastWindow(t *testing.T) {
+	jobs := []tjob{
+		{id: 1, submit: 0, part: "a", cpus: 3, run: 2000, limit: 2000},
+		{id: 2, submit: 0, part: "b", cpus: 3, run: 400, limit: 400},
+		{id: 3, submit: 10, part: "a", plist: "a,b", cpus: 4, run: 100, limit: 100},
+		{id: 4, submit: 10, part: "b", cpus: 1, run: 100, limit: 1200},
+	}
+	for _, tc := range []struct {
+		one    bool
+		expect int64 // job 3's expected start after the cycle at 30
+		job4   int64
+	}{{false, 403, 503}, {true, 2003, 30}} {
+		c := cluster(t, []sim.NodeSpec{nodes("n", 2, 4, 4096)}, []sim.PartitionSpec{part("a", "n1"), part("b", "n2")})
+		p := DefaultParams()
+		p.BfOneResvPerJob, p.BfWindow = tc.one, 600
+		_, by := run(t, c, planner(p), jobs, 40, nil)
+		if j := by[3]; j.ExpectStart != tc.expect {
+			t.Errorf("bf_one_resv_per_job=%v: at 40 job 3 expected at %d, want %d", tc.one, j.ExpectStart, tc.expect)
+		}
+		c = cluster(t, []sim.NodeSpec{nodes("n", 2, 4, 4096)}, []sim.PartitionSpec{part("a", "n1"), part("b", "n2")})
+		_, by = run(t, c, NewSlurm(p), jobs, 0, nil)
+		if j := by[4]; j.Start != tc.job4 {
+			t.Errorf("bf_one_resv_per_job=%v: job 4 started at %d, want %d", tc.one, j.Start, tc.job4)
+		}
+	}
+}
+
 // TestBfRunningJobReserve: with bf_running_job_reserve each cycle's map
 // begins with the nodes of running whole-node jobs held until their
 // expected ends rounded down (backfill.c _bf_reserve_running); without
