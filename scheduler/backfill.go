@@ -833,6 +833,15 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 			return -1, tried
 		}
 		t = max(t, startRes)
+		if t > horizon {
+			// Only a past-limit job's guessed end (releaseAt) lies past
+			// the releases tried: a start past bf_window, no reservation.
+			if s.estimatesPast(c, x, nowOnly) {
+				b.pastAt = t
+				return pastWindow, tried
+			}
+			return -1, tried
+		}
 		if t <= now && (c.OnCompleting(s.alloc) || b.onPreempted(s.alloc)) {
 			// backfill.c: "Need to wait for in-progress
 			// completion/epilog": nodes it chose are still COMPLETING

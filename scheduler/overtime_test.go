@@ -72,3 +72,35 @@ func TestWillRunGuessesPastLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestUnlimitedOverTimeGuessMoves: under OverTimeLimit=UNLIMITED a job
+// past its limit is guessed to end its limit after now (_guess_job_end),
+// so a will-run answer holds for one second only: the answers kept from
+// cycle to cycle must not give an earlier cycle's guess. Job 1 (7 of 8
+// CPUs, limit 100) runs on past 103; job 2 (8 CPUs) waits; jobs 3 and 4
+// (1 CPU, limit 1000) could start on the free CPU but for job 2's
+// reservation, and bring cycles that change nothing else. Job
+// 2's expected start after each is that cycle's second plus 100, as
+// with every answer computed afresh.
+func TestUnlimitedOverTimeGuessMoves(t *testing.T) {
+	jobs := []tjob{
+		{id: 1, submit: 0, cpus: 7, run: 100000, limit: 100},
+		{id: 2, submit: 10, cpus: 8, run: 50, limit: 100},
+		{id: 3, submit: 140, cpus: 1, run: 50, limit: 1000},
+		{id: 4, submit: 170, cpus: 1, run: 50, limit: 1000},
+	}
+	expect := func(off bool) int64 {
+		defer func() { memoOff = false }()
+		memoOff = off
+		c := backfillCluster(t)
+		c.Parts[0].OverTime = sim.Unlimited
+		p := DefaultParams()
+		p.BfInterval = 3
+		_, by := runWith(t, c, planner(p), jobs, sim.Options{TimeLimitTick: 30, KillWait: 30, StopAt: 190}, nil)
+		return by[2].ExpectStart
+	}
+	got, want := expect(false), expect(true)
+	if got != want || want < 270 {
+		t.Errorf("job 2 expected at %d with the memo, %d without; want equal, at least 270 (a cycle after 170, plus 100)", got, want)
+	}
+}

@@ -733,6 +733,9 @@ type wrPoint struct {
 	cut  int
 	last int64
 	now  bool
+	// guessed: last is a past-limit job's guessed end (releaseAt), which
+	// may come after the ends of the tests behind it.
+	guessed bool
 }
 
 // willRunMonotone is WillRun for a request whose fit can only grow as
@@ -765,7 +768,7 @@ func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until, by 
 	c.playFree = w.free
 	w.pts = c.wrPts[:0]
 	if w.free >= req.CPUs {
-		w.pts = append(w.pts, wrPoint{0, now, true})
+		w.pts = append(w.pts, wrPoint{0, now, true, false})
 	}
 	defer func() { c.wrPts = w.pts }()
 	best, bestNodes := -1, false
@@ -809,8 +812,9 @@ func (c *Cluster) willRunMonotone(req *Request, p int, rel *Releases, until, by 
 	if !w.reach(0) {
 		return dst, 0, NotNow, false
 	}
-	if by > 0 && !w.pts[0].now && w.pts[0].last > by {
+	if by > 0 && !w.pts[0].now && !w.pts[0].guessed && w.pts[0].last > by {
 		// Tests come in time order: any start found would be after by.
+		// Not past a guessed end: the ends behind it may come sooner.
 		return dst, 0, NotNow, true
 	}
 	if !fits(0) {
@@ -951,7 +955,7 @@ func (w *wrWalk) step() {
 		w.window *= 2
 	}
 	if w.free >= w.req.CPUs {
-		w.pts = append(w.pts, wrPoint{w.i, at, false})
+		w.pts = append(w.pts, wrPoint{w.i, at, false, last <= w.now})
 	}
 }
 

@@ -59,9 +59,14 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 				continue
 			}
 			c.Occupy(a)
-			hs = append(hs, Holding{Job: &Job{Idx: j}, Alloc: a, End: 1000 + int64(rng.IntN(20000))})
+			// A few are past their limits (end before now): a will-run
+			// test guesses their ends (releaseAt), which need not come
+			// in the order of the ends.
+			hs = append(hs, Holding{Job: &Job{Idx: j}, Alloc: a, End: 700 + int64(rng.IntN(20300))})
 		}
 		c.SetNodeState(rng.IntN(len(c.Nodes)), NodeDrain)
+		c.KillWait = int64(rng.IntN(2)) * 30
+		c.Parts[0].OverTime = []int64{0, 60, 900}[rng.IntN(3)]
 		slices.SortStableFunc(hs, func(a, b Holding) int { return int(a.End - b.End) })
 		return c, hs
 	}
@@ -246,4 +251,34 @@ func TestWillRunSearchMatchesSequential(t *testing.T) {
 		t.Fatal("no search followed MayHaveCores in index order: the test does not reach the count it reuses")
 	}
 	t.Logf("%d WillRunBy tests cut short, %d later starts by nodes, %d after MayHaveCores", cuts, later, reused)
+}
+
+// TestWillRunByPastLimit: a job past its limit is expected back at its
+// guessed end (releaseAt), which can come after the ends of the jobs
+// behind it in end order; _will_run_test still tries them in end order
+// and takes the first that fits. n0 (4 cores) holds A (1 core, limit end
+// 990, now 1000, OverTime 600: guessed at 1620) and C (2 cores, end
+// 5000); n1 holds B (3 cores, end 1100). Three CPUs on one node fit on n1
+// once B ends: 1100, also for a test that wants a start by 1300.
+func TestWillRunByPastLimit(t *testing.T) {
+	c := newTestCluster(t, "broadwell", false, []NodeSpec{nodeGroup("broadwell", 4, 8000, 1, "n0", "n1")})
+	c.Now, c.KillWait = 1000, 30
+	c.Parts[0].OverTime = 600
+	a := Alloc{{Node: 0, Cores: 1, MemMB: 100}}
+	cc := Alloc{{Node: 0, Cores: 2, MemMB: 100}}
+	b := Alloc{{Node: 1, Cores: 3, MemMB: 100}}
+	for _, x := range []Alloc{a, cc, b} {
+		c.Occupy(x)
+	}
+	hs := []Holding{{Job: &Job{Idx: 0}, Alloc: a, End: 990}, {Job: &Job{Idx: 1}, Alloc: b, End: 1100}, {Job: &Job{Idx: 2}, Alloc: cc, End: 5000}}
+	var rel Releases
+	rel.Reset(hs)
+	req := Request{CPUs: 3, Nodes: 1, Type: -1}
+	avail := []uint64{3}
+	for _, by := range []int64{0, 1300} {
+		_, at, fit, cut := c.WillRunBy(&req, 0, avail, &rel, 1<<40, by, nil)
+		if fit != FitsNow || at != 1100 || cut {
+			t.Errorf("by %d: %v at %d (cut %v); want a fit at 1100", by, fit, at, cut)
+		}
+	}
 }
