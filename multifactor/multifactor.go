@@ -47,8 +47,10 @@ type Config struct {
 	// Basic is PriorityType=priority/basic: each job gets, at submission,
 	// one less than the job before (priority_basic.c priority_p_set from
 	// job_mgr.c's lowest_prio, which starts at 0xffff0000), and no tick
-	// changes it: first in, first served, whatever the weights. Usage
-	// is still charged (fairshare.csv, sshare), as it weighs nothing.
+	// changes it: first in, first served, whatever the weights. No usage
+	// is charged (priority_basic.c has no decay thread and charges none
+	// at a job's end), so usage limits (GrpTRESMins, GrpWall) never
+	// bind, and grp_used_tres_run_secs drops only as jobs end.
 	Basic bool
 	// Epoch is the Unix time of simulated time 0 (the trace's
 	// UnixStartTime): PriorityUsageResetPeriod boundaries are calendar
@@ -721,7 +723,16 @@ func (m *Policy) charge(j *sim.Job, now int64, atEnd bool) {
 // charged (Slurm's priority_p_job_end).
 func (m *Policy) Ended(j *sim.Job, now int64) {
 	m.factors.drop(j.Idx)
-	if j.Start >= 0 && j.Start <= now {
+	switch {
+	case j.Start < 0 || j.Start > now:
+	case m.cfg.Basic:
+		// priority_basic.c priority_p_job_end charges no usage and takes
+		// the job's whole TRES × time limit off grp_used_tres_run_secs,
+		// which no tick decreased (nor does it weigh a usage factor).
+		if j.Assoc >= 0 || j.QOSIdx >= 0 {
+			m.engine.RunEnd(j.Assoc, j.QOSIdx, m.jobTRES(j), float64(runLimit(j)), 1)
+		}
+	default:
 		m.charge(j, now, true)
 		if j.Assoc >= 0 || j.QOSIdx >= 0 {
 			m.engine.RunEnd(j.Assoc, j.QOSIdx, m.jobTRES(j), float64(j.Start+runLimit(j)-now), m.usageFactor(j))
@@ -746,15 +757,27 @@ func (m *Policy) LastCalc(t int64) {
 }
 
 // Requeued implements sim.Requeuer: a requeued job's age starts afresh,
-// as job_mgr.c batch_requeue_fini clears its accrue_time.
-func (m *Policy) Requeued(j *sim.Job, _ int64) { m.accrue.Reset(j.Idx) }
+// as job_mgr.c batch_requeue_fini clears its accrue_time. Under
+// priority/basic a job requeued for a failed node goes to the back of
+// the line: kill_running_job_by_node_name calls set_job_prio, which gives
+// it one less than the last job's priority; a preempted job keeps its
+// own (_job_requeue_op sets none). Multifactor's recomputation there
+// would give what the next tick gives.
+func (m *Policy) Requeued(j *sim.Job, _ int64, nodeFail bool) {
+	m.accrue.Reset(j.Idx)
+	if nodeFail && m.cfg.Basic {
+		j.Priority = m.basic(j)
+	}
+}
 
 // Tick implements sim.Policy in the order of Slurm's decay thread: decay,
 // charge running jobs, fair-share, then every pending job's priority.
 func (m *Policy) Tick(now int64, running, pending []*sim.Job) {
 	m.engine.BeginTick(now + m.cfg.Epoch)
-	for _, j := range running {
-		m.charge(j, now, false)
+	if !m.cfg.Basic { // priority/basic has no decay thread: nothing is charged
+		for _, j := range running {
+			m.charge(j, now, false)
+		}
 	}
 	m.engine.EndTick(now + m.cfg.Epoch)
 	flags := m.cfg.Priority.Flags

@@ -194,6 +194,22 @@ func TestBasicPriority(t *testing.T) {
 	if j1.Priority != 0xffff0000-1 || j3.Priority != 0xffff0000-3 {
 		t.Errorf("after a calc tick: %d and %d, want them as set at submission", j1.Priority, j3.Priority)
 	}
+	// priority_basic.c charges no usage: a job running over ticks and
+	// ending leaves usage_raw at 0, where multifactor would charge it.
+	j1.Start, j1.Alloc, j1.Billing = 3600, sim.Alloc{{Node: 0, Cores: 1, MemMB: 1024}}, 1
+	m.Started(j1, 3600)
+	m.Tick(3900, []*sim.Job{j1}, []*sim.Job{j2, j3})
+	m.Ended(j1, 4000)
+	if u := m.Engine().Usage(j1.Assoc); u != 0 {
+		t.Errorf("usage after a 400 s job under priority/basic %v, want 0", u)
+	}
+	// A job requeued for a failed node goes to the back of the line
+	// (set_job_prio); a preempted one keeps its priority.
+	m.Requeued(j1, 4000, true)
+	m.Requeued(j3, 4000, false)
+	if j1.Priority != 0xffff0000-4 || j3.Priority != 0xffff0000-3 {
+		t.Errorf("requeued: node failure %d, preemption %d; want 0xffff0000 less 4, and less 3 as before", j1.Priority, j3.Priority)
+	}
 }
 
 // twoPartCluster is nodes n1 and n2 of 4 CPUs, partition a (n1,

@@ -129,9 +129,11 @@ type CalcPhaser interface {
 }
 
 // Requeuer is a Policy that must hear of a requeue: Slurm restarts a
-// requeued job's age (job_mgr.c batch_requeue_fini clears accrue_time).
+// requeued job's age (job_mgr.c batch_requeue_fini clears accrue_time),
+// and a job requeued because a node of its failed gets its priority set
+// again (set_job_prio in kill_running_job_by_node_name).
 type Requeuer interface {
-	Requeued(j *Job, now int64)
+	Requeued(j *Job, now int64, nodeFail bool)
 }
 
 // ExpectedEnd is when a running job is expected to end as a scheduler can

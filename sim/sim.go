@@ -1496,7 +1496,7 @@ func (s *Simulator) preempt(j *Job, requeue bool) {
 	}
 	s.changed()
 	if requeue {
-		s.requeue(j)
+		s.requeue(j, false)
 		return
 	}
 	j.State = Cancelled

@@ -343,7 +343,7 @@ func (s *Simulator) killOn(n int) {
 			s.finish(j)
 			continue
 		}
-		s.requeue(j)
+		s.requeue(j, true)
 	}
 	if len(victims) > 0 {
 		// The killed jobs' surviving nodes report their epilogs, which
@@ -359,7 +359,7 @@ func (s *Simulator) killOn(n int) {
 // (one second later if that is its submit time already, so its records
 // differ) and its age starts afresh (accrue_time cleared; the policy is
 // told through Requeuer).
-func (s *Simulator) requeue(j *Job) {
+func (s *Simulator) requeue(j *Job, nodeFail bool) {
 	j.State = Pending
 	j.Start, j.End = -1, -1
 	j.Alloc = j.Alloc[:0]
@@ -380,7 +380,7 @@ func (s *Simulator) requeue(j *Job) {
 	// (EligSeq identifies one), though it is PENDING again.
 	j.EligSeq = 0
 	if r, ok := s.pol.(Requeuer); ok {
-		r.Requeued(j, s.now)
+		r.Requeued(j, s.now, nodeFail)
 	}
 	s.push(Event{T: s.now + s.opt.RequeueDelay, Kind: EvEligible, Job: int32(j.Idx), Gen: j.gen})
 }

@@ -276,7 +276,7 @@ type requeuePolicy struct {
 	requeued []int64
 }
 
-func (p *requeuePolicy) Requeued(j *Job, now int64) { p.requeued = append(p.requeued, now) }
+func (p *requeuePolicy) Requeued(j *Job, now int64, _ bool) { p.requeued = append(p.requeued, now) }
 
 // TestRequeueTiming follows job_mgr.c batch_requeue_fini: a requeued job
 // is eligible again at now + cred_expire (120) + 1, its submit time is

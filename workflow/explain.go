@@ -153,9 +153,9 @@ func (p *tracePolicy) EnforcesLimits() bool {
 }
 
 // Requeued implements sim.Requeuer when the policy does.
-func (p *tracePolicy) Requeued(j *sim.Job, now int64) {
+func (p *tracePolicy) Requeued(j *sim.Job, now int64, nodeFail bool) {
 	if r, ok := p.Policy.(sim.Requeuer); ok {
-		r.Requeued(j, now)
+		r.Requeued(j, now, nodeFail)
 	}
 }
 
