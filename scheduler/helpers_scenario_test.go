@@ -54,6 +54,7 @@ type tjob struct {
 	nodes   int    // sbatch -N: exact node count; 0 for none
 	minOnly bool   // nodes is a trace's ReqNodes: the minimum alone, no -N max
 	plist   string // sbatch -p a,b: the partitions it may run in; "" for part alone
+	failed  bool   // the trace says it ended abnormally (SWF status 0), not completed
 }
 
 // newJobs interns the jobs' names and returns them as trace records.
@@ -69,7 +70,7 @@ func newJobs(tjs []tjob) ([]workload.Job, *workload.Names) {
 		}
 		j := workload.Job{ID: t.id, Submit: t.submit, Eligible: workload.Unset, Wait: workload.Unset,
 			Runtime: t.run, CPUs: t.cpus, AllocCPUs: t.cpus, Nodes: workload.Unset, MemPerCPU: workload.Unset,
-			TimeLimit: t.limit, Status: 1, Feature: workload.Unset, QOS: workload.Unset, Queue: workload.Unset,
+			TimeLimit: t.limit, Status: status(t.failed), Feature: workload.Unset, QOS: workload.Unset, Queue: workload.Unset,
 			Executable: workload.Unset, UsedCPU: workload.Unset, UsedMemKB: workload.Unset, Preceding: workload.Unset}
 		if t.memPerC > 0 {
 			j.MemPerCPU = t.memPerC
@@ -321,4 +322,12 @@ func wantStarts(t *testing.T, c *sim.Cluster, by map[int64]*sim.Job, want []star
 			t.Errorf("job %d started at %d on %s, want %d on %s", w.id, j.Start, a, w.start, w.alloc)
 		}
 	}
+}
+
+// status is a tjob's SWF status: completed, or failed.
+func status(failed bool) int {
+	if failed {
+		return workload.StatusFailed
+	}
+	return workload.StatusCompleted
 }

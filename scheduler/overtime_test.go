@@ -12,11 +12,15 @@ import (
 // past its limit is killed at the first check at or after its limit plus
 // its partition's OverTimeLimit (job_mgr.c job_time_limit); one that ends
 // before that check ends by itself. Job 1 (limit 100, runs 500) and job
-// 2 (limit 100, runs 110) start at 3 on a 2-node partition.
+// 2 (limit 100, runs 110) start at 3 on a 2-node partition. Job 3 is a
+// trace's job killed at its limit (sacct TIMEOUT, read as failed, ran
+// 105): it ends at its runtime, before the replay's check, and is a
+// TIMEOUT still, not FAILED.
 func TestOverTimeLimitKill(t *testing.T) {
 	jobs := []tjob{
 		{id: 1, submit: 0, cpus: 4, run: 500, limit: 100},
 		{id: 2, submit: 0, cpus: 4, run: 110, limit: 100},
+		{id: 3, submit: 0, cpus: 1, run: 105, limit: 100, failed: true},
 	}
 	for _, tc := range []struct {
 		tick, over  int64
@@ -27,7 +31,7 @@ func TestOverTimeLimitKill(t *testing.T) {
 		{0, 0, 103, 103, sim.Timeout, "no check: killed at the limit"},
 		{30, 0, 120, 113, sim.Completed, "the check at 120 (103 passed): job 2 ended at 113 by itself"},
 		{30, 60, 180, 113, sim.Completed, "OverTimeLimit=1: the check at 180 (163 passed)"},
-		{30, sim.Unlimited, 503, 113, sim.Completed, "OverTimeLimit=UNLIMITED: never killed"},
+		{30, sim.Unlimited, 503, 113, sim.Completed, "OverTimeLimit=UNLIMITED: not killed within a year"},
 	} {
 		c := backfillCluster(t)
 		c.Parts[0].OverTime = tc.over
@@ -36,6 +40,9 @@ func TestOverTimeLimitKill(t *testing.T) {
 		want1 := sim.Timeout
 		if tc.over == sim.Unlimited {
 			want1 = sim.Completed
+		}
+		if j3 := by[3]; j3.State != sim.Timeout {
+			t.Errorf("%s: job 3 (failed in the trace, past its limit) %s, want TIMEOUT", tc.description, j3.State)
 		}
 		if j1.End != tc.end1 || j1.State != want1 || j2.End != tc.end2 || j2.State != tc.state2 {
 			t.Errorf("%s: job 1 ended at %d %s, job 2 at %d %s; want %d %s and %d %s", tc.description,
@@ -102,5 +109,20 @@ func TestUnlimitedOverTimeGuessMoves(t *testing.T) {
 	got, want := expect(false), expect(true)
 	if got != want || want < 270 {
 		t.Errorf("job 2 expected at %d with the memo, %d without; want equal, at least 270 (a cycle after 170, plus 100)", got, want)
+	}
+}
+
+// TestUnlimitedOverTimeYear: OverTimeLimit=UNLIMITED lets a job run a
+// year past its limit, not forever (job_mgr.c job_time_limit: over_run =
+// now - YEAR_SECONDS). Job 1 (limit 100, runs two years) starts at 3 and
+// is killed at the first check at or after 103 + 365 days.
+func TestUnlimitedOverTimeYear(t *testing.T) {
+	const year = 365 * 86400
+	c := backfillCluster(t)
+	c.Parts[0].OverTime = sim.Unlimited
+	_, by := runWith(t, c, NewSlurm(DefaultParams()), []tjob{{id: 1, submit: 0, cpus: 4, run: 2 * year, limit: 100}},
+		sim.Options{TimeLimitTick: 30}, nil)
+	if j := by[1]; j.End != year+120 || j.State != sim.Timeout {
+		t.Errorf("job 1 ended at %d %s, want %d TIMEOUT (the check after 103 + a year)", j.End, j.State, year+120)
 	}
 }

@@ -61,7 +61,8 @@ type Partition struct {
 	MaxCPUsPerNode int
 	// OverTime is how long a job may run past its time limit before the
 	// time-limit check kills it (slurm.conf OverTimeLimit, the
-	// partition's else the cluster's), seconds; Unlimited: never.
+	// partition's else the cluster's), seconds; Unlimited: a year
+	// (overRun).
 	OverTime    int64
 	DefaultTime int64 // seconds, Unlimited when not set
 	Exclusive   bool  // OverSubscribe=EXCLUSIVE: jobs get whole nodes
@@ -720,3 +721,13 @@ func (c *Cluster) markGen() uint32 {
 // Wall is the Unix time of simulated time 0, on which Slurm's time grids
 // (bf_resolution, the will-run windows) are laid.
 func (c *Cluster) Wall() int64 { return c.wall }
+
+// overRun is how long past its limit a job of partition p runs before
+// the time-limit check kills it: OverTime, and for UNLIMITED a year
+// (job_mgr.c job_time_limit: over_run = now - YEAR_SECONDS).
+func (c *Cluster) overRun(p int) int64 {
+	if over := c.Parts[p].OverTime; over != Unlimited {
+		return over
+	}
+	return 365 * 86400
+}

@@ -220,7 +220,7 @@ func (v *InvariantStream) job(j *Job) error {
 }
 
 // mostRun is the longest job j may run (-1: no bound): its limit, and
-// with time-limit checks its partition's OverTime and up to one tick.
+// with time-limit checks its partition's overRun and up to one tick.
 func (v *InvariantStream) mostRun(j *Job) int64 {
 	if j.Limit <= 0 {
 		return -1
@@ -228,11 +228,7 @@ func (v *InvariantStream) mostRun(j *Job) int64 {
 	if v.tick <= 0 {
 		return j.Limit
 	}
-	over := v.c.Parts[j.Part].OverTime
-	if over == Unlimited {
-		return -1
-	}
-	return j.Limit + over + v.tick
+	return j.Limit + v.c.overRun(j.Part) + v.tick
 }
 
 // Advance applies the events before w: no job added later may start

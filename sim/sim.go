@@ -502,8 +502,8 @@ func (s *Simulator) arm(start, t0 int64) {
 // was suspended: after its runtime, or, when that passes its limit, when
 // it is killed. With Options.TimeLimitTick that is the first time-limit
 // check at or after its limit plus its partition's OverTime
-// (job_mgr.c job_time_limit: end_time <= now - over_time_limit), never
-// for an unlimited OverTime; without, at its limit.
+// (job_mgr.c job_time_limit: end_time <= now - over_time_limit; a year
+// for an unlimited one: overRun); without, at its limit.
 func (s *Simulator) runEnd(j *Job) int64 {
 	base := j.Start + j.SuspendedSecs
 	end := base + j.AllocRuntime
@@ -512,11 +512,7 @@ func (s *Simulator) runEnd(j *Job) int64 {
 	}
 	kill := base + j.Limit
 	if tick := s.opt.TimeLimitTick; tick > 0 {
-		over := s.c.Parts[j.Part].OverTime
-		if over == Unlimited {
-			return end
-		}
-		kill = onGrid(s.tlBase, tick, kill+over, 0)
+		kill = onGrid(s.tlBase, tick, kill+s.c.overRun(j.Part), 0)
 	}
 	return min(end, kill)
 }
@@ -1341,6 +1337,11 @@ func (s *Simulator) end(j *Job) {
 	switch {
 	case j.Limit > 0 && s.now-j.Start-j.SuspendedSecs < j.AllocRuntime:
 		j.State = Timeout // killed before its runtime was done
+	case j.Limit > 0 && s.now-j.Start-j.SuspendedSecs > j.Limit && j.Status == workload.StatusFailed:
+		// Past its limit and ended abnormally: a trace's job killed at
+		// its limit (sacct TIMEOUT, read as failed), which the replay's
+		// time-limit check came a little after.
+		j.State = Timeout
 	case j.Status == workload.StatusFailed:
 		j.State = Failed
 	case j.Status == workload.StatusCancelled:
