@@ -904,7 +904,7 @@ func (s *Slurm) earliest(j *sim.Job, t int64) bool {
 }
 
 // reserveRunning begins the cycle's map with the nodes of each running
-// whole-node job, held until its expected end rounded down, in job order
+// whole-node job, held until its expected end rounded down, in job_list order
 // (bf_running_job_reserve: backfill.c _bf_reserve_running over job_list);
 // none when jobs can be preempted, and none past the map's size. A
 // will-run test gives these nodes back at the same ends, so the records
@@ -920,7 +920,12 @@ func (s *Slurm) reserveRunning(c *sim.Cluster, hs []sim.Holding) {
 			b.running = append(b.running, h)
 		}
 	}
-	slices.SortFunc(b.running, func(x, y sim.Holding) int { return cmp.Compare(x.Job.Idx, y.Job.Idx) })
+	// job_list's order (sim.Job.ListOrder: submission order, an array
+	// task in its array record's place), which decides which go in once
+	// bf_node_space_size fills the map.
+	slices.SortFunc(b.running, func(x, y sim.Holding) int {
+		return cmp.Or(cmp.Compare(x.Job.ListOrder(), y.Job.ListOrder()), cmp.Compare(x.Job.Idx, y.Job.Idx))
+	})
 	for _, h := range b.running {
 		if !s.holdInMap(c, h.Alloc, h.End) {
 			return
