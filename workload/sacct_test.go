@@ -521,7 +521,9 @@ func TestSacctSubmitLinePartitions(t *testing.T) {
 		map[string]string{"JobID": "1", "JobIDRaw": "1", "Partition": "p2", "SubmitLine": "sbatch -p p1,p2 -n 4 --wrap x"},
 		map[string]string{"JobID": "2", "JobIDRaw": "2", "Partition": "p1", "SubmitLine": "sbatch --partition=p1 -n 4 --wrap x"},
 		map[string]string{"JobID": "3", "JobIDRaw": "3", "Partition": "p3", "SubmitLine": "sbatch -p p1,p2 -n 4 --wrap x"},
-		map[string]string{"JobID": "4", "JobIDRaw": "4", "Partition": "p1,p2", "SubmitLine": "sbatch -p p2,p1 -n 4 --wrap x"})
+		map[string]string{"JobID": "4", "JobIDRaw": "4", "Partition": "p1,p2", "SubmitLine": "sbatch -p p2,p1 -n 4 --wrap x"},
+		// An empty entry is passed over, as slurmctld's strtok does.
+		map[string]string{"JobID": "5", "JobIDRaw": "5", "Partition": "p2", "SubmitLine": "sbatch -p p1,,p2 -n 4 --wrap x"})
 	jobs, r, err := readSacct(t, in, SacctOptions{Location: time.UTC})
 	if err != nil {
 		t.Fatal(err)
@@ -535,14 +537,14 @@ func TestSacctSubmitLinePartitions(t *testing.T) {
 		}
 		got[j.ID] = nm.Partitions.Name(j.Partition) + " [" + l + "]"
 	}
-	want := map[int64]string{1: "p1 [p1,p2]", 2: "p1 []", 3: "p3 []", 4: "p1 [p1,p2]"}
+	want := map[int64]string{1: "p1 [p1,p2]", 2: "p1 []", 3: "p3 []", 4: "p1 [p1,p2]", 5: "p1 [p1,p2]"}
 	for id, w := range want {
 		if got[id] != w {
 			t.Errorf("job %d: %s, want %s", id, got[id], w)
 		}
 	}
-	if n := r.Stats().Defaulted["Partition list from SubmitLine -p (sacct names the one the job ran in)"]; n != 1 {
-		t.Errorf("%d jobs counted with their list from SubmitLine, want 1", n)
+	if n := r.Stats().Defaulted["Partition list from SubmitLine -p (sacct names the one the job ran in)"]; n != 2 {
+		t.Errorf("%d jobs counted with their list from SubmitLine, want 2", n)
 	}
 	if n := r.Stats().Defaulted[submitListIgnored]; n != 1 {
 		t.Errorf("%d lists counted as not taken, want 1 (job 3's)", n)

@@ -87,6 +87,9 @@ func (r *SacctReader) submitPartitions(l *sacctLine, j *Job, given string) {
 	var parts []string
 	for _, p := range strings.Split(given, ",") {
 		p = strings.TrimSpace(p)
+		if p == "" {
+			continue // "-p a,,b": strtok, as slurmctld splits it, skips it
+		}
 		if !partitionName(p) {
 			l.defs = append(l.defs, submitListIgnored)
 			return

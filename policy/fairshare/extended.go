@@ -11,21 +11,24 @@ import "math"
 // apart as tied. fairsim keeps these values as unevaluated sums hi + lo of
 // two float64s (double-double, about 106 bits): every sum of doubles
 // Slurm's long double holds exactly, it holds exactly too; hi alone is
-// the value as a float64, which is what outputs show.
+// the value as a float64, which is what outputs show. It is not the
+// long double itself: Slurm rounds to 64 bits after each add and each
+// decay multiply, so values apart by less than that rounding can tie in
+// Slurm and not here, or the other way round.
 
-// ddAdd is (hi, lo) + x, renormalised (TwoSum, then Fast2Sum).
+// ddAdd is (hi, lo) + x, renormalised (TwoSum twice).
 func ddAdd(hi, lo, x float64) (float64, float64) {
 	s := hi + x
 	bb := s - hi
 	e := (hi - (s - bb)) + (x - bb)
-	return fastTwoSum(s, lo+e)
+	return twoSum(s, lo+e)
 }
 
 // ddMul is (hi, lo) × f, renormalised (TwoProd through an exact FMA).
 func ddMul(hi, lo, f float64) (float64, float64) {
 	p := hi * f
 	e := math.FMA(hi, f, -p)
-	return fastTwoSum(p, e+lo*f)
+	return twoSum(p, e+lo*f)
 }
 
 // ddDiv is (ah, al) / (bh, bl) to about 106 bits: a first quotient, then
@@ -34,22 +37,22 @@ func ddDiv(ah, al, bh, bl float64) (float64, float64) {
 	q1 := ah / bh
 	// r = a − q1·b, with q1·bh exact through FMA. p lies within a factor
 	// of two of ah, so ah − p is exact (Sterbenz) and TwoSum's error term
-	// would be 0: ddAdd(ah, al, −p) is fastTwoSum(ah − p, al).
+	// would be 0: ddAdd(ah, al, −p) is twoSum(ah − p, al).
 	p := q1 * bh
 	pe := math.FMA(q1, bh, -p)
-	rh, rl := fastTwoSum(ah-p, al)
+	rh, rl := twoSum(ah-p, al)
 	rh, rl = ddAdd(rh, rl, -pe)
 	rh, rl = ddAdd(rh, rl, -q1*bl)
 	q2 := (rh + rl) / bh
-	return fastTwoSum(q1, q2)
+	return twoSum(q1, q2)
 }
 
-// fastTwoSum is a + b as hi + lo with hi = fl(a + b) (Knuth's TwoSum, so
+// twoSum is a + b as hi + lo with hi = fl(a + b) (Knuth's TwoSum, so
 // either may be the larger); non-finite sums keep their float64 value
 // and lo 0. s - s is 0 for every finite s and NaN for ±Inf and NaN: one
 // subtraction and compare where IsInf || IsNaN cost the fair-share tick
 // a tenth of its time.
-func fastTwoSum(a, b float64) (float64, float64) {
+func twoSum(a, b float64) (float64, float64) {
 	s := a + b
 	if s-s != 0 {
 		return s, 0

@@ -34,7 +34,7 @@ func TestLongDoubleUsageTies(t *testing.T) {
 	}
 }
 
-// TestDDDivShortcut: ddDiv's first remainder step is fastTwoSum(ah − p,
+// TestDDDivShortcut: ddDiv's first remainder step is twoSum(ah − p,
 // al) on the claim that ah − p is exact; the textbook ddAdd(ah, al, −p)
 // must give the very same quotient, or fair-share ranks could move
 // between builds. Magnitudes from 1e-147 to 1e148, so quotients stay finite and normal.
@@ -46,7 +46,7 @@ func TestDDDivShortcut(t *testing.T) {
 		rh, rl := ddAdd(ah, al, -p)
 		rh, rl = ddAdd(rh, rl, -pe)
 		rh, rl = ddAdd(rh, rl, -q1*bl)
-		return fastTwoSum(q1, (rh+rl)/bh)
+		return twoSum(q1, (rh+rl)/bh)
 	}
 	r := rand.New(rand.NewSource(1))
 	val := func() (float64, float64) {
@@ -55,7 +55,7 @@ func TestDDDivShortcut(t *testing.T) {
 		if r.Intn(3) > 0 {
 			l = h * math.Ldexp(r.Float64()-0.5, -53)
 		}
-		return fastTwoSum(h, l)
+		return twoSum(h, l)
 	}
 	for i := 0; i < 200000; i++ {
 		ah, al := val()
