@@ -179,3 +179,34 @@ func TestBfRunningJobReserve(t *testing.T) {
 		}
 	}
 }
+
+// TestExclusiveListWholeNode: a job of several partitions takes whole
+// nodes in all of them once job_allocate has tried an
+// OverSubscribe=EXCLUSIVE one at submission (_select_nodes_parts, by
+// PriorityTier, then list order, until one could run it;
+// _resolve_shared_status sets details->whole_node for good). Partition
+// a (n1) is EXCLUSIVE and held by job 1; job 2 (2 CPUs) runs in b (n2),
+// on the whole node when a came first, so job 3 (1 CPU, b) waits for it;
+// listed b first, b ends the tries and job 3 starts beside it, unless a's
+// higher PriorityTier puts a first.
+func TestExclusiveListWholeNode(t *testing.T) {
+	for _, tc := range []struct {
+		plist string
+		tierA int
+		cores int // job 2's
+		job3  int64
+	}{{"a,b", 1, 4, 1003}, {"b,a", 1, 2, 3}, {"b,a", 2, 4, 1003}} {
+		pa := part("a", "n1")
+		pa.Exclusive, pa.PriorityTier = true, tc.tierA
+		c := cluster(t, []sim.NodeSpec{nodes("n", 2, 4, 4096)}, []sim.PartitionSpec{pa, part("b", "n2")})
+		jobs := []tjob{
+			{id: 1, submit: 0, part: "a", cpus: 1, run: 5000, limit: 5000},
+			{id: 2, submit: 0, part: tc.plist[:1], plist: tc.plist, cpus: 2, run: 1000, limit: 1000},
+			{id: 3, submit: 0, part: "b", cpus: 1, run: 100, limit: 100},
+		}
+		_, by := run(t, c, NewSlurm(DefaultParams()), jobs, 0, nil)
+		if j := by[3]; j.Start != tc.job3 || by[2].Alloc.Cores() != tc.cores {
+			t.Errorf("-p %s (a's tier %d): job 2 on %d CPUs, job 3 started at %d; want %d CPUs and %d", tc.plist, tc.tierA, by[2].Alloc.Cores(), j.Start, tc.cores, tc.job3)
+		}
+	}
+}

@@ -126,6 +126,9 @@ type Job struct {
 	// (_valid_job_part): the smallest MinNodes of the partitions it
 	// names, at least 1; 0 until set.
 	minNodes int32
+	// wholeNode is details->whole_node set by an OverSubscribe=EXCLUSIVE
+	// partition of its list: whole nodes in every partition (wholeNodes).
+	wholeNode bool
 	// EligibleTime is when it became eligible to start: its submit, its
 	// begin time (the trace's Eligible), or when its dependency ended.
 	EligibleTime int64
@@ -216,3 +219,8 @@ func (j *Job) QueueWait() int64 {
 	}
 	return j.Start - j.Submit
 }
+
+// exclusive reports whether j takes whole nodes wherever it runs: sbatch
+// --exclusive, or the whole_node an OverSubscribe=EXCLUSIVE partition of
+// its list left on it (Simulator.wholeNodes).
+func (j *Job) exclusive() bool { return j.Job.Exclusive || j.wholeNode }

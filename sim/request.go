@@ -7,7 +7,7 @@ import "fairsim/workload"
 // MaxNodes and memory rules (DefMemPerCPU, MaxMemPerCPU, ... of p).
 func RequestIn(c *Cluster, j *Job, p int) Request {
 	r := j.Req
-	r.Exclusive = c.Parts[p].Exclusive || j.Job.Exclusive
+	r.Exclusive = c.Parts[p].Exclusive || j.exclusive()
 	if p != j.Part {
 		r.CPUs, r.MemPerCPU, r.MemPerNode, r.MemPerGPU = memRequest(c, &c.Parts[p], j, r.Gres, r.Nodes)
 	}
@@ -33,7 +33,7 @@ func (c *Cluster) nodeBounds(j *Job, p int, r *Request) {
 func (c *Cluster) rehome(j *Job, p int) {
 	old := j.Part
 	j.Part = p
-	j.Req.Exclusive = c.Parts[p].Exclusive || j.Job.Exclusive
+	j.Req.Exclusive = c.Parts[p].Exclusive || j.exclusive()
 	if c.Parts[old].MinNodes > 1 || c.Parts[p].MinNodes > 1 {
 		j.Req.CPUs, j.Req.MemPerCPU, j.Req.MemPerNode, j.Req.MemPerGPU = memRequest(c, &c.Parts[p], j, j.Req.Gres, j.Req.Nodes)
 	}

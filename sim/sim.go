@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -797,7 +798,7 @@ func (s *Simulator) placeRequest(j *Job) {
 	if j.Part < 0 {
 		j.Part = c.DefaultPartition()
 	}
-	j.Req = Request{Nodes: j.Nodes, Exclusive: c.Parts[j.Part].Exclusive || j.Job.Exclusive, Type: -1}
+	j.Req = Request{Nodes: j.Nodes, Exclusive: c.Parts[j.Part].Exclusive || j.exclusive(), Type: -1}
 	if j.Nodes == 1 && j.MaxNodes != 1 && (j.Gres == 0 || j.AllocNodes > 1) {
 		// A minimum of one node (sacct's ReqNodes) says nothing: the
 		// allocator chooses, as for a job that gives no count. A GPU job
@@ -901,6 +902,11 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 		}
 		j.minNodes = int32(mn)
 	}
+	var named []int // the list as submitted, for wholeNodes
+	if len(j.Parts) > 1 {
+		named = slices.Clone(j.Parts)
+	}
+	j.wholeNode = false
 	keep := j.Parts[:0]
 	var limitClass, limitWhy string // the first partition limit the job breaks
 	refused := func(c2, w string, limit bool) {
@@ -950,9 +956,38 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 	}
 	j.Parts = keep
 	if len(keep) > 0 {
+		s.wholeNodes(j, named)
 		c.rehome(j, keep[0])
 	}
 	return class, why
+}
+
+// wholeNodes sets the whole_node an OverSubscribe=EXCLUSIVE partition
+// leaves on a job of several: job_allocate tries the job's partitions at
+// submission (_select_nodes_parts, by PriorityTier, in list order among
+// equals) until one could run it, and select_nodes' _resolve_shared_status
+// sets details->whole_node in each EXCLUSIVE one it tries, for good: the
+// job then takes whole nodes in its other partitions too (the 22.05
+// harness: -p p1,p2 -n 2 with p1 EXCLUSIVE ran in p2 on a whole 8-CPU
+// node, and a QOS cpu=6 limit held -n 1 for good). named is the job's
+// partitions as submitted, before keepPartitions dropped any. A main
+// pass testing a record in an EXCLUSIVE partition later in the list sets
+// it too in Slurm; fairsim does not (README).
+func (s *Simulator) wholeNodes(j *Job, named []int) {
+	c := s.c
+	if len(named) < 2 {
+		return
+	}
+	order := slices.Clone(named)
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(c.Parts[b].PriorityTier, c.Parts[a].PriorityTier) })
+	for _, p := range order {
+		if c.Parts[p].Exclusive {
+			j.wholeNode = true
+		}
+		if slices.Contains(j.Parts, p) {
+			return // the first it could run in ends the tries
+		}
+	}
 }
 
 // refuses says why partition pt refuses job j at submission, as
