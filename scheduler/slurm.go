@@ -1,10 +1,8 @@
 package scheduler
 
 import (
-	"math/bits"
-	"slices"
-
 	"fairsim/sim"
+	"math/bits"
 )
 
 // Slurm is slurmctld's scheduling: the main scheduler (job_scheduler.c
@@ -67,9 +65,6 @@ type Slurm struct {
 	prov      sim.Alloc
 	failed    []bool // partitions blocked in the current pass
 	partCnt   []int
-	// wholeJobs are the jobs the current main pass left whole_node on
-	// (Plan.WholeNode): their later records of the pass take whole nodes.
-	wholeJobs []*sim.Job
 
 	bfVersion uint64
 	bf        backfillState
@@ -210,23 +205,6 @@ func (s *Slurm) scratch(c *sim.Cluster) {
 	clear(s.mask)
 	clear(s.failed)
 	clear(s.partCnt)
-	s.wholeJobs = s.wholeJobs[:0]
-}
-
-// mayTurnWhole reports whether a main pass's try of job j in partition p
-// leaves whole_node on it (select_nodes' _resolve_shared_status in an
-// OverSubscribe=EXCLUSIVE partition), which the job's later records of
-// the pass then see: a job of several partitions not yet whole-node.
-func mayTurnWhole(c *sim.Cluster, j *sim.Job) bool {
-	if len(j.Parts) < 2 || j.WholeNode() || j.Job.Exclusive {
-		return false
-	}
-	for _, p := range j.Parts {
-		if c.Parts[p].Exclusive {
-			return true
-		}
-	}
-	return false
 }
 
 // main is one main-scheduler pass (job_scheduler.c _schedule): records in
@@ -248,9 +226,6 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 		}
 		x := candOf(c, r)
 		j, p := x.j, x.part
-		if len(s.wholeJobs) > 0 && slices.Contains(s.wholeJobs, j) {
-			x.req.Exclusive = true // an earlier record of the pass left whole_node
-		}
 		if v.ArrayThrottled(j) {
 			plan.Pend(j, sim.ReasonArrayTaskLimit)
 			continue // not in slurmctld's queue: no depth counts it
@@ -282,12 +257,6 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 				continue // limit-held jobs do not block their partition
 			}
 		} else {
-			if c.Parts[p].Exclusive && mayTurnWhole(c, j) && !slices.Contains(s.wholeJobs, j) {
-				// select_nodes got past its limit check to
-				// _resolve_shared_status: whole_node, for good.
-				plan.WholeNode(j)
-				s.wholeJobs = append(s.wholeJobs, j)
-			}
 			mask := s.mask
 			if nFailed == 0 {
 				mask = nil // nothing out of play: placement may take its fast path
