@@ -210,3 +210,60 @@ func TestExclusiveListWholeNode(t *testing.T) {
 		}
 	}
 }
+
+// TestMainPassWholeNode: a main pass that tries a job in an
+// OverSubscribe=EXCLUSIVE partition of its list leaves whole_node on it
+// (select_nodes' _resolve_shared_status, past the limit check), even
+// where submission tried another partition first. Job 3 (-p b,a, 2 CPUs)
+// could run in b, so submission stops there; it waits for job 2 on n2,
+// and the main pass tries it in a (n1, EXCLUSIVE, held by job 1). When
+// job 2 ends it starts in b on the whole node, and job 4 (1 CPU, b,
+// submitted at 1100) waits for it; with a not EXCLUSIVE, job 4 starts
+// beside it.
+func TestMainPassWholeNode(t *testing.T) {
+	for _, tc := range []struct {
+		excl  bool
+		cores int
+		job4  int64
+	}{{true, 4, 2003}, {false, 2, 1100}} {
+		pa := part("a", "n1")
+		pa.Exclusive = tc.excl
+		c := cluster(t, []sim.NodeSpec{nodes("n", 2, 4, 4096)}, []sim.PartitionSpec{pa, part("b", "n2")})
+		jobs := []tjob{
+			{id: 1, submit: 0, part: "a", cpus: 4, run: 5000, limit: 5000},
+			{id: 2, submit: 0, part: "b", cpus: 3, run: 1000, limit: 1000},
+			{id: 3, submit: 1, part: "b", plist: "b,a", cpus: 2, run: 1000, limit: 1000},
+			{id: 4, submit: 1100, part: "b", cpus: 1, run: 100, limit: 100},
+		}
+		_, by := run(t, c, NewSlurm(DefaultParams()), jobs, 0, nil)
+		if j := by[4]; j.Start != tc.job4 || by[3].Alloc.Cores() != tc.cores {
+			t.Errorf("a EXCLUSIVE %v: job 3 on %d CPUs, job 4 started at %d; want %d CPUs and %d", tc.excl, by[3].Alloc.Cores(), j.Start, tc.cores, tc.job4)
+		}
+	}
+}
+
+// TestMainPassNodesLeft: before select_nodes, _schedule compares the
+// nodes of the record's partition the pass has left (avail_node_bitmap,
+// less the nodes of partitions blocked so far) with the job's min_nodes;
+// fewer is Resources and blocks the partition with no selection made, so
+// no whole_node either (the differential run exclusive-list2). Job 1
+// holds n1 (a, EXCLUSIVE), job 2 3 CPUs of n2 (b); job 3 (8 CPUs in all)
+// blocks all in every main pass, taking both nodes out, so job 4 (-p b,a)
+// never reaches a selection in a: backfill starts it on 2 CPUs of n2 when
+// job 2 ends, and job 5 (1 CPU, b) beside it.
+func TestMainPassNodesLeft(t *testing.T) {
+	pa := part("a", "n1")
+	pa.Exclusive = true
+	c := cluster(t, []sim.NodeSpec{nodes("n", 2, 4, 4096)}, []sim.PartitionSpec{part("all", "n1", "n2"), pa, part("b", "n2")})
+	jobs := []tjob{
+		{id: 1, submit: 0, part: "a", cpus: 1, run: 5000, limit: 5000},
+		{id: 2, submit: 0, part: "b", cpus: 3, run: 1000, limit: 1000},
+		{id: 3, submit: 1, part: "all", cpus: 8, run: 100, limit: 100},
+		{id: 4, submit: 2, part: "b", plist: "b,a", cpus: 2, run: 1000, limit: 1000},
+		{id: 5, submit: 1100, part: "b", cpus: 1, run: 100, limit: 100},
+	}
+	_, by := run(t, c, NewSlurm(DefaultParams()), jobs, 0, nil)
+	if j := by[5]; by[4].Alloc.Cores() != 2 || j.Start != 1101 {
+		t.Errorf("job 4 on %d CPUs, job 5 started at %d; want 2 CPUs and 1101 (with whole_node: 4 and 2005)", by[4].Alloc.Cores(), j.Start)
+	}
+}

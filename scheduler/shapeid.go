@@ -25,7 +25,21 @@ func (m *shapeIDs) id(c *sim.Cluster, r *Record, resv bool) int32 {
 		return max(r.shape, -r.shape)
 	}
 	x := candOf(c, *r)
-	k := keyOf(&x)
+	if mayTurnWhole(c, r.Job) {
+		// Its request may still become whole-node (a main pass's
+		// Plan.WholeNode): its shape is not kept on the record.
+		return m.intern(keyOf(&x))
+	}
+	id := m.intern(keyOf(&x))
+	r.shape = id
+	if resv {
+		r.shape = -id
+	}
+	return id
+}
+
+// intern is shape k's number, made when first seen.
+func (m *shapeIDs) intern(k shapeKey) int32 {
 	id, ok := m.ids[k]
 	if !ok {
 		if m.ids == nil {
@@ -39,10 +53,6 @@ func (m *shapeIDs) id(c *sim.Cluster, r *Record, resv bool) int32 {
 		m.keys = append(m.keys, k)
 		m.seen = append(m.seen, 0)
 		m.fits = append(m.fits, false)
-	}
-	r.shape = id
-	if resv {
-		r.shape = -id
 	}
 	return id
 }

@@ -1,8 +1,10 @@
 package scheduler
 
 import (
-	"fairsim/sim"
 	"math/bits"
+	"slices"
+
+	"fairsim/sim"
 )
 
 // Slurm is slurmctld's scheduling: the main scheduler (job_scheduler.c
@@ -65,6 +67,9 @@ type Slurm struct {
 	prov      sim.Alloc
 	failed    []bool // partitions blocked in the current pass
 	partCnt   []int
+	// wholeJobs are the jobs the current main pass left whole_node on
+	// (Plan.WholeNode): their later records of the pass take whole nodes.
+	wholeJobs []*sim.Job
 
 	bfVersion uint64
 	bf        backfillState
@@ -205,6 +210,24 @@ func (s *Slurm) scratch(c *sim.Cluster) {
 	clear(s.mask)
 	clear(s.failed)
 	clear(s.partCnt)
+	s.wholeJobs = s.wholeJobs[:0]
+}
+
+// mayTurnWhole reports whether a main pass's try of job j in an
+// OverSubscribe=EXCLUSIVE partition would leave whole_node on it
+// (select_nodes' _resolve_shared_status), which the job's later records
+// of the pass then see: a job of several partitions, one of them
+// EXCLUSIVE, not yet whole-node.
+func mayTurnWhole(c *sim.Cluster, j *sim.Job) bool {
+	if len(j.Parts) < 2 || j.WholeNode() || j.Job.Exclusive {
+		return false
+	}
+	for _, p := range j.Parts {
+		if c.Parts[p].Exclusive {
+			return true
+		}
+	}
+	return false
 }
 
 // main is one main-scheduler pass (job_scheduler.c _schedule): records in
@@ -226,6 +249,9 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 		}
 		x := candOf(c, r)
 		j, p := x.j, x.part
+		if len(s.wholeJobs) > 0 && slices.Contains(s.wholeJobs, j) {
+			x.req.Exclusive = true // an earlier record of the pass left whole_node
+		}
 		if v.ArrayThrottled(j) {
 			plan.Pend(j, sim.ReasonArrayTaskLimit)
 			continue // not in slurmctld's queue: no depth counts it
@@ -257,6 +283,20 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 				continue // limit-held jobs do not block their partition
 			}
 		} else {
+			if nFailed > 0 && s.nodesLeft(c, p) < x.req.MinNodeCount() {
+				// _schedule, before select_nodes: fewer nodes of the
+				// partition left than the job's min_nodes ("reserved for
+				// jobs in higher priority partitions"): Resources, and the
+				// partition is blocked, with no selection made.
+				plan.Pend(j, "Resources")
+				goto blocked
+			}
+			if c.Parts[p].Exclusive && mayTurnWhole(c, j) && !slices.Contains(s.wholeJobs, j) {
+				// select_nodes' _resolve_shared_status: whole_node, for
+				// good (the differential run exclusive-list2).
+				plan.WholeNode(j)
+				s.wholeJobs = append(s.wholeJobs, j)
+			}
 			mask := s.mask
 			if nFailed == 0 {
 				mask = nil // nothing out of play: placement may take its fast path
@@ -333,6 +373,19 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 			}
 		}
 	}
+}
+
+// nodesLeft is how many of partition p's nodes in service the main pass
+// has not taken out (mask): _schedule's bit_overlap(avail_node_bitmap,
+// part nodes), which it compares with the job's min_nodes.
+func (s *Slurm) nodesLeft(c *sim.Cluster, p int) int {
+	k := 0
+	for _, n := range c.Parts[p].Nodes {
+		if !s.mask[n] && c.Nodes[n].State.Usable() {
+			k++
+		}
+	}
+	return k
 }
 
 // notAvail reports whether x could not run even idle on the nodes its

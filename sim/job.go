@@ -220,6 +220,11 @@ func (j *Job) QueueWait() int64 {
 	return j.Start - j.Submit
 }
 
+// WholeNode reports whether an OverSubscribe=EXCLUSIVE partition of j's
+// list left details->whole_node on it (at submission, or a main pass's
+// Plan.WholeNode): it takes whole nodes in all its partitions.
+func (j *Job) WholeNode() bool { return j.wholeNode }
+
 // exclusive reports whether j takes whole nodes wherever it runs: sbatch
 // --exclusive, or the whole_node an OverSubscribe=EXCLUSIVE partition of
 // its list left on it (Simulator.wholeNodes).

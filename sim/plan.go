@@ -10,11 +10,12 @@ type ActionKind uint8
 
 // Action kinds.
 const (
-	ActStart   ActionKind = iota + 1 // start a pending job on an allocation
-	ActPreempt                       // end a running job to make room
-	ActPend                          // say why a pending job waits (its Reason)
-	ActExpect                        // backfill's expected start of a pending job
-	ActSuspend                       // suspend a running job (PreemptMode=SUSPEND)
+	ActStart     ActionKind = iota + 1 // start a pending job on an allocation
+	ActPreempt                         // end a running job to make room
+	ActPend                            // say why a pending job waits (its Reason)
+	ActExpect                          // backfill's expected start of a pending job
+	ActSuspend                         // suspend a running job (PreemptMode=SUSPEND)
+	ActWholeNode                       // a job of several partitions takes whole nodes from now on
 )
 
 // Action is one decision of a pass. Only the fields of its kind are set.
@@ -213,6 +214,14 @@ func (p *Plan) Pend(j *Job, reason string) {
 // its total_cpus as select's test sets it (Job.TotalCPUs; 0 leaves it).
 func (p *Plan) Expect(j *Job, t int64, cpus int) {
 	p.Actions = append(p.Actions, Action{Kind: ActExpect, Job: j, At: t, CPUs: int32(cpus)})
+}
+
+// WholeNode records that a main pass tried pending job j in an
+// OverSubscribe=EXCLUSIVE partition, which leaves details->whole_node set
+// (select_nodes' _resolve_shared_status): j takes whole nodes in every
+// partition from then on (Job.WholeNode).
+func (p *Plan) WholeNode(j *Job) {
+	p.Actions = append(p.Actions, Action{Kind: ActWholeNode, Job: j})
 }
 
 // Pass asks for an event-triggered pass at time t (not before now).

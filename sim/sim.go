@@ -970,9 +970,9 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 // job then takes whole nodes in its other partitions too (the 22.05
 // harness: -p p1,p2 -n 2 with p1 EXCLUSIVE ran in p2 on a whole 8-CPU
 // node, and a QOS cpu=6 limit held -n 1 for good). named is the job's
-// partitions as submitted, before keepPartitions dropped any. A later
-// pass's try in an EXCLUSIVE partition further down the list sets it too
-// in Slurm; which passes reach that test is not modelled (README).
+// partitions as submitted, before keepPartitions dropped any. A main
+// pass's selection in an EXCLUSIVE partition further down the list sets
+// it too (Plan.WholeNode).
 func (s *Simulator) wholeNodes(j *Job, named []int) {
 	c := s.c
 	if len(named) < 2 {
@@ -1202,6 +1202,8 @@ func (s *Simulator) commit(p *Plan) {
 			s.suspend(a.Job)
 		case ActPend:
 			s.pendReason(a.Job, a.Reason)
+		case ActWholeNode:
+			a.Job.wholeNode, a.Job.Req.Exclusive = true, true
 		case ActExpect:
 			a.Job.ExpectStart = a.At
 			if a.CPUs > 0 {
