@@ -346,6 +346,10 @@ func (s *Slurm) backfill(v *sim.View, plan *sim.Plan) {
 				// _start_job → select_nodes: ESLURM_ACCOUNTING_POLICY
 				// after selection (whole nodes counted); without
 				// assoc_limit_stop the job is skipped, no reservation.
+				// Its selection went through _resolve_shared_status.
+				if c.Parts[x.part].Exclusive && mayTurnWhole(c, j) {
+					plan.WholeNode(j)
+				}
 				plan.Pend(j, why)
 				t = heldByLimit
 				// A preemption may have suspended victims for it: the
