@@ -70,6 +70,10 @@ type Slurm struct {
 	// wholeJobs are the jobs the current main pass left whole_node on
 	// (Plan.WholeNode): their later records of the pass take whole nodes.
 	wholeJobs []*sim.Job
+	// left is per partition nodesLeft's count, made when leftAt held the
+	// pass's count of blocked partitions + 1 (the mask changes only as
+	// partitions are blocked).
+	left, leftAt []int
 
 	bfVersion uint64
 	bf        backfillState
@@ -206,7 +210,9 @@ func (s *Slurm) scratch(c *sim.Cluster) {
 	if len(s.failed) != len(c.Parts) {
 		s.failed = make([]bool, len(c.Parts))
 		s.partCnt = make([]int, len(c.Parts))
+		s.left, s.leftAt = make([]int, len(c.Parts)), make([]int, len(c.Parts))
 	}
+	clear(s.leftAt)
 	clear(s.mask)
 	clear(s.failed)
 	clear(s.partCnt)
@@ -283,7 +289,7 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 				continue // limit-held jobs do not block their partition
 			}
 		} else {
-			if nFailed > 0 && s.nodesLeft(c, p) < x.req.MinNodeCount() {
+			if nFailed > 0 && s.nodesLeft(c, p, nFailed) < x.req.MinNodeCount() {
 				// _schedule, before select_nodes: fewer nodes of the
 				// partition left than the job's min_nodes ("reserved for
 				// jobs in higher priority partitions"): Resources, and the
@@ -376,15 +382,21 @@ func (s *Slurm) main(v *sim.View, plan *sim.Plan, full bool) {
 }
 
 // nodesLeft is how many of partition p's nodes in service the main pass
-// has not taken out (mask): _schedule's bit_overlap(avail_node_bitmap,
-// part nodes), which it compares with the job's min_nodes.
-func (s *Slurm) nodesLeft(c *sim.Cluster, p int) int {
+// has not taken out (mask) once nFailed partitions are blocked:
+// _schedule's bit_overlap(avail_node_bitmap, part nodes), which it
+// compares with the job's min_nodes. Counted once per partition and
+// count of blocked partitions: a pass of many records reads it often.
+func (s *Slurm) nodesLeft(c *sim.Cluster, p, nFailed int) int {
+	if s.leftAt[p] == nFailed+1 {
+		return s.left[p]
+	}
 	k := 0
 	for _, n := range c.Parts[p].Nodes {
 		if !s.mask[n] && c.Nodes[n].State.Usable() {
 			k++
 		}
 	}
+	s.left[p], s.leftAt[p] = k, nFailed+1
 	return k
 }
 
