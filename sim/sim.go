@@ -719,6 +719,7 @@ func (s *Simulator) submit(j *Job) {
 	s.byID.add(j.ID, j.Idx)
 	s.list.submitted(j)
 	j.lifts = 0
+	j.wholeNode = false // a reused record's, before the request is made
 	if pl, ok := s.pol.(PartLimitLifter); ok {
 		j.lifts = liftsOf(pl.LiftsPartLimits(j))
 	}
@@ -906,7 +907,6 @@ func (s *Simulator) keepPartitions(j *Job) (class, why string) {
 	if len(j.Parts) > 1 {
 		named = slices.Clone(j.Parts)
 	}
-	j.wholeNode = false
 	keep := j.Parts[:0]
 	var limitClass, limitWhy string // the first partition limit the job breaks
 	refused := func(c2, w string, limit bool) {
