@@ -839,12 +839,11 @@ func (s *Slurm) planTries(v *sim.View, x *cand, tl int64, nowOnly bool, horizon 
 		t = max(t, startRes)
 		if t > horizon {
 			// Only a past-limit job's guessed end (releaseAt) lies past
-			// the releases tried: a start past bf_window, no reservation.
-			if s.estimatesPast(c, x, nowOnly) {
-				b.pastAt = t
-				return pastWindow, tried
-			}
-			return -1, tried
+			// the releases tried: a start past bf_window, an estimate and
+			// no reservation, as for a record estimatesPast tests again
+			// (here the test has been made already).
+			b.pastAt = t
+			return pastWindow, tried
 		}
 		if t <= now && (c.OnCompleting(s.alloc) || b.onPreempted(s.alloc)) {
 			// backfill.c: "Need to wait for in-progress

@@ -126,3 +126,30 @@ func TestUnlimitedOverTimeYear(t *testing.T) {
 		t.Errorf("job 1 ended at %d %s, want %d TIMEOUT (the check after 103 + a year)", j.End, j.State, year+120)
 	}
 }
+
+// TestGuessPastWindow: under OverTimeLimit=UNLIMITED a job past its limit
+// is guessed to end its limit after now, which can lie past bf_window:
+// backfill.c then sets the waiting job's start there ("StartTime set to
+// time after current backfill window") and reserves nothing. Job 1 (7 of
+// 8 CPUs, limit 1000) runs on past 1003; job 2 (8 CPUs) waits; job 3,
+// submitted at 1100, brings a cycle whose guess for job 1 is that cycle's
+// second plus 1000, past its 10-minute window: job 2's expected start,
+// and job 3 (1 CPU, limit 5000) starts at once, as nothing is reserved.
+func TestGuessPastWindow(t *testing.T) {
+	jobs := []tjob{
+		{id: 1, submit: 0, cpus: 7, run: 100000, limit: 1000},
+		{id: 2, submit: 10, cpus: 8, run: 50, limit: 100},
+		{id: 3, submit: 1100, cpus: 1, run: 50, limit: 5000},
+	}
+	c := backfillCluster(t)
+	c.Parts[0].OverTime = sim.Unlimited
+	p := DefaultParams()
+	p.BfInterval, p.BfWindow = 3, 600
+	_, by := runWith(t, c, planner(p), jobs, sim.Options{TimeLimitTick: 30, KillWait: 30, StopAt: 1110}, nil)
+	if j := by[2]; j.ExpectStart < 2100 || j.ExpectStart > 2110 {
+		t.Errorf("job 2 expected at %d, want the cycle's second after 1100 plus 1000", j.ExpectStart)
+	}
+	if j := by[3]; j.Start < 1100 || j.Start > 1105 {
+		t.Errorf("job 3 started at %d, want at once (1100-1105)", j.Start)
+	}
+}
