@@ -139,7 +139,7 @@ func TestValidateDifferential(t *testing.T) {
 		tied int64 // pairs started in the same second in one record only
 	}{{"tier", 52, 0}, {"exclusive", 36, 0}, {"multinode", 36, 0}, {"mem2", 39, 0}, {"mixed", 55, 0}, {"arrays-limits", 54, 0},
 		{"completing-nodes", 43, 0}, {"completing", 45, 0}, {"total-cpus", 3, 0}, {"gpu-per-node", 42, 2}, {"gpu-per-job", 42, 0},
-		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}, {"partition-maxnodes", 37, 0}, {"partition-minnodes", 41, 0}, {"partition-minnodes2", 50, 0}, {"partition-maxcpus", 50, 0}, {"partition-maxcpus2", 44, 0}, {"array-throttle", 111, 0}, {"maxnodes-mix", 75, 7}, {"maxnodes-mix2", 75, 12}, {"preempt-requeue", 36, 2}, {"qos-noreserve", 50, 0}, {"overtime-limit", 40, 0}, {"part-count-reserve", 55, 0}, {"one-resv-per-job", 44, 0}, {"exclusive-list", 38, 0}, {"exclusive-list2", 41, 2}} {
+		{"qos-over-assoc", 39, 0}, {"dependencies", 39, 0}, {"partition-maxnodes", 37, 0}, {"partition-minnodes", 41, 0}, {"partition-minnodes2", 50, 0}, {"partition-maxcpus", 50, 0}, {"partition-maxcpus2", 44, 0}, {"array-throttle", 111, 0}, {"maxnodes-mix", 75, 7}, {"maxnodes-mix2", 75, 12}, {"preempt-requeue", 36, 2}, {"qos-noreserve", 50, 0}, {"overtime-limit", 40, 0}, {"part-count-reserve", 55, 0}, {"one-resv-per-job", 44, 0}, {"exclusive-list", 38, 0}, {"exclusive-list2", 41, 2}, {"priority-basic", 44, 0}} {
 		v, err := ValidateScenario("../scenarios/testdata/slurm-diff/"+tc.run, "", ValidateOptions{Timing: "log"})
 		if err != nil {
 			t.Fatal(err)
