@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"fairsim/slurmtext"
 )
 
 // GresItem is one item of a node's Gres= value: NAME[:TYPE][:no_consume]:COUNT,
@@ -39,7 +41,7 @@ func ParseGres(s string) ([]GresItem, error) {
 		}
 		f := strings.Split(item, ":")
 		g := GresItem{Name: strings.ToLower(f[0]), Count: 1}
-		if !gresWord(g.Name) {
+		if !slurmtext.Word(g.Name) {
 			return nil, fmt.Errorf("Gres item %q: name %q must be letters, digits, '_', '-' or '.'", raw, f[0])
 		}
 		rest := f[1:]
@@ -56,7 +58,7 @@ func ParseGres(s string) ([]GresItem, error) {
 				return nil, fmt.Errorf("Gres item %q: count %q must be a whole number, at least 0", raw, w)
 			case lw == "no_consume":
 				g.NoConsume = true
-			case g.Type == "" && gresWord(lw):
+			case g.Type == "" && slurmtext.Word(lw):
 				g.Type = lw
 			default:
 				return nil, fmt.Errorf("Gres item %q: %q is neither a type, no_consume nor a count", raw, w)
@@ -85,18 +87,6 @@ func splitGres(s string) []string {
 		}
 	}
 	return append(out, s[from:])
-}
-
-func gresWord(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
-			return false
-		}
-	}
-	return true
 }
 
 // gresCount reads a count with an optional binary suffix; false when s is

@@ -3,6 +3,8 @@ package workload
 import (
 	"slices"
 	"strings"
+
+	"fairsim/slurmtext"
 )
 
 // parseSubmitLine takes from SubmitLine what the user asked for and
@@ -90,7 +92,7 @@ func (r *SacctReader) submitPartitions(l *sacctLine, j *Job, given string) {
 		if p == "" {
 			continue // "-p a,,b": strtok, as slurmctld splits it, skips it
 		}
-		if !partitionName(p) {
+		if !slurmtext.Word(p) { // a submit line's -p value is free text
 			l.defs = append(l.defs, submitListIgnored)
 			return
 		}
@@ -118,18 +120,3 @@ func (r *SacctReader) submitPartitions(l *sacctLine, j *Job, given string) {
 // submitListIgnored counts a SubmitLine -p list that is not partition
 // names, or does not name the partition sacct gives.
 const submitListIgnored = "SubmitLine -p list not taken (not partition names, or not the one sacct names): sacct's partition kept"
-
-// partitionName reports whether s can be a partition's name: letters,
-// digits, '-', '_' and '.', as slurm.conf's PartitionName lines hold
-// them; a submit line's -p value is free text.
-func partitionName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return false
-		}
-	}
-	return true
-}
